@@ -1,0 +1,112 @@
+# Makefile: builds hangar-policy (the whole command) and hangar-policy-runtime
+# (the runtime alone), runs the tests, installs. Sources are found by directory:
+# adding a .c file to runtime/ or compiler/ adds it to that library, and adding
+# tests/unit/test_NAME.c adds a unit test. Generated sources live in build/.
+
+ifeq ($(wildcard config.mk),)
+$(error config.mk is missing: run ./configure first)
+endif
+include config.mk
+
+B := build
+G := $(B)/gen
+
+WARN := -std=c11 -Wall -Wextra -Werror -Wpedantic $(EXTRA_CFLAGS)
+CPPFLAGS_ALL := -D_GNU_SOURCE -I. -Iruntime -Icompiler -I$(G)
+CFLAGS_ALL := $(WARN) $(OPTFLAGS) $(HARDEN_CFLAGS) $(SAN_FLAGS) $(USER_CFLAGS) \
+	$(YAML_CFLAGS) $(CAP_CFLAGS) $(CPPFLAGS_ALL)
+LDFLAGS_ALL := $(HARDEN_LDFLAGS) $(SAN_FLAGS) $(STATIC_LDFLAGS) $(USER_LDFLAGS)
+RUNTIME_LIBS := $(YAML_LIBS) $(CAP_LIBS)
+
+# --- sources --------------------------------------------------------------
+RUNTIME_MAIN := runtime/main.c
+COMPILER_MAIN := compiler/main.c
+RUNTIME_SRC := $(filter-out $(RUNTIME_MAIN),$(sort $(wildcard runtime/*.c)))
+COMPILER_SRC := $(filter-out $(COMPILER_MAIN),$(sort $(wildcard compiler/*.c)))
+GEN_SRC := $(if $(wildcard grammar/parser.y),$(G)/parser.c) $(if $(wildcard grammar/lexer.re),$(G)/lexer.c)
+
+RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(B)/obj/%.o)
+COMPILER_OBJ := $(COMPILER_SRC:%.c=$(B)/obj/%.o) $(GEN_SRC:$(G)/%.c=$(B)/obj/gen/%.o)
+
+LIBRUNTIME := $(B)/libhp-runtime.a
+LIBCOMPILER := $(B)/libhp-compiler.a
+
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+TEST_SUPPORT_SRC := $(sort $(wildcard tests/support/*.c))
+TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(B)/obj/%.o)
+
+PROGS := $(B)/hangar-policy $(B)/hangar-policy-runtime
+
+.PHONY: all check unit e2e fuzz bench run install uninstall clean distclean
+all: $(PROGS)
+
+# --- generated sources ----------------------------------------------------
+$(G)/parser.c $(G)/parser.h: grammar/parser.y | $(G)
+	$(BISON) -Wall -Werror --defines=$(G)/parser.h -o $(G)/parser.c $<
+
+$(G)/lexer.c: grammar/lexer.re $(G)/parser.h | $(G)
+	$(RE2C) -W -Werror --no-generation-date --no-version -o $@ $<
+
+# Everything in compiler/ may include the generated parser header.
+$(COMPILER_SRC:%.c=$(B)/obj/%.o): $(if $(wildcard grammar/parser.y),$(G)/parser.h)
+
+# --- objects, libraries, programs ----------------------------------------
+$(B)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+$(B)/obj/gen/%.o: $(G)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Wno-unused-function -MMD -MP -c -o $@ $<
+
+$(LIBRUNTIME): $(RUNTIME_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBCOMPILER): $(COMPILER_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/hangar-policy-runtime: $(B)/obj/$(RUNTIME_MAIN:.c=.o) $(LIBRUNTIME)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(RUNTIME_LIBS)
+
+$(B)/hangar-policy: $(B)/obj/$(COMPILER_MAIN:.c=.o) $(LIBCOMPILER) $(LIBRUNTIME)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(RUNTIME_LIBS)
+
+$(G):
+	@mkdir -p $@
+
+# --- tests ----------------------------------------------------------------
+# Unit tests link cmocka dynamically even in a static build: they never ship.
+$(B)/tests/test_%: tests/unit/test_%.c $(TEST_SUPPORT_OBJ) $(LIBCOMPILER) $(LIBRUNTIME)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out $(STATIC_LDFLAGS),$(CFLAGS_ALL)) $(CMOCKA_CFLAGS) -Itests/support -MMD -MP \
+		$(filter-out -static -static-pie,$(LDFLAGS_ALL)) -o $@ $(filter %.c %.o %.a,$^) \
+		$(CMOCKA_LIBS) $(RUNTIME_LIBS)
+
+unit: $(UNIT_BIN)
+e2e: $(PROGS)
+
+check: all $(UNIT_BIN)
+	@sh tests/run-tests.sh $(B) $(UNIT_BIN)
+
+run: all
+	@sh tests/run-main.sh $(B)
+
+# --- install --------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
+	for m in docs/man/*.1; do [ -f "$$m" ] && install -m 0644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/hangar-policy $(DESTDIR)$(PREFIX)/bin/hangar-policy-runtime
+
+clean:
+	rm -rf $(B)
+
+distclean: clean
+	rm -f config.mk
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

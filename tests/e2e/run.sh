@@ -1,0 +1,71 @@
+#!/bin/sh
+# tests/e2e/run.sh BUILD: runs every end-to-end case and compares what it
+# prints with its golden files.
+#
+# A case is a directory under tests/e2e/ holding a file named `cmd`, a sh
+# script run from the case directory with:
+#   HP   the built hangar-policy       HPR  the built hangar-policy-runtime
+#   SRC  the repository's top          B    the build directory
+#   T    a fresh empty directory, removed afterwards
+# Its stdout is compared with `expected.out`, its stderr with `expected.err`
+# and its exit status with `expected.status` (a missing file means: empty
+# output, exit status 0). A case that exits 77 is skipped; its first line of
+# stderr says why (for example "needs root"). UPDATE_GOLDEN=1 rewrites the
+# golden files from what the cases print. TESTS=glob limits which cases run.
+set -u
+B=$(cd "$1" && pwd)
+SRC=$(pwd)
+pattern=${TESTS:-*}
+pass=0 fail=0 skip=0
+
+cases=$(find tests/e2e -name cmd -type f | sed 's|/cmd$||' | LC_ALL=C sort)
+for dir in $cases; do
+	name=${dir#tests/e2e/}
+	case $name in $pattern) ;; *) continue ;; esac
+	T=$(mktemp -d)
+	(
+		cd "$dir" &&
+			HP=$B/hangar-policy HPR=$B/hangar-policy-runtime SRC=$SRC B=$B T=$T NO_COLOR=1 LC_ALL=C \
+				timeout 600 sh ./cmd >"$T.out" 2>"$T.err" </dev/null
+	)
+	rc=$?
+	if [ "$rc" -eq 77 ]; then
+		printf 'e2e/%-36s skipped: %s\n' "$name" "$(head -n 1 "$T.err")"
+		skip=$((skip + 1))
+		rm -rf "$T" "$T.out" "$T.err"
+		continue
+	fi
+	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+		if [ -s "$T.out" ]; then cp "$T.out" "$dir/expected.out"; else rm -f "$dir/expected.out"; fi
+		if [ -s "$T.err" ]; then cp "$T.err" "$dir/expected.err"; else rm -f "$dir/expected.err"; fi
+		if [ "$rc" -ne 0 ]; then echo "$rc" >"$dir/expected.status"; else rm -f "$dir/expected.status"; fi
+	fi
+	ok=1
+	want_status=0
+	[ -f "$dir/expected.status" ] && want_status=$(cat "$dir/expected.status")
+	for stream in out err; do
+		if [ -f "$dir/expected.$stream" ]; then
+			exp=$dir/expected.$stream
+		else
+			exp=/dev/null
+		fi
+		if ! cmp -s "$exp" "$T.$stream"; then
+			ok=0
+			echo "--- e2e/$name: std$stream differs (expected vs actual):"
+			diff -u "$exp" "$T.$stream" | head -n 60
+		fi
+	done
+	if [ "$rc" -ne "$want_status" ]; then
+		ok=0
+		echo "--- e2e/$name: exit status $rc, expected $want_status"
+	fi
+	if [ $ok -eq 1 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL e2e/$name"
+	fi
+	rm -rf "$T" "$T.out" "$T.err"
+done
+echo "e2e: $pass passed, $fail failed, $skip skipped"
+echo "E2E_COUNTS $pass $fail $skip"

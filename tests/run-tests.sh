@@ -1,0 +1,49 @@
+#!/bin/sh
+# run-tests.sh BUILD UNIT_TEST...: runs every cmocka unit test and every
+# end-to-end case, then prints one line "N passed, N failed, N skipped".
+# Exit status 1 when anything failed. TESTS=glob limits which run.
+set -u
+B=$1
+shift
+pass=0 fail=0 skip=0
+failed_names=""
+pattern=${TESTS:-*}
+
+for t in "$@"; do
+	name=$(basename "$t")
+	case $name in $pattern) ;; *) continue ;; esac
+	out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$t" 2>&1)
+	rc=$?
+	p=$(printf '%s\n' "$out" | grep -c '^ok .*' )
+	s=$(printf '%s\n' "$out" | grep -c '^ok .*# SKIP' )
+	f=$(printf '%s\n' "$out" | grep -c '^not ok ')
+	p=$((p - s))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		# crashed or exited early: the whole binary counts as one failure
+		f=1
+	fi
+	if [ "$f" -gt 0 ] || [ "$rc" -ne 0 ]; then
+		printf '%s\n' "$out" | sed "s|^|  $name: |" | grep -v ': ok ' >&2
+		failed_names="$failed_names $name"
+	fi
+	printf '%-40s %3d passed, %d failed, %d skipped\n' "unit/$name" "$p" "$f" "$s"
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+done
+
+e2e=$(mktemp)
+sh tests/e2e/run.sh "$B" >"$e2e"
+erc=$?
+grep -v '^E2E_COUNTS ' "$e2e"
+counts=$(grep '^E2E_COUNTS ' "$e2e" | tail -1)
+rm -f "$e2e"
+if [ -z "$counts" ]; then
+	echo "e2e runner did not finish (exit $erc)" >&2
+	fail=$((fail + 1))
+else
+	set -- $counts
+	pass=$((pass + $2)) fail=$((fail + $3)) skip=$((skip + $4))
+fi
+
+[ -n "$failed_names" ] && echo "failed unit tests:$failed_names" >&2
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
