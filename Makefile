@@ -38,7 +38,14 @@ TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(B)/obj/%.o)
 
 PROGS := $(B)/hangar-policy $(B)/hangar-policy-runtime
 
-.PHONY: all check unit e2e fuzz bench run install uninstall clean distclean
+# Fuzz harnesses: tests/fuzz/fuzz_NAME.c defines LLVMFuzzerTestOneInput and
+# has its seed corpus in tests/fuzz/corpus/NAME/. `make check` replays each
+# corpus with the ordinary compiler; `make fuzz` builds libFuzzer binaries
+# with clang, ASan and UBSan in build-fuzz/.
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
+
+.PHONY: all check unit e2e fuzz fuzz-bins fuzz-run bench run install uninstall clean distclean
 all: $(PROGS)
 
 # --- generated sources ----------------------------------------------------
@@ -85,11 +92,41 @@ $(B)/tests/test_%: tests/unit/test_%.c $(TEST_SUPPORT_OBJ) $(LIBCOMPILER) $(LIBR
 		$(filter-out -static -static-pie,$(LDFLAGS_ALL)) -o $@ $(filter %.c %.o %.a,$^) \
 		$(CMOCKA_LIBS) $(RUNTIME_LIBS)
 
+$(B)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(LIBCOMPILER) $(LIBRUNTIME)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -Itests/support -MMD -MP \
+		$(filter-out -static -static-pie,$(LDFLAGS_ALL)) -o $@ $(filter %.c %.o %.a,$^) $(RUNTIME_LIBS)
+
 unit: $(UNIT_BIN)
 e2e: $(PROGS)
 
-check: all $(UNIT_BIN)
+check: all $(UNIT_BIN) $(FUZZ_REPLAY)
 	@sh tests/run-tests.sh $(B) $(UNIT_BIN)
+
+# libFuzzer builds: clang with the fuzzer, ASan and UBSan, in their own tree.
+FUZZ_CC ?= clang
+FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -g -O1
+fuzz:
+	$(MAKE) B=build-fuzz CC=$(FUZZ_CC) OPTFLAGS="$(FUZZ_FLAGS)" HARDEN_CFLAGS= HARDEN_LDFLAGS= \
+		SAN_FLAGS= STATIC_LDFLAGS= EXTRA_CFLAGS= fuzz-bins
+
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/%)
+fuzz-bins: $(FUZZ_BIN)
+$(B)/fuzz_%: tests/fuzz/fuzz_%.c $(LIBCOMPILER) $(LIBRUNTIME)
+	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -fsanitize=fuzzer,address,undefined -o $@ $(filter %.c %.a,$^) $(RUNTIME_LIBS)
+
+# make fuzz-run FUZZ_SECONDS=N runs every harness for N seconds on its corpus.
+FUZZ_SECONDS ?= 30
+fuzz-run: fuzz
+	@for f in $(FUZZ_SRC:tests/fuzz/%.c=%); do \
+		mkdir -p build-fuzz/corpus/$$f; \
+		dict=; [ -f tests/fuzz/$$f.dict ] && dict=-dict=tests/fuzz/$$f.dict; \
+		echo "fuzzing $$f for $(FUZZ_SECONDS)s"; \
+		build-fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 $$dict \
+			-artifact_prefix=build-fuzz/$$f- build-fuzz/corpus/$$f tests/fuzz/corpus/$$f \
+			>build-fuzz/$$f.log 2>&1 || { tail -40 build-fuzz/$$f.log; exit 1; }; \
+		tail -1 build-fuzz/$$f.log; \
+	done
 
 run: all
 	@sh tests/run-main.sh $(B)
@@ -104,7 +141,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/hangar-policy $(DESTDIR)$(PREFIX)/bin/hangar-policy-runtime
 
 clean:
-	rm -rf $(B)
+	rm -rf $(B) build-fuzz
 
 distclean: clean
 	rm -f config.mk

@@ -30,6 +30,26 @@ for t in "$@"; do
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
 
+# Every fuzz harness replays its seed corpus: one test per harness.
+for t in "$B"/fuzz-replay/fuzz_*; do
+	[ -x "$t" ] || continue
+	name=$(basename "$t")
+	case $name in $pattern) ;; *) continue ;; esac
+	corpus=tests/fuzz/corpus/${name#fuzz_}
+	if [ ! -d "$corpus" ]; then
+		echo "fuzz/$name: no seed corpus at $corpus" >&2
+		fail=$((fail + 1)) failed_names="$failed_names $name"
+		continue
+	fi
+	if out=$("$t" "$corpus" 2>&1); then
+		printf '%-40s %s\n' "fuzz/$name" "$(printf '%s\n' "$out" | tail -n 1)"
+		pass=$((pass + 1))
+	else
+		printf '%s\n' "$out" | tail -n 30 >&2
+		fail=$((fail + 1)) failed_names="$failed_names $name"
+	fi
+done
+
 e2e=$(mktemp)
 sh tests/e2e/run.sh "$B" >"$e2e"
 erc=$?
