@@ -4,12 +4,12 @@
 #include "cli.h"
 #include "commands.h"
 
-#define UNBUILT(name)                                                               \
+#define UNBUILT(name)                                                                  \
 	const char hp_help_##name[] = "This command is not part of this build yet.\n"; \
-	int hp_cmd_##name(int argc, char **argv)                                        \
-	{                                                                               \
-		(void)argc;                                                             \
-		return hp_cli_unbuilt(argv[0]);                                         \
+	int hp_cmd_##name(int argc, char **argv)                                       \
+	{                                                                              \
+		(void)argc;                                                            \
+		return hp_cli_unbuilt(argv[0]);                                        \
 	}
 
 UNBUILT(compile)

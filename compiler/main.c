@@ -3,12 +3,14 @@
 #include "cli.h"
 #include "commands.h"
 
-#define HP_COMMAND(name, where, usage, summary) {#name, usage, summary, hp_help_##name, hp_cmd_##name},
+#define HP_COMMAND(name, where, usage, summary) \
+	{#name, usage, summary, hp_help_##name, hp_cmd_##name},
 static const hp_command commands[] = {
 #include "commands.def"
 };
 
 int main(int argc, char **argv)
 {
-	return hp_cli_main("hangar-policy", commands, sizeof commands / sizeof commands[0], argc, argv);
+	return hp_cli_main("hangar-policy", commands, sizeof commands / sizeof commands[0], argc,
+	                   argv);
 }

@@ -21,8 +21,10 @@ static const hp_command *find(const char *name)
 
 static void print_usage(FILE *f)
 {
-	fprintf(f, "usage: %s COMMAND [ARGS]...\n       %s --help | --version | help COMMAND\n\ncommands:\n",
-		hp_progname, hp_progname);
+	fprintf(f,
+	        "usage: %s COMMAND [ARGS]...\n       %s --help | --version | help "
+	        "COMMAND\n\ncommands:\n",
+	        hp_progname, hp_progname);
 	for (size_t i = 0; i < g_ncmds; i++)
 		fprintf(f, "  %-9s %s\n", g_cmds[i].name, g_cmds[i].summary);
 	fprintf(f, "\nRun '%s help COMMAND' for a command's options.\n", hp_progname);

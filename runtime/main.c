@@ -13,5 +13,6 @@ static const hp_command commands[] = {
 
 int main(int argc, char **argv)
 {
-	return hp_cli_main("hangar-policy-runtime", commands, sizeof commands / sizeof commands[0], argc, argv);
+	return hp_cli_main("hangar-policy-runtime", commands, sizeof commands / sizeof commands[0],
+	                   argc, argv);
 }

@@ -12,9 +12,12 @@ static void test_names_round_trip(void **state)
 {
 	(void)state;
 	assert_int_equal(hp_lookup_name(hp_role_names, HP_ROLE_COUNT, "agent"), HP_ROLE_AGENT);
-	assert_int_equal(hp_lookup_name(hp_mode_names, HP_MODE_COUNT, "deny-risky"), HP_MODE_DENY_RISKY);
-	assert_int_equal(hp_lookup_name(hp_provider_names, HP_PROVIDER_COUNT, "cubesandbox"), HP_PROVIDER_CUBESANDBOX);
-	assert_int_equal(hp_lookup_name(hp_setting_names, HP_SETTING_COUNT, "required"), HP_SETTING_REQUIRED);
+	assert_int_equal(hp_lookup_name(hp_mode_names, HP_MODE_COUNT, "deny-risky"),
+	                 HP_MODE_DENY_RISKY);
+	assert_int_equal(hp_lookup_name(hp_provider_names, HP_PROVIDER_COUNT, "cubesandbox"),
+	                 HP_PROVIDER_CUBESANDBOX);
+	assert_int_equal(hp_lookup_name(hp_setting_names, HP_SETTING_COUNT, "required"),
+	                 HP_SETTING_REQUIRED);
 	assert_int_equal(hp_lookup_name(hp_mode_names, HP_MODE_COUNT, "Ask"), -1);
 }
 
@@ -45,9 +48,9 @@ static void test_probe_table(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names_round_trip),
-		cmocka_unit_test(test_decision_exit_statuses),
-		cmocka_unit_test(test_probe_table),
+	    cmocka_unit_test(test_names_round_trip),
+	    cmocka_unit_test(test_decision_exit_statuses),
+	    cmocka_unit_test(test_probe_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
