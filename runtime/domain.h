@@ -65,6 +65,12 @@ typedef struct {
 	const char *doc;
 } hp_probe_info;
 
+/* When a rule counts: a set of (mode, provider) pairs as a bit mask, one bit
+ * per pair. The compiler folds a rule's `when` into it; decisions read it. */
+typedef unsigned int hp_applies;
+#define HP_APPLIES_BIT(mode, provider) (1u << ((unsigned)(mode) * HP_PROVIDER_COUNT + (unsigned)(provider)))
+#define HP_APPLIES_ALL ((1u << (HP_MODE_COUNT * HP_PROVIDER_COUNT)) - 1u)
+
 extern const char *const hp_role_names[HP_ROLE_COUNT];
 extern const char *const hp_mode_names[HP_MODE_COUNT];
 extern const char *const hp_provider_names[HP_PROVIDER_COUNT];
