@@ -1,0 +1,216 @@
+/* test_decide.c: decisions per provider, setting and mode, against the table
+ * written out from the seeds in tests/unit/decisions.tsv, plus the exact
+ * sentences of reasons and warnings. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide.h"
+
+#define TABLE "tests/unit/decisions.tsv"
+
+static int lookup(const char *const *names, size_t n, const char *s)
+{
+	int i = hp_lookup_name(names, n, s);
+	if (i < 0)
+		fail_msg("unknown name '%s' in " TABLE, s);
+	return i;
+}
+
+static bool has_warning(const hp_strv *w, const char *needle)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (strstr(w->v[i], needle))
+			return true;
+	return false;
+}
+
+static void test_table(void **state)
+{
+	(void)state;
+	FILE *f = fopen(TABLE, "r");
+	assert_non_null(f);
+	char line[512];
+	int rows = 0, lineno = 0;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		char *fld[9];
+		int nf = 0;
+		for (char *tok = strtok(line, "\t"); tok && nf < 9; tok = strtok(NULL, "\t"))
+			fld[nf++] = tok;
+		if (nf != 9)
+			fail_msg(TABLE ":%d: expected 9 columns, got %d", lineno, nf);
+
+		hp_provider prov = lookup(hp_provider_names, HP_PROVIDER_COUNT, fld[0]);
+		hp_setting dflt = lookup(hp_setting_names, HP_SETTING_COUNT, fld[1]);
+		const char *given = strcmp(fld[2], "unset") == 0     ? NULL
+		                    : strcmp(fld[2], "invalid") == 0 ? "Required "
+		                                                     : fld[2];
+		hp_mode mode = lookup(hp_mode_names, HP_MODE_COUNT, fld[3]);
+		bool rules_pass = strcmp(fld[4], "pass") == 0;
+		bool needs_hold = strcmp(fld[5], "hold") == 0;
+		bool never_holds = strcmp(fld[6], "holds") == 0;
+		hp_decision want = lookup(hp_decision_names, HP_DECISION_COUNT, fld[7]);
+
+		hp_condition need = {"sidecar", "p.hpol:3:5", needs_hold ? HP_TRUE : HP_FALSE,
+		                     "env(\"X\") is \"false\"", NULL};
+		hp_condition never = {"unauthenticated", "p.hpol:4:5",
+		                      never_holds ? HP_TRUE : HP_FALSE, "true", "no token"};
+		hp_provider_policy pp = {prov, dflt, &need, 1, &never, 1};
+		hp_rule_outcome rule = {"r1",
+		                        "title",
+		                        NULL,
+		                        "p.hpol:9:1",
+		                        rules_pass ? HP_RESULT_PASS : HP_RESULT_FAIL,
+		                        HP_APPLIES_ALL,
+		                        "observed"};
+		hp_uid_split s = hp_uid_split_resolve(NULL, given, dflt);
+		hp_decisions d;
+		hp_decide(&pp, &s, &rule, 1, false, 0, &d);
+
+		if (d.decision[mode] != want)
+			fail_msg(TABLE ":%d: decided %s, the table says %s", lineno,
+			         hp_decision_names[d.decision[mode]], hp_decision_names[want]);
+		/* reasons exist exactly when the turn is not split, and name each cause */
+		assert_int_equal(d.reasons[mode].n == 0, want == HP_DECISION_SPLIT);
+		if (!rules_pass)
+			assert_true(has_warning(&d.reasons[mode], "rule 'r1' failed"));
+		if (!needs_hold)
+			assert_true(has_warning(&d.reasons[mode], "splits only when sidecar"));
+		if (never_holds)
+			assert_true(has_warning(&d.reasons[mode],
+			                        "never splits when unauthenticated: no token"));
+
+		size_t nwant = 0;
+		if (strcmp(fld[8], "-") != 0) {
+			for (char *w = strtok(fld[8], ","); w; w = strtok(NULL, ",")) {
+				nwant++;
+				const char *needle =
+				    strcmp(w, "invalid") == 0       ? "is not auto, required or off"
+				    : strcmp(w, "override") == 0    ? "overrides"
+				    : strcmp(w, "off") == 0         ? "the uid split is off"
+				    : strcmp(w, "single-user") == 0 ? "turns run single-user"
+				                                    : NULL;
+				if (!needle)
+					fail_msg(TABLE ":%d: unknown warning code '%s'", lineno, w);
+				if (!has_warning(&d.warnings[mode], needle))
+					fail_msg(TABLE ":%d: no '%s' warning", lineno, w);
+			}
+		}
+		if (d.warnings[mode].n != nwant)
+			fail_msg(TABLE ":%d: %zu warnings, the table says %zu", lineno,
+			         d.warnings[mode].n, nwant);
+		hp_decisions_free(&d);
+		rows++;
+	}
+	fclose(f);
+	assert_int_equal(rows, 4 * 5 * 4 * 2 * 2 * 2);
+}
+
+static void test_setting_resolution(void **state)
+{
+	(void)state;
+	hp_uid_split s = hp_uid_split_resolve("off", "required", HP_SETTING_AUTO);
+	assert_int_equal(s.value, HP_SETTING_OFF);
+	assert_int_equal(s.source, HP_SOURCE_FLAG);
+	s = hp_uid_split_resolve(NULL, "auto", HP_SETTING_REQUIRED);
+	assert_int_equal(s.value, HP_SETTING_AUTO);
+	assert_int_equal(s.source, HP_SOURCE_ENV);
+	s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_REQUIRED);
+	assert_int_equal(s.value, HP_SETTING_REQUIRED);
+	assert_int_equal(s.source, HP_SOURCE_DEFAULT);
+	/* set but empty is a value, and not a valid one: it fails closed */
+	s = hp_uid_split_resolve(NULL, "", HP_SETTING_AUTO);
+	assert_true(s.invalid);
+	assert_int_equal(s.value, HP_SETTING_REQUIRED);
+	s = hp_uid_split_resolve("yes", NULL, HP_SETTING_OFF);
+	assert_true(s.invalid);
+	assert_int_equal(s.value, HP_SETTING_REQUIRED);
+}
+
+static void test_sentences(void **state)
+{
+	(void)state;
+	hp_condition never = {"env(\"HANGAR_E2B_ALLOW_UNAUTHENTICATED_ENVD\") == \"1\"",
+	                      "policies/cubesandbox.hpol:5:5", HP_UNKNOWN, "env read failed",
+	                      "envd answers without a token: a split would protect nothing"};
+	hp_provider_policy pp = {HP_PROVIDER_CUBESANDBOX, HP_SETTING_REQUIRED, NULL, 0, &never, 1};
+	hp_rule_outcome rules[] = {
+	    {"agent-no-sudo", "an agent with sudo can answer its own approvals", "remove the grant",
+	     "policies/hangar.hpol:20:1", HP_RESULT_ERROR, HP_APPLIES_ALL,
+	     "sudo as agent: unknown (sudo did not exit within 5 s)"},
+	    {"harness-settings", "the agent could edit the harness settings", NULL,
+	     "policies/hangar.hpol:40:1", HP_RESULT_FAIL,
+	     HP_APPLIES_BIT(HP_MODE_ASK, HP_PROVIDER_CUBESANDBOX),
+	     "writable(\"/etc/x\") as agent: true"},
+	};
+	hp_uid_split s = hp_uid_split_resolve(NULL, "off", HP_SETTING_REQUIRED);
+	hp_decisions d;
+	hp_decide(&pp, &s, rules, 2, true, 3, &d);
+	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_SINGLE_USER);
+	assert_int_equal(d.reasons[HP_MODE_ASK].n, 4);
+	assert_string_equal(
+	    d.reasons[HP_MODE_ASK].v[0],
+	    "provider 'cubesandbox' never splits when "
+	    "env(\"HANGAR_E2B_ALLOW_UNAUTHENTICATED_ENVD\") == \"1\", and that could not be "
+	    "ruled out (env read failed): envd answers without a token: a split would "
+	    "protect nothing (at policies/cubesandbox.hpol:5:5)");
+	assert_string_equal(d.reasons[HP_MODE_ASK].v[1],
+	                    "the uid split is turned off (HANGAR_UID_SPLIT=off)");
+	assert_string_equal(
+	    d.reasons[HP_MODE_ASK].v[2],
+	    "rule 'agent-no-sudo' could not be checked, and unknown is never a pass: an "
+	    "agent with sudo can answer its own approvals (sudo as agent: unknown (sudo did "
+	    "not exit within 5 s), at policies/hangar.hpol:20:1). Remedy: remove the grant");
+	assert_string_equal(
+	    d.reasons[HP_MODE_ASK].v[3],
+	    "rule 'harness-settings' failed: the agent could edit the harness settings "
+	    "(writable(\"/etc/x\") as agent: true, at policies/hangar.hpol:40:1).");
+	/* the rule that counts only for ask is not a reason for auto */
+	assert_int_equal(d.reasons[HP_MODE_AUTO].n, 3);
+	assert_int_equal(d.warnings[HP_MODE_ASK].n, 4);
+	assert_string_equal(
+	    d.warnings[HP_MODE_ASK].v[0],
+	    "HANGAR_UID_SPLIT=off overrides cubesandbox's default 'required': turns with "
+	    "approvals may run single-user, where the agent can reach the driver");
+	assert_string_equal(
+	    d.warnings[HP_MODE_ASK].v[1],
+	    "the uid split is off (HANGAR_UID_SPLIT): no turn gets a driver of its own");
+	assert_string_equal(
+	    d.warnings[HP_MODE_ASK].v[2],
+	    "offline check of an image root: 3 checks need a live sandbox, so no turn is "
+	    "split on this evidence alone");
+	assert_string_equal(
+	    d.warnings[HP_MODE_ASK].v[3],
+	    "ask turns run single-user: the agent can reach the driver and answer its own "
+	    "approvals");
+	hp_decisions_free(&d);
+
+	s = hp_uid_split_resolve("maybe", NULL, HP_SETTING_AUTO);
+	pp.default_setting = HP_SETTING_AUTO;
+	pp.nnever = 0;
+	hp_decide(&pp, &s, NULL, 0, false, 0, &d);
+	assert_int_equal(d.decision[HP_MODE_GOVERNED], HP_DECISION_SPLIT);
+	assert_string_equal(
+	    d.warnings[HP_MODE_GOVERNED].v[0],
+	    "--uid-split value 'maybe' is not auto, required or off: treated as required");
+	hp_decisions_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_table),
+	    cmocka_unit_test(test_setting_resolution),
+	    cmocka_unit_test(test_sentences),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
