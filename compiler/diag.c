@@ -1,0 +1,416 @@
+/* diag.c: collecting, sorting and printing diagnostics (see diag.h). */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+const char *const hp_diag_code_names[HP_DG_COUNT] = {
+#define HP_DIAG(id, name, doc) name,
+#include "diag.def"
+};
+const char *const hp_diag_code_docs[HP_DG_COUNT] = {
+#define HP_DIAG(id, name, doc) doc,
+#include "diag.def"
+};
+
+/* The widest source excerpt printed; longer lines are shown around the span. */
+#define EXCERPT_MAX 120u
+
+void hp_diags_init(hp_diags *d)
+{
+	memset(d, 0, sizeof *d);
+}
+
+void hp_diags_clear(hp_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->v[i].msg);
+		free(d->v[i].help);
+		free(d->v[i].note);
+	}
+	d->n = 0;
+	d->nerrors = d->nwarnings = d->dropped = 0;
+}
+
+void hp_diags_free(hp_diags *d)
+{
+	hp_diags_clear(d);
+	free(d->v);
+	memset(d, 0, sizeof *d);
+}
+
+static hp_diag *add(hp_diags *d, hp_severity sev, hp_diag_code code, const hp_src *src,
+		    const char *path, hp_span span, const char *fmt, va_list ap)
+{
+	if (sev == HP_SEV_ERROR)
+		d->nerrors++;
+	else
+		d->nwarnings++;
+	if (d->n >= HP_DIAG_KEEP_MAX) {
+		d->dropped++;
+		return NULL;
+	}
+	d->v = hp_xgrow(d->v, &d->cap, d->n + 1, sizeof *d->v);
+	hp_diag *g = &d->v[d->n];
+	memset(g, 0, sizeof *g);
+	g->sev = sev;
+	g->code = code;
+	g->src = src;
+	g->path = src ? src->path : path;
+	g->span = span;
+	g->seq = (uint32_t)d->n;
+	char buf[1024];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	g->msg = hp_xstrdup(buf);
+	d->n++;
+	return g;
+}
+
+hp_diag *hp_diag_add(hp_diags *d, hp_severity sev, hp_diag_code code, const hp_src *src,
+		     hp_span span, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hp_diag *g = add(d, sev, code, src, NULL, span, fmt, ap);
+	va_end(ap);
+	return g;
+}
+
+hp_diag *hp_diag_path(hp_diags *d, hp_severity sev, hp_diag_code code, const char *path,
+		      const char *fmt, ...)
+{
+	va_list ap;
+	hp_span none = {0, 0, 0, 0, 0};
+	va_start(ap, fmt);
+	hp_diag *g = add(d, sev, code, NULL, path, none, fmt, ap);
+	va_end(ap);
+	return g;
+}
+
+void hp_diag_help(hp_diag *g, const char *fmt, ...)
+{
+	if (!g)
+		return;
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	free(g->help);
+	g->help = hp_xstrdup(buf);
+}
+
+void hp_diag_note(hp_diag *g, const hp_src *src, hp_span span, const char *fmt, ...)
+{
+	if (!g)
+		return;
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	free(g->note);
+	g->note = hp_xstrdup(buf);
+	g->note_src = src;
+	g->note_span = span;
+}
+
+static int diag_cmp(const void *pa, const void *pb)
+{
+	const hp_diag *a = pa, *b = pb;
+	/* Diagnostics about a path that was never read come first. */
+	uint32_t fa = a->src ? a->src->index + 1 : 0, fb = b->src ? b->src->index + 1 : 0;
+	if (fa != fb)
+		return fa < fb ? -1 : 1;
+	if (!a->src && a->path && b->path) {
+		int c = strcmp(a->path, b->path);
+		if (c)
+			return c;
+	}
+	if (a->span.off != b->span.off)
+		return a->span.off < b->span.off ? -1 : 1;
+	return a->seq < b->seq ? -1 : (a->seq > b->seq);
+}
+
+void hp_diags_sort(hp_diags *d)
+{
+	if (d->n > 1)
+		qsort(d->v, d->n, sizeof *d->v, diag_cmp);
+	for (size_t i = 0; i < d->n; i++)
+		d->v[i].seq = (uint32_t)i;
+}
+
+hp_diag_style hp_diag_style_for(FILE *f)
+{
+	hp_diag_style st = {false, 50};
+	const char *nc = getenv("NO_COLOR");
+	st.color = isatty(fileno(f)) && !(nc && *nc);
+	return st;
+}
+
+/* Length of the UTF-8 sequence starting at s (at most n bytes), or 0 when
+ * it is not valid UTF-8. */
+static unsigned utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0], len, min;
+	uint32_t cp;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		min = 0x80;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		min = 0x800;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		min = 0x10000;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (unsigned i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+void hp_src_linecol(const hp_src *src, uint32_t off, uint32_t *line, uint32_t *col_bytes,
+		    uint32_t *col_chars)
+{
+	if (off > src->len)
+		off = src->len;
+	uint32_t lo = 0, hi = src->nlines;
+	while (hi - lo > 1) { /* the last line start <= off */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (src->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	uint32_t start = src->nlines ? src->lines[lo] : 0;
+	if (line)
+		*line = lo + 1;
+	if (col_bytes)
+		*col_bytes = off - start + 1;
+	if (col_chars) {
+		const unsigned char *t = (const unsigned char *)src->text;
+		uint32_t chars = 0;
+		for (uint32_t i = start; i < off;) {
+			unsigned l = utf8_len(t + i, src->len - i);
+			i += l ? l : 1;
+			chars++;
+		}
+		*col_chars = chars + 1;
+	}
+}
+
+#define C_RESET "\033[0m"
+#define C_BOLD "\033[1m"
+#define C_RED "\033[1;31m"
+#define C_MAGENTA "\033[1;35m"
+#define C_GREEN "\033[1;32m"
+#define C_CYAN "\033[1;36m"
+#define C_BLUE "\033[1;34m"
+
+static const char *col(const hp_diag_style *st, const char *c)
+{
+	return st->color ? c : "";
+}
+
+/* Print bytes [from, to) of a source line for display: control characters
+ * and invalid UTF-8 as '?', tabs kept. Returns the display columns used. */
+static void put_excerpt(FILE *f, const unsigned char *t, size_t from, size_t to, size_t len)
+{
+	for (size_t i = from; i < to;) {
+		unsigned l = utf8_len(t + i, len - i);
+		if (l == 0 || (l == 1 && t[i] < 0x20 && t[i] != '\t') || t[i] == 0x7f) {
+			fputc('?', f);
+			i++;
+			continue;
+		}
+		if (i + l > to)
+			break;
+		fwrite(t + i, 1, l, f);
+		i += l;
+	}
+}
+
+/* The underline: blanks (tabs where the line has tabs) up to the span, then
+ * ^ and ~ over it, one per displayed character. */
+static void put_underline(FILE *f, const unsigned char *t, size_t from, size_t start, size_t end,
+			  size_t len)
+{
+	for (size_t i = from; i < start;) {
+		unsigned l = utf8_len(t + i, len - i);
+		fputc(t[i] == '\t' ? '\t' : ' ', f);
+		i += l ? l : 1;
+	}
+	bool first = true;
+	for (size_t i = start; i < end || first;) {
+		fputc(first ? '^' : '~', f);
+		first = false;
+		if (i >= end)
+			break;
+		unsigned l = utf8_len(t + i, len - i);
+		i += l ? l : 1;
+	}
+}
+
+static void print_excerpt(FILE *f, const hp_src *src, hp_span sp, const hp_diag_style *st,
+			  const char *mark)
+{
+	if (!src || sp.line == 0 || sp.line > src->nlines)
+		return;
+	const unsigned char *t = (const unsigned char *)src->text;
+	size_t ls = src->lines[sp.line - 1];
+	size_t le = ls;
+	while (le < src->len && t[le] != '\n')
+		le++;
+	if (le > ls && t[le - 1] == '\r')
+		le--;
+	size_t start = sp.off < ls ? ls : sp.off;
+	if (start > le)
+		start = le;
+	size_t end = (size_t)sp.off + sp.len;
+	if (end > le)
+		end = le; /* a span over several lines is underlined on its first */
+	if (end < start)
+		end = start;
+	/* A window over a long line: some context before the span. */
+	size_t from = ls, to = le;
+	bool cut_left = false, cut_right = false;
+	if (le - ls > EXCERPT_MAX) {
+		if (start - ls > EXCERPT_MAX / 2) {
+			from = start - EXCERPT_MAX / 3;
+			while (from < start && (t[from] & 0xc0) == 0x80)
+				from++;
+			cut_left = true;
+		}
+		if (to - from > EXCERPT_MAX) {
+			to = from + EXCERPT_MAX;
+			if (to < end)
+				to = end < from + 2 * EXCERPT_MAX ? end : from + 2 * EXCERPT_MAX;
+			cut_right = true;
+		}
+		if (end > to)
+			end = to;
+	}
+	char num[16];
+	int w = snprintf(num, sizeof num, "%u", sp.line);
+	if (w < 4)
+		w = 4;
+	fprintf(f, "%s%*u |%s ", col(st, C_BLUE), w, sp.line, col(st, C_RESET));
+	if (cut_left)
+		fputs("...", f);
+	put_excerpt(f, t, from, to, src->len);
+	if (cut_right)
+		fputs("...", f);
+	fputc('\n', f);
+	fprintf(f, "%s%*s |%s ", col(st, C_BLUE), w, "", col(st, C_RESET));
+	if (cut_left)
+		fputs("   ", f);
+	fputs(col(st, mark), f);
+	put_underline(f, t, from, start, end, src->len);
+	fputs(col(st, C_RESET), f);
+	fputc('\n', f);
+}
+
+void hp_diag_print(FILE *f, const hp_diag *g, const hp_diag_style *st)
+{
+	const char *sev = g->sev == HP_SEV_ERROR ? "error" : "warning";
+	const char *sevc = g->sev == HP_SEV_ERROR ? C_RED : C_MAGENTA;
+	if (g->src)
+		fprintf(f, "%s%s:%u:%u:%s ", col(st, C_BOLD), g->path, g->span.line, g->span.col,
+			col(st, C_RESET));
+	else if (g->path)
+		fprintf(f, "%s%s:%s ", col(st, C_BOLD), g->path, col(st, C_RESET));
+	fprintf(f, "%s%s:%s %s%s%s\n", col(st, sevc), sev, col(st, C_RESET), col(st, C_BOLD), g->msg,
+		col(st, C_RESET));
+	print_excerpt(f, g->src, g->span, st, g->sev == HP_SEV_ERROR ? C_RED : C_MAGENTA);
+	if (g->note) {
+		if (g->note_src)
+			fprintf(f, "%s%s:%u:%u:%s ", col(st, C_BOLD), g->note_src->path,
+				g->note_span.line, g->note_span.col, col(st, C_RESET));
+		fprintf(f, "%snote:%s %s\n", col(st, C_CYAN), col(st, C_RESET), g->note);
+		print_excerpt(f, g->note_src, g->note_span, st, C_CYAN);
+	}
+	if (g->help)
+		fprintf(f, "%shelp:%s %s\n", col(st, C_GREEN), col(st, C_RESET), g->help);
+}
+
+void hp_diags_print(FILE *f, hp_diags *d, const hp_diag_style *st)
+{
+	hp_diags_sort(d);
+	size_t shown = d->n;
+	if (st->max_shown && shown > st->max_shown)
+		shown = st->max_shown;
+	for (size_t i = 0; i < shown; i++)
+		hp_diag_print(f, &d->v[i], st);
+}
+
+static void count(FILE *f, uint32_t n, const char *what)
+{
+	fprintf(f, "%u %s%s", n, what, n == 1 ? "" : "s");
+}
+
+void hp_diags_print_summary(FILE *f, const hp_diags *d, uint32_t shown)
+{
+	uint32_t total = d->nerrors + d->nwarnings;
+	if (total == 0)
+		return;
+	if (d->nerrors)
+		count(f, d->nerrors, "error");
+	if (d->nerrors && d->nwarnings)
+		fputs(", ", f);
+	if (d->nwarnings)
+		count(f, d->nwarnings, "warning");
+	fputs(" generated", f);
+	if (shown < total)
+		fprintf(f, " (%u not shown)", total - shown);
+	fputc('\n', f);
+}
+
+unsigned hp_edit_distance(const char *a, const char *b, unsigned cap)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return cap + 1;
+	if ((la > lb ? la - lb : lb - la) > cap)
+		return cap + 1;
+	unsigned row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned diag = row[0], best;
+		row[0] = (unsigned)i;
+		best = row[0];
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned up = row[j];
+			unsigned v = diag + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < v)
+				v = row[j] + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			diag = up;
+			if (v < best)
+				best = v;
+		}
+		if (best > cap)
+			return cap + 1;
+	}
+	return row[lb] > cap ? cap + 1 : row[lb];
+}
