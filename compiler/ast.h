@@ -147,7 +147,7 @@ struct hp_expr {
 	/* checked: the value type. A set literal gets HP_T_LIST or HP_T_CAPS
 	 * (`{}` takes its type from the other operand). HP_T_NONE on error and
 	 * for the `mode` / `provider` words and their constants in a `when`
-	 * (those are folded into hp_rule.applies and never evaluated). */
+	 * (those are folded into the rule's applies mask and never evaluated). */
 	hp_type type;
 	/* checked: 1 + the deepest operand's depth (a literal is 1). */
 	uint32_t depth;
@@ -326,9 +326,9 @@ struct hp_decl {
 			uint32_t nblocks;
 			const char *remedy;     /* NULL when none */
 			hp_span remedy_span;
-			/* checked: bit (mode * HP_PROVIDER_COUNT + provider) set when
-			 * the rule counts for that turn mode and provider. */
-			uint32_t applies;
+			/* checked: the folded `when` (domain.h's hp_applies
+			 * layout); HP_APPLIES_ALL without `when`. */
+			hp_applies applies;
 			uint32_t roles;         /* checked: bit per hp_role used by a block */
 			uint32_t nloops;        /* checked: loops in the rule (slots) */
 			uint32_t index;         /* checked: position in hp_program.rules */
@@ -340,10 +340,6 @@ struct hp_decl {
 		} provider;
 	} u;
 };
-
-/* A mask with every (mode, provider) pair: a rule without `when`. */
-#define HP_APPLIES_ALL ((uint32_t)((1u << (HP_MODE_COUNT * HP_PROVIDER_COUNT)) - 1u))
-#define HP_APPLIES_BIT(mode, provider) (1u << ((unsigned)(mode) * HP_PROVIDER_COUNT + (unsigned)(provider)))
 
 /* --- the whole compilation ------------------------------------------------ */
 
