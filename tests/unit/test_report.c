@@ -1,0 +1,124 @@
+/* test_report.c: the JSON contract and the text layout of a report. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "report.h"
+
+static void make(hp_decisions *d, hp_report *r, hp_report_rule *rules, hp_strv *notes)
+{
+	static const char *ev[] = {"sudoers_grants(\"agent\") as root: true",
+	                           "/etc/sudoers.d/agent:1"};
+	rules[0] = (hp_report_rule){"hangar-user",
+	                            "the driver needs a user of its own",
+	                            "policies/hangar.hpol:12:1",
+	                            NULL,
+	                            HP_RESULT_PASS,
+	                            NULL,
+	                            0};
+	rules[1] = (hp_report_rule){"agent-no-sudo",
+	                            "an agent with \"sudo\" answers its approvals",
+	                            "policies/hangar.hpol:20:1",
+	                            "remove the grant",
+	                            HP_RESULT_FAIL,
+	                            ev,
+	                            2};
+	hp_rule_outcome outs[2] = {
+	    {"hangar-user", "t", NULL, "l", HP_RESULT_PASS, HP_APPLIES_ALL, NULL},
+	    {"agent-no-sudo", "an agent with sudo", NULL, "policies/hangar.hpol:20:1",
+	     HP_RESULT_FAIL, HP_APPLIES_ALL, "sudo: true"},
+	};
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0};
+	hp_uid_split s = hp_uid_split_resolve(NULL, "required", HP_SETTING_AUTO);
+	hp_decide(&pp, &s, outs, 2, false, 0, d);
+	hp_strv_push(notes, "role hangar not run: needs root");
+	*r = (hp_report){
+	    "hangar-uid-split", HP_PROVIDER_DOCKER, s, HP_MODE_ASK, d, rules, 2, false, notes};
+}
+
+static void test_json(void **state)
+{
+	(void)state;
+	hp_decisions d;
+	hp_report r;
+	hp_report_rule rules[2];
+	hp_strv notes = {0};
+	make(&d, &r, rules, &notes);
+	hp_buf b = {0};
+	hp_report_json(&r, &b);
+	assert_string_equal(
+	    b.data,
+	    "{\"policy\": \"hangar-uid-split\", \"provider\": \"docker\", \"uid_split\": "
+	    "{\"value\": \"required\", \"source\": \"env\"}, \"mode\": \"ask\", \"decision\": "
+	    "\"refuse\", \"modes\": {\"auto\": \"single-user\", \"ask\": \"refuse\", "
+	    "\"deny-risky\": \"refuse\", \"governed\": \"refuse\"}, \"rules\": [{\"id\": "
+	    "\"hangar-user\", \"title\": \"the driver needs a user of its own\", \"result\": "
+	    "\"pass\", \"evidence\": [], \"location\": \"policies/hangar.hpol:12:1\", \"remedy\": "
+	    "null}, {\"id\": \"agent-no-sudo\", \"title\": \"an agent with \\\"sudo\\\" answers "
+	    "its "
+	    "approvals\", \"result\": \"fail\", \"evidence\": [\"sudoers_grants(\\\"agent\\\") as "
+	    "root: true\", \"/etc/sudoers.d/agent:1\"], \"location\": "
+	    "\"policies/hangar.hpol:20:1\", "
+	    "\"remedy\": \"remove the grant\"}], \"reasons\": [\"rule 'agent-no-sudo' failed: an "
+	    "agent with sudo (sudo: true, at policies/hangar.hpol:20:1).\"], \"warnings\": [\"role "
+	    "hangar not run: needs root\"], \"offline\": false}\n");
+	hp_buf_free(&b);
+	hp_decisions_free(&d);
+	hp_strv_free(&notes);
+}
+
+static void test_text(void **state)
+{
+	(void)state;
+	hp_decisions d;
+	hp_report r;
+	hp_report_rule rules[2];
+	hp_strv notes = {0};
+	make(&d, &r, rules, &notes);
+	hp_buf b = {0};
+	hp_report_text(&r, false, &b);
+	assert_string_equal(
+	    b.data, "policy hangar-uid-split, provider docker, uid split required (env)\n"
+	            "\n"
+	            "  mode        decision\n"
+	            "  auto        single-user\n"
+	            "  ask         refuse       <- this turn\n"
+	            "  deny-risky  refuse\n"
+	            "  governed    refuse\n"
+	            "\n"
+	            "rules that did not pass:\n"
+	            "  fail    agent-no-sudo: an agent with \"sudo\" answers its approvals\n"
+	            "          evidence: sudoers_grants(\"agent\") as root: true\n"
+	            "          evidence: /etc/sudoers.d/agent:1\n"
+	            "          at policies/hangar.hpol:20:1\n"
+	            "          remedy: remove the grant\n"
+	            "\n"
+	            "1 of 2 rules passed.\n"
+	            "decision for ask turns: refuse\n"
+	            "\n"
+	            "reasons:\n"
+	            "  - rule 'agent-no-sudo' failed: an agent with sudo (sudo: true, at "
+	            "policies/hangar.hpol:20:1).\n"
+	            "\n"
+	            "warnings:\n"
+	            "  - role hangar not run: needs root\n");
+	hp_buf_free(&b);
+	/* colour only when asked, and then around the decision */
+	hp_report_text(&r, true, &b);
+	assert_non_null(strstr(b.data, "\033[31mrefuse"));
+	hp_buf_free(&b);
+	hp_decisions_free(&d);
+	hp_strv_free(&notes);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_json),
+	    cmocka_unit_test(test_text),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
