@@ -67,10 +67,10 @@ bool hp_provider_detect(const char *flag, hp_getenv_fn env, const char *root, hp
 		           "no sandbox provider is certain here (no /.dockerenv, "
 		           "KUBERNETES_SERVICE_HOST or E2B_SANDBOX): say which with --provider");
 	else
-		hp_err_set(err,
-		           "the markers of several sandbox providers are present (%s%s%s): say "
-		           "which with --provider",
-		           seen[0] ? "/.dockerenv " : "", seen[1] ? "KUBERNETES_SERVICE_HOST " : "",
-		           seen[2] ? "E2B_SANDBOX" : "");
+		hp_err_set(err, "the markers of several sandbox providers are present (%s%s%s%s%s): "
+				"say which with --provider",
+			   seen[0] ? "/.dockerenv" : "", seen[0] && (seen[1] || seen[2]) ? ", " : "",
+			   seen[1] ? "KUBERNETES_SERVICE_HOST" : "", seen[1] && seen[2] ? ", " : "",
+			   seen[2] ? "E2B_SANDBOX" : "");
 	return false;
 }

@@ -88,7 +88,7 @@ static void test_markers(void **state)
 	assert_false(hp_provider_detect(NULL, getenv_fake, root, &p, &err));
 	assert_string_equal(err.msg,
 	                    "the markers of several sandbox providers are present "
-	                    "(/.dockerenv KUBERNETES_SERVICE_HOST ): say which with --provider");
+	                    "(/.dockerenv, KUBERNETES_SERVICE_HOST): say which with --provider");
 }
 
 static void test_e2b_markers(void **state)
