@@ -11,7 +11,7 @@
 #ifndef HP_BACKEND_H
 #define HP_BACKEND_H
 
-#include "arena.h"
+#include "pool.h"
 #include "domain.h"
 #include "value.h"
 
@@ -33,11 +33,11 @@ typedef struct {
 	 * An answer of another type is turned into UNKNOWN by the VM.
 	 *
 	 * Memory: strings, lists, records and reasons in the answer come from
-	 * arena (it is the run's; hp_arena_alloc returns NULL past its limit,
+	 * pool (it is the run's; hp_pool_alloc returns NULL past its limit,
 	 * and the answer is then UNKNOWN "memory limit") or from storage the
 	 * backend keeps until it is destroyed. */
 	hp_value (*ask)(hp_backend *b, hp_role role, hp_probe_id probe, const hp_value *arg,
-			hp_arena *arena);
+			hp_pool *pool);
 	/* Free the backend (may be NULL when there is nothing to free). */
 	void (*destroy)(hp_backend *b);
 } hp_backend_ops;
@@ -47,9 +47,9 @@ struct hp_backend {
 };
 
 static inline hp_value hp_backend_ask(hp_backend *b, hp_role role, hp_probe_id probe,
-				      const hp_value *arg, hp_arena *arena)
+				      const hp_value *arg, hp_pool *pool)
 {
-	return b->ops->ask(b, role, probe, arg, arena);
+	return b->ops->ask(b, role, probe, arg, pool);
 }
 
 static inline void hp_backend_destroy(hp_backend *b)

@@ -73,9 +73,9 @@ bool hp_value_equal(const hp_value *a, const hp_value *b)
 
 /* --- copying -------------------------------------------------------------- */
 
-static bool copy_str(hp_arena *a, hp_str s, hp_str *out)
+static bool copy_str(hp_pool *a, hp_str s, hp_str *out)
 {
-	char *p = hp_arena_strndup(a, s.p, s.len);
+	char *p = hp_pool_strndup(a, s.p, s.len);
 	if (!p)
 		return false;
 	out->p = p;
@@ -83,9 +83,9 @@ static bool copy_str(hp_arena *a, hp_str s, hp_str *out)
 	return true;
 }
 
-static bool copy_list(hp_arena *a, hp_list l, hp_list *out)
+static bool copy_list(hp_pool *a, hp_list l, hp_list *out)
 {
-	hp_str *items = hp_arena_alloc(a, (size_t)l.n * sizeof *items);
+	hp_str *items = hp_pool_alloc(a, (size_t)l.n * sizeof *items);
 	if (!items)
 		return false;
 	for (uint32_t i = 0; i < l.n; i++)
@@ -96,17 +96,17 @@ static bool copy_list(hp_arena *a, hp_list l, hp_list *out)
 	return true;
 }
 
-static bool copy_reason(hp_arena *a, const char *r, const char **out)
+static bool copy_reason(hp_pool *a, const char *r, const char **out)
 {
 	if (!r) {
 		*out = NULL;
 		return true;
 	}
-	*out = hp_arena_strndup(a, r, strlen(r));
+	*out = hp_pool_strndup(a, r, strlen(r));
 	return *out != NULL;
 }
 
-bool hp_value_copy(hp_arena *a, const hp_value *v, hp_value *out)
+bool hp_value_copy(hp_pool *a, const hp_value *v, hp_value *out)
 {
 	*out = *v;
 	if (v->state != HP_VAL_KNOWN)
@@ -117,7 +117,7 @@ bool hp_value_copy(hp_arena *a, const hp_value *v, hp_value *out)
 	case HP_T_LIST:
 		return copy_list(a, v->u.l, &out->u.l);
 	case HP_T_USER: {
-		hp_user *u = hp_arena_alloc(a, sizeof *u);
+		hp_user *u = hp_pool_alloc(a, sizeof *u);
 		if (!u)
 			return false;
 		*u = *v->u.user;
@@ -128,7 +128,7 @@ bool hp_value_copy(hp_arena *a, const hp_value *v, hp_value *out)
 		       copy_list(a, v->u.user->groups, &u->groups);
 	}
 	case HP_T_GROUP: {
-		hp_group *g = hp_arena_alloc(a, sizeof *g);
+		hp_group *g = hp_pool_alloc(a, sizeof *g);
 		if (!g)
 			return false;
 		*g = *v->u.group;
@@ -368,7 +368,7 @@ void hp_value_encode(hp_buf *b, const hp_value *v)
 typedef struct {
 	const uint8_t *data;
 	size_t len, off;
-	hp_arena *arena;
+	hp_pool *pool;
 	hp_err *err;
 } reader;
 
@@ -432,7 +432,7 @@ static bool get_str(reader *r, hp_str *s, const char *what)
 		hp_err_set(r->err, "encoded value at byte %zu: %s contains a NUL byte", at, what);
 		return false;
 	}
-	char *p = hp_arena_strndup(r->arena, src, n);
+	char *p = hp_pool_strndup(r->pool, src, n);
 	if (!p)
 		return no_memory(r);
 	r->off += n;
@@ -455,7 +455,7 @@ static bool get_list(reader *r, hp_list *l, const char *what)
 	/* each item takes at least its 4-byte length: check before allocating */
 	if (!need(r, (size_t)n * 4, what))
 		return false;
-	hp_str *items = hp_arena_alloc(r->arena, (size_t)n * sizeof *items);
+	hp_str *items = hp_pool_alloc(r->pool, (size_t)n * sizeof *items);
 	if (!items)
 		return no_memory(r);
 	for (uint32_t i = 0; i < n; i++)
@@ -466,10 +466,10 @@ static bool get_list(reader *r, hp_list *l, const char *what)
 	return true;
 }
 
-bool hp_value_decode(const uint8_t *data, size_t len, size_t *off, hp_arena *arena,
+bool hp_value_decode(const uint8_t *data, size_t len, size_t *off, hp_pool *pool,
 		     hp_value *out, hp_err *err)
 {
-	reader r = {data, len, *off, arena, err};
+	reader r = {data, len, *off, pool, err};
 	uint8_t state, type;
 	size_t at = r.off;
 	if (*off > len) {
@@ -535,7 +535,7 @@ bool hp_value_decode(const uint8_t *data, size_t len, size_t *off, hp_arena *are
 			return false;
 		break;
 	case HP_T_USER: {
-		hp_user *u = hp_arena_alloc(arena, sizeof *u);
+		hp_user *u = hp_pool_alloc(pool, sizeof *u);
 		if (!u)
 			return no_memory(&r);
 		uint64_t uid, gid;
@@ -549,7 +549,7 @@ bool hp_value_decode(const uint8_t *data, size_t len, size_t *off, hp_arena *are
 		break;
 	}
 	case HP_T_GROUP: {
-		hp_group *g = hp_arena_alloc(arena, sizeof *g);
+		hp_group *g = hp_pool_alloc(pool, sizeof *g);
 		if (!g)
 			return no_memory(&r);
 		uint64_t gid;

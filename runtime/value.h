@@ -12,7 +12,7 @@
  * Strings are NUL-terminated and carry their length; lists are lists of
  * strings; caps are sets of Linux capabilities as a bit mask (bit n is
  * capability number n, as the kernel numbers them). Values never own their
- * memory: it belongs to an arena (arena.h) or to a backend's storage that
+ * memory: it belongs to an pool (pool.h) or to a backend's storage that
  * outlives the run.
  */
 #ifndef HP_VALUE_H
@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
+#include "pool.h"
 #include "buf.h"
 #include "domain.h"
 #include "xalloc.h"
@@ -142,7 +142,7 @@ static inline hp_value hp_v_absent(hp_type t, const char *reason)
 	hp_value v = {.state = HP_VAL_ABSENT, .type = (uint8_t)t, .u.reason = reason};
 	return v;
 }
-/* reason must outlive the value: a literal, or arena memory. */
+/* reason must outlive the value: a literal, or pool memory. */
 static inline hp_value hp_v_unknown(hp_type t, const char *reason)
 {
 	hp_value v = {.state = HP_VAL_UNKNOWN, .type = (uint8_t)t, .u.reason = reason};
@@ -158,8 +158,8 @@ static inline hp_value hp_v_skipped(hp_type t, const char *reason)
  * sets, records field by field). */
 bool hp_value_equal(const hp_value *a, const hp_value *b);
 
-/* A deep copy into arena; false past the arena's limit. */
-bool hp_value_copy(hp_arena *a, const hp_value *v, hp_value *out);
+/* A deep copy into pool; false past the pool's limit. */
+bool hp_value_copy(hp_pool *a, const hp_value *v, hp_value *out);
 
 /* Human-readable text, as evidence shows it: true, 42, "s", { "a", "b" },
  * { setuid, kill }, agent, user hangar (uid 1001, gid 1001, ...), absent,
@@ -174,8 +174,8 @@ void hp_caps_format(hp_buf *b, uint64_t caps);
 void hp_value_encode(hp_buf *b, const hp_value *v);
 /* Decode one value at data[*off], advancing *off. Every length is checked
  * before use, strings and lists are bounded by the limits above, and the
- * result's memory comes from arena. false with err set on malformed input. */
-bool hp_value_decode(const uint8_t *data, size_t len, size_t *off, hp_arena *arena,
+ * result's memory comes from pool. false with err set on malformed input. */
+bool hp_value_decode(const uint8_t *data, size_t len, size_t *off, hp_pool *pool,
 		     hp_value *out, hp_err *err);
 
 #endif

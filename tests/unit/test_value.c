@@ -95,8 +95,8 @@ static void round_trip(const hp_value *v)
 {
 	hp_buf b = {0};
 	hp_value_encode(&b, v);
-	hp_arena a;
-	hp_arena_init(&a, 1 << 20);
+	hp_pool a;
+	hp_pool_init(&a, 1 << 20);
 	hp_value out;
 	hp_err err = {{0}};
 	size_t off = 0;
@@ -113,7 +113,7 @@ static void round_trip(const hp_value *v)
 		off = 0;
 		assert_false(hp_value_decode((const uint8_t *)b.data, n, &off, &a, &out, &err));
 	}
-	hp_arena_free(&a);
+	hp_pool_free(&a);
 	hp_buf_free(&b);
 }
 
@@ -135,14 +135,14 @@ static void test_round_trip(void **state)
 
 static void decode_error(const uint8_t *data, size_t len, const char *want)
 {
-	hp_arena a;
-	hp_arena_init(&a, 1 << 20);
+	hp_pool a;
+	hp_pool_init(&a, 1 << 20);
 	hp_value out;
 	hp_err err = {{0}};
 	size_t off = 0;
 	assert_false(hp_value_decode(data, len, &off, &a, &out, &err));
 	assert_string_equal(err.msg, want);
-	hp_arena_free(&a);
+	hp_pool_free(&a);
 }
 
 static void test_decode_errors(void **state)
@@ -173,15 +173,15 @@ static void test_copy(void **state)
 	hp_str items[2] = {S("x"), S("y")};
 	hp_group g = {S("grp"), 5, {items, 2}};
 	hp_value v = hp_v_group(&g), out;
-	hp_arena a;
-	hp_arena_init(&a, 1 << 16);
+	hp_pool a;
+	hp_pool_init(&a, 1 << 16);
 	assert_true(hp_value_copy(&a, &v, &out));
 	assert_ptr_not_equal(out.u.group, &g);
 	assert_true(hp_value_equal(&v, &out));
-	hp_arena_free(&a);
-	hp_arena_init(&a, 16);
+	hp_pool_free(&a);
+	hp_pool_init(&a, 16);
 	assert_false(hp_value_copy(&a, &v, &out));
-	hp_arena_free(&a);
+	hp_pool_free(&a);
 }
 
 int main(void)

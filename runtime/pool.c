@@ -1,5 +1,5 @@
-/* arena.c: the bump allocator of arena.h. */
-#include "arena.h"
+/* pool.c: the bump allocator of pool.h. */
+#include "pool.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -7,20 +7,20 @@
 
 #include "xalloc.h"
 
-struct hp_arena_chunk {
-	hp_arena_chunk *next;
+struct hp_pool_chunk {
+	hp_pool_chunk *next;
 	max_align_t data[];
 };
 
 enum { CHUNK_BYTES = 64 * 1024, ALIGN = _Alignof(max_align_t) };
 
-void hp_arena_init(hp_arena *a, size_t limit)
+void hp_pool_init(hp_pool *a, size_t limit)
 {
 	memset(a, 0, sizeof *a);
 	a->limit = limit;
 }
 
-void *hp_arena_alloc(hp_arena *a, size_t n)
+void *hp_pool_alloc(hp_pool *a, size_t n)
 {
 	if (n == 0)
 		n = 1;
@@ -31,7 +31,7 @@ void *hp_arena_alloc(hp_arena *a, size_t n)
 		return NULL;
 	if ((size_t)(a->end - a->cur) < n) {
 		size_t size = n > CHUNK_BYTES ? n : CHUNK_BYTES;
-		hp_arena_chunk *c = hp_xmalloc(sizeof *c + size);
+		hp_pool_chunk *c = hp_xmalloc(sizeof *c + size);
 		c->next = a->chunks;
 		a->chunks = c;
 		a->cur = (char *)c->data;
@@ -43,11 +43,11 @@ void *hp_arena_alloc(hp_arena *a, size_t n)
 	return p;
 }
 
-char *hp_arena_strndup(hp_arena *a, const char *s, size_t n)
+char *hp_pool_strndup(hp_pool *a, const char *s, size_t n)
 {
 	if (n == SIZE_MAX)
 		return NULL;
-	char *p = hp_arena_alloc(a, n + 1);
+	char *p = hp_pool_alloc(a, n + 1);
 	if (!p)
 		return NULL;
 	if (n)
@@ -56,14 +56,14 @@ char *hp_arena_strndup(hp_arena *a, const char *s, size_t n)
 	return p;
 }
 
-void hp_arena_free(hp_arena *a)
+void hp_pool_free(hp_pool *a)
 {
-	hp_arena_chunk *c = a->chunks;
+	hp_pool_chunk *c = a->chunks;
 	while (c) {
-		hp_arena_chunk *next = c->next;
+		hp_pool_chunk *next = c->next;
 		free(c);
 		c = next;
 	}
 	size_t limit = a->limit;
-	hp_arena_init(a, limit);
+	hp_pool_init(a, limit);
 }
