@@ -38,6 +38,10 @@ TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(B)/obj/%.o)
 
 PROGS := $(B)/hangar-policy $(B)/hangar-policy-runtime
 
+# Programs the tests use (tests/tools/NAME.c -> build/tools/NAME).
+TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
+TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
+
 # Fuzz harnesses: tests/fuzz/fuzz_NAME.c defines LLVMFuzzerTestOneInput and
 # has its seed corpus in tests/fuzz/corpus/NAME/. `make check` replays each
 # corpus with the ordinary compiler; `make fuzz` builds libFuzzer binaries
@@ -100,7 +104,12 @@ $(B)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(LIBCOMPI
 unit: $(UNIT_BIN)
 e2e: $(PROGS)
 
-check: all $(UNIT_BIN) $(FUZZ_REPLAY)
+$(B)/tools/%: tests/tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -Wmissing-prototypes,$(CFLAGS_ALL)) -MMD -MP \
+		$(filter-out -static -static-pie,$(LDFLAGS_ALL)) -o $@ $<
+
+check: all $(UNIT_BIN) $(FUZZ_REPLAY) $(TOOL_BIN)
 	@sh tests/run-tests.sh $(B) $(UNIT_BIN)
 
 # libFuzzer builds: clang with the fuzzer, ASan and UBSan, in their own tree.

@@ -7,6 +7,7 @@
 #   HP   the built hangar-policy       HPR  the built hangar-policy-runtime
 #   SRC  the repository's top          B    the build directory
 #   T    a fresh empty directory, removed afterwards
+#   TOOLS  the test programs built from tests/tools/ (deny-syscalls...)
 # Its stdout is compared with `expected.out`, its stderr with `expected.err`
 # and its exit status with `expected.status` (a missing file means: empty
 # output, exit status 0). A case that exits 77 is skipped; its first line of
@@ -25,7 +26,7 @@ for dir in $cases; do
 	T=$(mktemp -d)
 	(
 		cd "$dir" &&
-			HP=$B/hangar-policy HPR=$B/hangar-policy-runtime SRC=$SRC B=$B T=$T NO_COLOR=1 LC_ALL=C \
+			HP=$B/hangar-policy HPR=$B/hangar-policy-runtime SRC=$SRC B=$B T=$T TOOLS=$B/tools NO_COLOR=1 LC_ALL=C \
 				timeout 600 sh ./cmd >"$T.out" 2>"$T.err" </dev/null
 	)
 	rc=$?
