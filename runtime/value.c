@@ -8,15 +8,15 @@
 
 const char *const hp_vstate_names[HP_VAL_STATE_COUNT] = {"known", "absent", "unknown", "skipped"};
 
-const hp_field_info hp_fields[HP_FIELD_COUNT] = {
+const hp_rfield_info hp_rfields[HP_RF_COUNT] = {
 #define HP_FIELD(record, id, name, type) {HP_T_##record, name, HP_T_##type},
 #include "fields.def"
 };
 
-int hp_field_lookup(hp_type record, const char *name)
+int hp_rfield_lookup(hp_type record, const char *name)
 {
-	for (int i = 0; i < HP_FIELD_COUNT; i++)
-		if (hp_fields[i].record == record && strcmp(hp_fields[i].name, name) == 0)
+	for (int i = 0; i < HP_RF_COUNT; i++)
+		if (hp_rfields[i].record == record && strcmp(hp_rfields[i].name, name) == 0)
 			return i;
 	return -1;
 }

@@ -47,19 +47,19 @@ typedef struct {
 } hp_list;
 
 typedef enum {
-#define HP_FIELD(record, id, name, type) HP_FIELD_##id,
+#define HP_FIELD(record, id, name, type) HP_RF_##id,
 #include "fields.def"
-	HP_FIELD_COUNT
-} hp_field_id;
+	HP_RF_COUNT
+} hp_rfield;
 
 typedef struct {
 	hp_type record; /* HP_T_USER or HP_T_GROUP */
 	const char *name;
 	hp_type type;
-} hp_field_info;
-extern const hp_field_info hp_fields[HP_FIELD_COUNT];
+} hp_rfield_info;
+extern const hp_rfield_info hp_rfields[HP_RF_COUNT];
 /* The field of a record type with this name, or -1. */
-int hp_field_lookup(hp_type record, const char *name);
+int hp_rfield_lookup(hp_type record, const char *name);
 
 typedef struct {
 	hp_str name;

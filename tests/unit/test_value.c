@@ -28,10 +28,10 @@ static char *fmt(const hp_value *v)
 static void test_fields(void **state)
 {
 	(void)state;
-	assert_int_equal(hp_field_lookup(HP_T_USER, "uid"), HP_FIELD_USER_UID);
-	assert_int_equal(hp_field_lookup(HP_T_GROUP, "members"), HP_FIELD_GROUP_MEMBERS);
-	assert_int_equal(hp_field_lookup(HP_T_GROUP, "uid"), -1);
-	assert_int_equal(hp_fields[HP_FIELD_USER_GROUPS].type, HP_T_LIST);
+	assert_int_equal(hp_rfield_lookup(HP_T_USER, "uid"), HP_RF_USER_UID);
+	assert_int_equal(hp_rfield_lookup(HP_T_GROUP, "members"), HP_RF_GROUP_MEMBERS);
+	assert_int_equal(hp_rfield_lookup(HP_T_GROUP, "uid"), -1);
+	assert_int_equal(hp_rfields[HP_RF_USER_GROUPS].type, HP_T_LIST);
 }
 
 static void test_format(void **state)
