@@ -1,0 +1,103 @@
+# sandbox.sh: a throwaway sandbox for live end-to-end tests, sourced by a
+# case's cmd. Everything happens in a private mount namespace: /etc is a
+# bind-mounted copy, /var/lib, /home and /usr/local are fresh tmpfs mounts, so
+# the machine's own files are never touched and nothing outlives the test.
+#
+#   . "$SRC/tests/e2e/lib/sandbox.sh"
+#   sandbox_require_root                # exit 77 (skip) unless root with unshare
+#   sandbox_run '
+#       sandbox_setup                   # a well-formed sandbox: split everywhere
+#       echo "agent ALL=(ALL) NOPASSWD: ALL" >/etc/sudoers.d/agent
+#       "$HP" check --provider docker
+#   '
+#
+# The sandbox has: a driver user hangar (uid 999, gid 999, home
+# /var/lib/hangar), an agent user agent (uid 1000, gid 1000, home
+# /home/agent; any other uid-1000 account of the machine is removed from the
+# copy), /var/lib/hangar and /var/lib/hangar-ctl owned by hangar (0700),
+# /etc/claude-code/managed-settings.json owned by root (0644), and the driver
+# PATH below.
+
+SANDBOX_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+SANDBOX_HANGAR_UID=999
+SANDBOX_AGENT_UID=1000
+
+sandbox_require_root() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "needs root (private mount namespace, users)" >&2
+		exit 77
+	fi
+	if ! command -v unshare >/dev/null 2>&1; then
+		echo "needs unshare (util-linux)" >&2
+		exit 77
+	fi
+}
+
+# sandbox_run SCRIPT: run SCRIPT (sh) in a new private mount namespace, with
+# this library sourced and the test's environment.
+sandbox_run() {
+	SANDBOX_LIB="$SRC/tests/e2e/lib/sandbox.sh" SANDBOX_SCRIPT=$1 \
+		unshare -m --propagation private sh -c '. "$SANDBOX_LIB"; eval "$SANDBOX_SCRIPT"'
+}
+
+sandbox_setup() {
+	set -e
+	etc=$T/sandbox-etc
+	rm -rf "$etc"
+	cp -a /etc "$etc"
+	# drop any account or group that would collide with the sandbox's users
+	for f in passwd group shadow gshadow; do
+		[ -f "$etc/$f" ] || continue
+		awk -F: -v f="$f" '
+			(f == "passwd" && ($3 == 999 || $3 == 1000)) { next }
+			(f == "group" && ($3 == 999 || $3 == 1000)) { next }
+			($1 == "hangar" || $1 == "agent") { next }
+			{ print }' "$etc/$f" >"$etc/$f.new"
+		cat "$etc/$f.new" >"$etc/$f"
+		rm -f "$etc/$f.new"
+	done
+	# removed accounts must leave no shadow entries behind
+	for f in shadow gshadow; do
+		[ -f "$etc/$f" ] || continue
+		src=passwd
+		[ "$f" = gshadow ] && src=group
+		awk -F: 'NR == FNR { keep[$1] = 1; next } ($1 in keep) { print }' \
+			"$etc/$src" "$etc/$f" >"$etc/$f.new"
+		cat "$etc/$f.new" >"$etc/$f"
+		rm -f "$etc/$f.new"
+	done
+	echo "hangar:x:999:999:hangar driver:/var/lib/hangar:/usr/sbin/nologin" >>"$etc/passwd"
+	echo "agent:x:1000:1000:agent:/home/agent:/bin/sh" >>"$etc/passwd"
+	echo "hangar:x:999:" >>"$etc/group"
+	echo "agent:x:1000:" >>"$etc/group"
+	echo "hangar:!:20000:0:99999:7:::" >>"$etc/shadow"
+	echo "agent:!:20000:0:99999:7:::" >>"$etc/shadow"
+	rm -f "$etc/sudoers.d/"[!R]* 2>/dev/null || true
+	mkdir -p "$etc/claude-code"
+	echo '{}' >"$etc/claude-code/managed-settings.json"
+	chown root:root "$etc/claude-code/managed-settings.json"
+	chmod 0644 "$etc/claude-code/managed-settings.json"
+	mount --bind "$etc" /etc
+
+	mount -t tmpfs -o mode=0755 sandbox-var-lib /var/lib
+	mkdir -p /var/lib/sudo
+	chmod 0711 /var/lib/sudo
+	install -d -o 999 -g 999 -m 0700 /var/lib/hangar /var/lib/hangar-ctl
+	install -d -o 999 -g 999 -m 0755 /var/lib/hangar/harness
+	mount -t tmpfs -o mode=0755 sandbox-home /home
+	install -d -o 1000 -g 1000 -m 0755 /home/agent
+	mount -t tmpfs -o mode=0755 sandbox-usr-local /usr/local
+	mkdir -p /usr/local/bin /usr/local/sbin
+	# the check runs from the test's build tree: make sure the agent cannot
+	# reach it there (it could otherwise replace the runtime mid-check)
+	PATH=$SANDBOX_PATH
+	export PATH
+	unset HANGAR_AGENT_USER HANGAR_UID_SPLIT HANGAR_PROVIDER
+	set +e
+}
+
+# sandbox_as_agent CMD...: run a command as the sandbox's agent, as a test's
+# own adversary (not through hangar-policy).
+sandbox_as_agent() {
+	setpriv --reuid=1000 --regid=1000 --clear-groups -- "$@"
+}
