@@ -1,0 +1,118 @@
+#!/bin/sh
+# uid-split-check.sh: the checks of policies/hangar.hpol written the way a
+# sandbox setup script does them today, in POSIX sh with coreutils, getent,
+# sudo and setpriv. It is the baseline `tests/bench/live-check.sh` measures
+# hangar-policy against; it is not used by hangar-policy itself.
+#
+# Environment: HANGAR_USER (hangar), AGENT_USER (the uid-1000 user),
+# DRIVER_PATH (the Debian default), HANGAR_HOME, HANGAR_CTL.
+# Prints one line per rule and exits 0 when all pass, 1 otherwise.
+set -u
+HANGAR_USER=${HANGAR_USER:-hangar}
+AGENT_USER=${AGENT_USER:-$(getent passwd 1000 | cut -d: -f1)}
+DRIVER_PATH=${DRIVER_PATH:-/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}
+HANGAR_HOME=${HANGAR_HOME:-/var/lib/hangar}
+HANGAR_CTL=${HANGAR_CTL:-/var/lib/hangar-ctl}
+ALLOWED_SETUID="passwd chsh chfn gpasswd newgrp mount umount su sudo"
+failed=0
+
+result() { # rule ok?
+	if [ "$2" = 0 ]; then echo "pass $1"; else echo "fail $1"; failed=1; fi
+}
+
+hangar_uid=$(id -u "$HANGAR_USER" 2>/dev/null)
+agent_uid=$(id -u "$AGENT_USER" 2>/dev/null)
+hangar_gid=$(id -g "$HANGAR_USER" 2>/dev/null)
+agent_gid=$(id -g "$AGENT_USER" 2>/dev/null)
+as_agent() { setpriv --reuid="$agent_uid" --regid="$agent_gid" --init-groups --inh-caps=-all --bounding-set=-all --no-new-privs -- "$@"; }
+as_agent_sudo() { setpriv --reuid="$agent_uid" --regid="$agent_gid" --init-groups -- "$@"; }
+as_hangar() {
+	setpriv --reuid="$hangar_uid" --regid="$hangar_gid" --init-groups \
+		--inh-caps=+setuid,+setgid,+kill --ambient-caps=+setuid,+setgid,+kill -- "$@"
+}
+
+# hangar-user
+ok=0
+[ -n "$hangar_uid" ] && [ "$hangar_uid" != 0 ] && [ "$hangar_uid" != "$agent_uid" ] &&
+	[ "$hangar_gid" != "$agent_gid" ] || ok=1
+result hangar-user $ok
+
+# agent-no-sudo
+ok=0
+as_agent_sudo env -i PATH=/usr/bin:/bin sudo -n -k true </dev/null >/dev/null 2>&1 && ok=1
+as_agent_sudo env -i PATH=/usr/bin:/bin sudo -n -l </dev/null >/dev/null 2>&1 && ok=1
+for g in $(id -nG "$AGENT_USER" 2>/dev/null); do
+	case $g in sudo | wheel | admin | root | docker | disk) ok=1 ;; esac
+done
+if grep -rqsE "^[[:space:]]*($AGENT_USER|%|ALL)" /etc/sudoers /etc/sudoers.d 2>/dev/null; then
+	for g in $(id -nG "$AGENT_USER"); do
+		grep -rqsE "^[[:space:]]*(%$g|$AGENT_USER|ALL)[[:space:]]" /etc/sudoers /etc/sudoers.d && ok=1
+	done
+fi
+root_pw=$(getent shadow root | cut -d: -f2)
+[ -z "$root_pw" ] && [ -u /bin/su ] && ok=1
+IFS=:
+for dir in $DRIVER_PATH; do
+	unset IFS
+	for f in $(find "$dir" -maxdepth 1 -type f \( \( -perm -4000 -user root \) -o \( -perm -2000 -group root \) \) 2>/dev/null); do
+		case " $ALLOWED_SETUID " in *" $(basename "$f") "*) ;; *) ok=1 ;; esac
+	done
+	IFS=:
+done
+unset IFS
+result agent-no-sudo $ok
+
+# path-not-agent-writable: each PATH entry and every directory above it
+ok=0
+IFS=:
+for dir in $DRIVER_PATH; do
+	unset IFS
+	d=$(readlink -f "$dir" 2>/dev/null || echo "$dir")
+	while :; do
+		if [ -e "$d" ]; then
+			as_agent test -w "$d" && ok=1
+			[ "$(stat -c %u "$d")" = "$agent_uid" ] && ok=1
+		fi
+		[ "$d" = / ] && break
+		d=$(dirname "$d")
+	done
+	IFS=:
+done
+unset IFS
+result path-not-agent-writable $ok
+
+# driver-keeps-caps
+ok=0
+amb=$(as_hangar grep CapAmb /proc/self/status 2>/dev/null | awk '{print $2}')
+[ "$amb" = "00000000000000e0" ] || ok=1
+result driver-keeps-caps $ok
+
+# agent-reaches-nothing
+ok=0
+caps=$(as_agent grep -E '^Cap(Eff|Prm|Amb):' /proc/self/status | awk '{print $2}' | sort -u)
+[ "$caps" = "0000000000000000" ] || ok=1
+[ "$(as_agent grep NoNewPrivs /proc/self/status | awk '{print $2}')" = 1 ] || ok=1
+as_hangar sleep 30 &
+canary=$!
+sleep 0.05
+as_agent kill -0 "$canary" 2>/dev/null && ok=1
+as_agent sh -c "head -c1 /proc/$canary/mem" >/dev/null 2>&1 && ok=1
+kill "$canary" 2>/dev/null
+wait "$canary" 2>/dev/null
+as_agent test -r "$HANGAR_CTL" && ok=1
+as_agent test -w "$HANGAR_CTL" && ok=1
+as_agent test -w "$HANGAR_HOME" && ok=1
+[ "$(stat -c %u "$HANGAR_HOME" 2>/dev/null)" = "$hangar_uid" ] || ok=1
+[ "$(stat -c %u "$HANGAR_CTL" 2>/dev/null)" = "$hangar_uid" ] || ok=1
+result agent-reaches-nothing $ok
+
+# harness-settings
+ok=0
+for f in /etc/claude-code/managed-settings.json "$HANGAR_HOME/harness"; do
+	as_agent test -w "$f" && ok=1
+	o=$(stat -c %u "$f" 2>/dev/null)
+	[ "$o" = 0 ] || [ "$o" = "$hangar_uid" ] || ok=1
+done
+result harness-settings $ok
+
+exit $failed
