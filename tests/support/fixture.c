@@ -1,0 +1,179 @@
+/* fixture.c: temp trees and uid-switched children for unit tests. */
+#include "fixture.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <grp.h>
+#include <linux/fs.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void die(const char *what, const char *path)
+{
+	fprintf(stderr, "fixture: %s %s: %s\n", what, path, strerror(errno));
+	abort();
+}
+
+char *fx_tmpdir(void)
+{
+	char *d = strdup("/tmp/hp-test-XXXXXX");
+	if (!d || !mkdtemp(d))
+		die("mkdtemp", "/tmp");
+	if (chmod(d, 0755) < 0)
+		die("chmod", d);
+	return d;
+}
+
+static int clear_flags(const char *p, const struct stat *st, int type, struct FTW *f)
+{
+	(void)f;
+	(void)type;
+	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode))
+		return 0;
+	int fd = open(p, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		int fl = 0;
+		if (ioctl(fd, FS_IOC_GETFLAGS, &fl) == 0 &&
+		    (fl & (FS_IMMUTABLE_FL | FS_APPEND_FL))) {
+			fl &= ~(FS_IMMUTABLE_FL | FS_APPEND_FL);
+			(void)ioctl(fd, FS_IOC_SETFLAGS, &fl);
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static int rm_one(const char *p, const struct stat *st, int type, struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	if (type == FTW_DP)
+		rmdir(p);
+	else
+		unlink(p);
+	return 0;
+}
+
+void fx_rmtree(char *dir)
+{
+	if (!dir)
+		return;
+	nftw(dir, clear_flags, 32, FTW_PHYS);
+	nftw(dir, rm_one, 32, FTW_DEPTH | FTW_PHYS);
+	free(dir);
+}
+
+char *fx_path(const char *root, const char *rel)
+{
+	size_t n = strlen(root) + strlen(rel) + 2;
+	char *p = malloc(n);
+	if (!p)
+		abort();
+	snprintf(p, n, "%s/%s", root, rel);
+	return p;
+}
+
+static void own(const char *p, unsigned mode, uid_t uid, gid_t gid)
+{
+	if (lchown(p, uid, gid) < 0)
+		die("chown", p);
+	if (chmod(p, mode) < 0)
+		die("chmod", p);
+}
+
+void fx_dir(const char *root, const char *rel, unsigned mode, uid_t uid, gid_t gid)
+{
+	char *p = fx_path(root, rel);
+	if (mkdir(p, 0700) < 0)
+		die("mkdir", p);
+	own(p, mode, uid, gid);
+	free(p);
+}
+
+void fx_file(const char *root, const char *rel, const char *content, unsigned mode, uid_t uid,
+	     gid_t gid)
+{
+	char *p = fx_path(root, rel);
+	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		die("create", p);
+	size_t n = strlen(content);
+	if (write(fd, content, n) != (ssize_t)n)
+		die("write", p);
+	close(fd);
+	own(p, mode, uid, gid);
+	free(p);
+}
+
+void fx_link(const char *root, const char *rel, const char *target)
+{
+	char *p = fx_path(root, rel);
+	if (symlink(target, p) < 0)
+		die("symlink", p);
+	free(p);
+}
+
+void fx_fifo(const char *root, const char *rel, unsigned mode)
+{
+	char *p = fx_path(root, rel);
+	if (mkfifo(p, mode) < 0)
+		die("mkfifo", p);
+	free(p);
+}
+
+int fx_run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork", "");
+	if (pid == 0) {
+		if (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 ||
+		    setresuid(uid, uid, uid) < 0)
+			_exit(255);
+		_exit(fn(arg) & 0xff);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid", "");
+	if (WIFSIGNALED(st))
+		return 256 + WTERMSIG(st);
+	return WEXITSTATUS(st);
+}
+
+int fx_count_procs_of_uid(uid_t uid)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		char p[300], line[256];
+		snprintf(p, sizeof p, "/proc/%s/status", e->d_name);
+		FILE *f = fopen(p, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof line, f)) {
+			unsigned r;
+			if (sscanf(line, "Uid: %u", &r) == 1) {
+				if (r == uid)
+					n++;
+				break;
+			}
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}

@@ -1,0 +1,45 @@
+/* fixture.h: real directory trees for the runtime's unit tests: a temp dir
+ * with files, directories, symlinks and FIFOs of chosen owners and modes,
+ * removed afterwards, and a way to run a test body as a raw uid in a forked
+ * child. Nothing here creates a user: uids are plain numbers. */
+#ifndef HP_TEST_FIXTURE_H
+#define HP_TEST_FIXTURE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Throwaway ids no user database names. */
+enum { FX_AGENT = 4242, FX_OTHER = 4243, FX_HANGAR = 4244, FX_GROUP = 4250 };
+
+/* A fresh 0755 directory under /tmp; free with fx_rmtree. */
+char *fx_tmpdir(void);
+/* Remove a tree (clearing chattr flags first) and free dir. */
+void fx_rmtree(char *dir);
+
+/* Create under root (relative path), chown and chmod; abort on failure. */
+void fx_dir(const char *root, const char *rel, unsigned mode, uid_t uid, gid_t gid);
+void fx_file(const char *root, const char *rel, const char *content, unsigned mode, uid_t uid,
+	     gid_t gid);
+void fx_link(const char *root, const char *rel, const char *target);
+void fx_fifo(const char *root, const char *rel, unsigned mode);
+/* root/rel as a fresh string */
+char *fx_path(const char *root, const char *rel);
+
+/* Run fn(arg) in a child with uid/gid (no supplementary groups, no caps):
+ * its return value is the child's exit status; 255 when the switch failed,
+ * 256 + signal when it was killed. */
+int fx_run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg);
+
+/* Skip the current cmocka test (with a message) when not root. */
+#define FX_NEED_ROOT()                                                                            \
+	do {                                                                                      \
+		if (geteuid() != 0) {                                                             \
+			print_message("skipped: needs root\n");                                  \
+			skip();                                                                   \
+		}                                                                                 \
+	} while (0)
+
+/* Count processes whose real uid is uid (scans /proc). */
+int fx_count_procs_of_uid(uid_t uid);
+
+#endif
