@@ -289,7 +289,12 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 		const hp_fileinfo *dinfo = &s->info[s->depth];
 		int fd = openat(dirfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0) {
-			res = lookup_error(path, errno, why);
+			int e = errno;
+			if (e == ENOENT && visit) {
+				hp_step st = {dirfd, dinfo, comp, -1, NULL};
+				visit(ctx, &st);
+			}
+			res = lookup_error(path, e, why);
 			goto done;
 		}
 		hp_fileinfo fi;

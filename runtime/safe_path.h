@@ -124,7 +124,9 @@ typedef struct {
 
 /* Called for every step of the walk, in order, including steps that a later
  * '..' or symlink undoes (they were on the way). The descriptors are only
- * valid during the call. */
+ * valid during the call. When a component does not exist in a directory the
+ * walk reports that last step with entryfd -1 and entry NULL (whoever can
+ * create it there can plant the path), then answers HP_FALSE. */
 typedef void (*hp_step_fn)(void *ctx, const hp_step *step);
 
 /* hp_resolve with the walker, reporting each step to visit. */

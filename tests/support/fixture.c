@@ -6,7 +6,12 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <grp.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/fs.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,4 +181,38 @@ int fx_count_procs_of_uid(uid_t uid)
 	}
 	closedir(d);
 	return n;
+}
+
+int fx_seccomp_fail(const int *nrs, size_t n, int err)
+{
+	if (n > 32)
+		return -1;
+	struct sock_filter f[2 + 32 * 2 + 1];
+	size_t k = 0;
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+					      offsetof(struct seccomp_data, nr));
+	for (size_t i = 0; i < n; i++) {
+		f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nrs[i],
+						      0, 1);
+		f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						      SECCOMP_RET_ERRNO | ((unsigned)err & 0xffff));
+	}
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = {.len = (unsigned short)k, .filter = f};
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+
+int fx_set_immutable(const char *path, int on)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int fl = 0;
+	int r = ioctl(fd, FS_IOC_GETFLAGS, &fl);
+	if (r == 0) {
+		fl = on ? (fl | FS_IMMUTABLE_FL) : (fl & ~FS_IMMUTABLE_FL);
+		r = ioctl(fd, FS_IOC_SETFLAGS, &fl);
+	}
+	close(fd);
+	return r;
 }

@@ -42,4 +42,13 @@ int fx_run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg);
 /* Count processes whose real uid is uid (scans /proc). */
 int fx_count_procs_of_uid(uid_t uid);
 
+
+/* In a forked test child: make system call nr fail with err from now on
+ * (a seccomp filter, as old container profiles and gVisor do). 0 on
+ * success. */
+int fx_seccomp_fail(const int *nrs, size_t n, int err);
+
+/* Set or clear chattr +i on a file or directory. 0 on success. */
+int fx_set_immutable(const char *path, int on);
+
 #endif

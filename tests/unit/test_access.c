@@ -1,0 +1,456 @@
+/* test_access.c: read/write/execute asked of the kernel as a raw uid, the
+ * owner rule, ACLs, read-only mounts, immutable files, syscalls filtered by
+ * seccomp, and the offline computation agreeing with the kernel. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "access.h"
+#include "fixture.h"
+#include "posix_acl.h"
+#include "safe_path.h"
+
+typedef struct {
+	char *dir;
+	hp_root root;
+} fx;
+
+/* An ACL blob: entries are {tag, perm, id}. */
+static size_t acl_blob(unsigned char *b, const unsigned (*ents)[3], size_t n)
+{
+	b[0] = 2, b[1] = b[2] = b[3] = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char *q = b + 4 + 8 * i;
+		q[0] = (unsigned char)ents[i][0], q[1] = 0;
+		q[2] = (unsigned char)ents[i][1], q[3] = 0;
+		for (int k = 0; k < 4; k++)
+			q[4 + k] = (unsigned char)(ents[i][2] >> (8 * k));
+	}
+	return 4 + 8 * n;
+}
+
+static void set_acl(const char *dir, const char *rel, const unsigned (*ents)[3], size_t n)
+{
+	unsigned char b[4 + 8 * 16];
+	size_t len = acl_blob(b, ents, n);
+	char *p = fx_path(dir, rel);
+	assert_int_equal(setxattr(p, "system.posix_acl_access", b, len, 0), 0);
+	free(p);
+}
+
+static int setup(void **state)
+{
+	fx *f = calloc(1, sizeof *f);
+	f->dir = fx_tmpdir();
+	const char *d = f->dir;
+	fx_file(d, "r600", "x", 0600, 0, 0);
+	fx_file(d, "r644", "x", 0644, 0, 0);
+	fx_file(d, "r666", "x", 0666, 0, 0);
+	fx_file(d, "g660", "x", 0660, 0, FX_GROUP);
+	fx_file(d, "a000", "x", 0000, FX_AGENT, FX_AGENT);
+	fx_file(d, "a066", "x", 0066, FX_AGENT, 0); /* owner bits only count for the owner */
+	fx_file(d, "o604", "x", 0604, FX_OTHER, FX_GROUP);
+	fx_file(d, "x755", "x", 0755, 0, 0);
+	fx_dir(d, "d700", 0700, 0, 0);
+	fx_dir(d, "d555a", 0555, FX_AGENT, FX_AGENT);
+	fx_dir(d, "d777", 0777, 0, 0);
+	/* ACL: the mode says no, the ACL says yes */
+	fx_file(d, "acl_user", "x", 0600, 0, 0);
+	const unsigned u[][3] = {{1, 6, 0}, {2, 6, FX_AGENT}, {4, 0, 0}, {16, 6, 0}, {32, 0, 0}};
+	set_acl(d, "acl_user", u, 5);
+	/* ACL: a named user entry masked away */
+	fx_file(d, "acl_masked", "x", 0600, 0, 0);
+	const unsigned m[][3] = {{1, 6, 0}, {2, 6, FX_AGENT}, {4, 0, 0}, {16, 4, 0}, {32, 0, 0}};
+	set_acl(d, "acl_masked", m, 5);
+	/* ACL: a named group that grants, the other entry denying */
+	fx_file(d, "acl_group", "x", 0604, 0, 0);
+	const unsigned g[][3] = {{1, 6, 0}, {4, 0, 0}, {8, 6, FX_GROUP}, {16, 7, 0}, {32, 4, 0}};
+	set_acl(d, "acl_group", g, 5);
+	hp_err e;
+	assert_int_equal(hp_root_open(&f->root, d, 0, &e), HP_TRUE);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fx *f = *state;
+	hp_root_close(&f->root);
+	fx_rmtree(f->dir);
+	free(f);
+	return 0;
+}
+
+static const char *const files[] = {"r600", "r644", "r666", "g660", "a000", "a066", "o604",
+				    "x755", "d700", "d555a", "d777", "acl_user", "acl_masked",
+				    "acl_group"};
+#define NFILES (sizeof files / sizeof files[0])
+static const int modes[] = {HP_ACC_READ, HP_ACC_WRITE, HP_ACC_EXEC};
+
+typedef struct {
+	fx *f;
+	hp_tri got[NFILES][3];
+	int live; /* hp_access_live instead of the bare kernel answer */
+} ask_ctx;
+
+/* The child writes its answers into a shared mapping. */
+static int ask_all(void *arg)
+{
+	ask_ctx *c = arg;
+	for (size_t i = 0; i < NFILES; i++) {
+		int fd;
+		hp_err e;
+		if (hp_resolve(&c->f->root, files[i], 0, &fd, &e) != HP_TRUE)
+			return 1;
+		for (int m = 0; m < 3; m++)
+			c->got[i][m] = c->live ? hp_access_live(fd, modes[m], &e)
+					       : hp_access_kernel(fd, modes[m], &e);
+		close(fd);
+	}
+	return 0;
+}
+
+static ask_ctx *ask_as(fx *f, uid_t uid, gid_t gid, int live)
+{
+	ask_ctx *c = mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			  -1, 0);
+	assert_true(c != MAP_FAILED);
+	c->f = f;
+	c->live = live;
+	assert_int_equal(fx_run_as(uid, gid, ask_all, c), 0);
+	return c;
+}
+
+static hp_tri t_of(ask_ctx *c, const char *name, int mode)
+{
+	for (size_t i = 0; i < NFILES; i++)
+		if (strcmp(files[i], name) == 0)
+			for (int m = 0; m < 3; m++)
+				if (modes[m] == mode)
+					return c->got[i][m];
+	fail();
+	return HP_UNKNOWN;
+}
+
+static void test_kernel_answers_for_agent(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	ask_ctx *c = ask_as(f, FX_AGENT, FX_AGENT, 0);
+	assert_int_equal(t_of(c, "r600", HP_ACC_READ), HP_FALSE);
+	assert_int_equal(t_of(c, "r644", HP_ACC_READ), HP_TRUE);
+	assert_int_equal(t_of(c, "r644", HP_ACC_WRITE), HP_FALSE);
+	assert_int_equal(t_of(c, "r666", HP_ACC_WRITE), HP_TRUE);
+	assert_int_equal(t_of(c, "a066", HP_ACC_READ), HP_FALSE);
+	assert_int_equal(t_of(c, "x755", HP_ACC_EXEC), HP_TRUE);
+	assert_int_equal(t_of(c, "d700", HP_ACC_EXEC), HP_FALSE);
+	/* the ACL grants what the mode denies */
+	assert_int_equal(t_of(c, "acl_user", HP_ACC_WRITE), HP_TRUE);
+	assert_int_equal(t_of(c, "acl_masked", HP_ACC_WRITE), HP_FALSE);
+	assert_int_equal(t_of(c, "acl_masked", HP_ACC_READ), HP_TRUE);
+	munmap(c, sizeof *c);
+}
+
+static void test_owner_rule(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	ask_ctx *k = ask_as(f, FX_AGENT, FX_AGENT, 0);
+	ask_ctx *l = ask_as(f, FX_AGENT, FX_AGENT, 1);
+	/* mode 0000 and 0555, but the agent owns them: chmod away */
+	assert_int_equal(t_of(k, "a000", HP_ACC_WRITE), HP_FALSE);
+	assert_int_equal(t_of(l, "a000", HP_ACC_WRITE), HP_TRUE);
+	assert_int_equal(t_of(k, "d555a", HP_ACC_WRITE), HP_FALSE);
+	assert_int_equal(t_of(l, "d555a", HP_ACC_WRITE), HP_TRUE);
+	/* someone else's file: the kernel's answer stands */
+	assert_int_equal(t_of(l, "r644", HP_ACC_WRITE), HP_FALSE);
+	munmap(k, sizeof *k);
+	munmap(l, sizeof *l);
+}
+
+/* The offline computation gives the kernel's answer, for every file, mode
+ * and a few credentials, the owner rule included. */
+static void test_computed_agrees_with_kernel(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	const gid_t grp[] = {FX_GROUP};
+	const struct {
+		uid_t uid;
+		gid_t gid;
+		const gid_t *groups;
+		size_t ng;
+	} creds[] = {{FX_AGENT, FX_AGENT, NULL, 0},
+		     {FX_OTHER, FX_OTHER, NULL, 0},
+		     {FX_AGENT, FX_AGENT, grp, 1}};
+	for (size_t ci = 0; ci < 3; ci++) {
+		ask_ctx *k = mmap(NULL, sizeof *k, PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		k->f = f;
+		k->live = 1;
+		pid_t pid = fork();
+		if (pid == 0) {
+			if (setgroups(creds[ci].ng, creds[ci].groups) < 0 ||
+			    setresgid(creds[ci].gid, creds[ci].gid, creds[ci].gid) < 0 ||
+			    setresuid(creds[ci].uid, creds[ci].uid, creds[ci].uid) < 0)
+				_exit(9);
+			_exit(ask_all(k));
+		}
+		int st;
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_int_equal(st, 0);
+		hp_cred cr = {creds[ci].uid, creds[ci].gid, creds[ci].groups, creds[ci].ng, 0};
+		for (size_t i = 0; i < NFILES; i++) {
+			int fd;
+			hp_err e;
+			assert_int_equal(hp_resolve(&f->root, files[i], 0, &fd, &e), HP_TRUE);
+			for (int m = 0; m < 3; m++) {
+				hp_tri c = hp_access_computed(fd, &cr, modes[m], &e);
+				if (c != k->got[i][m])
+					print_error("%s mode %d cred %zu: computed %d kernel %d\n",
+						    files[i], modes[m], ci, c, k->got[i][m]);
+				assert_int_equal(c, k->got[i][m]);
+			}
+			close(fd);
+		}
+		munmap(k, sizeof *k);
+	}
+}
+
+static void test_computed_capabilities(void **state)
+{
+	fx *f = *state;
+	int fd;
+	hp_err e;
+	assert_int_equal(hp_resolve(&f->root, "r600", 0, &fd, &e), HP_TRUE);
+	hp_cred c = {FX_AGENT, FX_AGENT, NULL, 0, 0};
+	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_WRITE, &e), HP_FALSE);
+	c.caps = 1ull << 1; /* CAP_DAC_OVERRIDE */
+	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_WRITE, &e), HP_TRUE);
+	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_EXEC, &e), HP_FALSE);
+	c.caps = 1ull << 2; /* CAP_DAC_READ_SEARCH */
+	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_READ, &e), HP_TRUE);
+	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_WRITE, &e), HP_FALSE);
+	c.caps = 1ull << 3; /* CAP_FOWNER: may chmod anything */
+	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_WRITE, &e), HP_TRUE);
+	assert_string_equal(e.msg, "the role owns the file (or has CAP_FOWNER) and can chmod it");
+	close(fd);
+}
+
+static void test_overflow_owner_is_unknown(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	fx_file(f->dir, "nobody", "x", 0644, 65534, 65534);
+	int fd;
+	hp_err e;
+	assert_int_equal(hp_resolve(&f->root, "nobody", 0, &fd, &e), HP_TRUE);
+	hp_cred c = {FX_AGENT, FX_AGENT, NULL, 0, 0};
+	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_READ, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg,
+			    "owned by the overflow id 65534:65534 (unmapped in this user namespace)");
+	close(fd);
+}
+
+static int write_immutable(void *arg)
+{
+	fx *f = arg;
+	int fd;
+	hp_err e;
+	if (hp_resolve(&f->root, "a066", 0, &fd, &e) != HP_TRUE)
+		return 1;
+	/* the agent owns it, yet neither write nor chmod can work */
+	int r = hp_access_live(fd, HP_ACC_WRITE, &e) == HP_FALSE ? 0 : 2;
+	close(fd);
+	return r;
+}
+
+static void test_immutable_blocks_owner(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	char *p = fx_path(f->dir, "a066");
+	assert_int_equal(chmod(p, 0666), 0);
+	assert_int_equal(fx_set_immutable(p, 1), 0);
+	int r = fx_run_as(FX_AGENT, FX_AGENT, write_immutable, f);
+	fx_set_immutable(p, 0);
+	free(p);
+	assert_int_equal(r, 0);
+}
+
+static int write_on_ro(void *arg)
+{
+	fx *f = arg;
+	int fd;
+	hp_err e;
+	int r = 0;
+	if (hp_resolve(&f->root, "r666", 0, &fd, &e) != HP_TRUE)
+		return 1;
+	if (hp_access_live(fd, HP_ACC_WRITE, &e) != HP_FALSE)
+		r = 2;
+	close(fd);
+	/* owned by the agent: chmod cannot help on a read-only mount either */
+	if (hp_resolve(&f->root, "a000", 0, &fd, &e) != HP_TRUE)
+		return 3;
+	if (hp_access_live(fd, HP_ACC_WRITE, &e) != HP_FALSE)
+		r = 4;
+	close(fd);
+	return r;
+}
+
+/* A read-only bind mount denies what the mode grants: a child in its own
+ * mount namespace, so nothing stays mounted. */
+static void test_read_only_mount(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		    mount(f->dir, f->dir, NULL, MS_BIND, NULL) < 0 ||
+		    mount(NULL, f->dir, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) < 0)
+			_exit(20);
+		hp_err e;
+		hp_root_close(&f->root);
+		if (hp_root_open(&f->root, f->dir, 0, &e) != HP_TRUE)
+			_exit(21);
+		_exit(fx_run_as(FX_AGENT, FX_AGENT, write_on_ro, f));
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+/* faccessat2 filtered with EPERM or ENOSYS: unknown, with the reason. */
+static void test_filtered_syscall_is_unknown(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	const int errs[] = {EPERM, ENOSYS};
+	const char *want[] = {
+		"faccessat2 refused with EPERM (a seccomp filter or an LSM): write cannot be asked",
+		"faccessat2 is not available (ENOSYS): write cannot be asked"};
+	for (int i = 0; i < 2; i++) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			const int nr[] = {SYS_faccessat2};
+			if (fx_seccomp_fail(nr, 1, errs[i]) < 0)
+				_exit(30);
+			int fd;
+			hp_err e;
+			if (hp_resolve(&f->root, "r644", 0, &fd, &e) != HP_TRUE)
+				_exit(31);
+			if (hp_access_live(fd, HP_ACC_WRITE, &e) != HP_UNKNOWN)
+				_exit(32);
+			if (strcmp(e.msg, want[i]) != 0)
+				_exit(33);
+			_exit(0);
+		}
+		int st;
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_int_equal(st, 0);
+	}
+}
+
+/* --- the ACL parser --- */
+
+static void test_acl_parse_errors(void **state)
+{
+	(void)state;
+	unsigned char b[4 + 8 * 8] = {0};
+	hp_acl a;
+	hp_err e;
+	assert_int_equal(hp_acl_parse(b, 3, &a, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "ACL: size 3 is not 4 + 8 * entries");
+	const unsigned v[][3] = {{1, 6, 0}, {4, 4, 0}, {32, 4, 0}};
+	size_t n = acl_blob(b, v, 3);
+	b[0] = 1;
+	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "ACL: version 1, expected 2");
+	const unsigned bad_tag[][3] = {{1, 6, 0}, {0x40, 4, 0}, {32, 4, 0}};
+	n = acl_blob(b, bad_tag, 3);
+	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "ACL: entry 2: unknown tag 0x40");
+	const unsigned nomask[][3] = {{1, 6, 0}, {2, 6, 5}, {4, 4, 0}, {32, 4, 0}};
+	n = acl_blob(b, nomask, 4);
+	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "ACL: named entries without a mask");
+	const unsigned twice[][3] = {{1, 6, 0}, {2, 6, 5}, {2, 4, 5}, {4, 4, 0}, {16, 7, 0},
+				     {32, 4, 0}};
+	n = acl_blob(b, twice, 6);
+	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "ACL: entry 3: id 5 named twice");
+	const unsigned perm[][3] = {{1, 9, 0}, {4, 4, 0}, {32, 4, 0}};
+	n = acl_blob(b, perm, 3);
+	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "ACL: entry 1: permission bits 0x9");
+	const unsigned ok[][3] = {{1, 6, 0}, {4, 4, 0}, {32, 4, 0}};
+	n = acl_blob(b, ok, 3);
+	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_TRUE);
+	assert_int_equal(a.n, 3);
+	hp_acl_free(&a);
+}
+
+/* An ACL written by setfacl parses, and grants what getfacl says. */
+static void test_acl_from_setfacl(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	if (system("command -v setfacl >/dev/null 2>&1") != 0) {
+		print_message("skipped: setfacl is not installed\n");
+		skip();
+	}
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "setfacl -m u:%d:rw,g:%d:r %s/r600", FX_OTHER, FX_GROUP, f->dir);
+	assert_int_equal(system(cmd), 0);
+	char *p = fx_path(f->dir, "r600");
+	unsigned char b[256];
+	ssize_t n = getxattr(p, "system.posix_acl_access", b, sizeof b);
+	free(p);
+	assert_true(n > 0);
+	hp_acl a;
+	hp_err e;
+	assert_int_equal(hp_acl_parse(b, (size_t)n, &a, &e), HP_TRUE);
+	gid_t g1[] = {FX_OTHER};
+	gid_t g2[] = {FX_AGENT, FX_GROUP};
+	assert_true(hp_acl_grants(&a, 0, 0, FX_OTHER, g1, 1, 6));
+	assert_false(hp_acl_grants(&a, 0, 0, FX_AGENT, g2, 2, 2));
+	assert_true(hp_acl_grants(&a, 0, 0, FX_AGENT, g2, 2, 4));
+	assert_false(hp_acl_grants(&a, 0, 0, FX_AGENT, g2, 1, 4));
+	hp_acl_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_kernel_answers_for_agent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_owner_rule, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_computed_agrees_with_kernel, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_computed_capabilities, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_overflow_owner_is_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_immutable_blocks_owner, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_only_mount, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_filtered_syscall_is_unknown, setup, teardown),
+		cmocka_unit_test(test_acl_parse_errors),
+		cmocka_unit_test_setup_teardown(test_acl_from_setfacl, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

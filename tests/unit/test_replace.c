@@ -1,0 +1,285 @@
+/* test_replace.c: writable_ancestor, live (as a raw uid) and computed, on a
+ * fixture tree with sticky, world-writable, owned, immutable directories
+ * and symlinked PATH entries; and the symlink-exchange race. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "access.h"
+#include "fixture.h"
+#include "replace.h"
+#include "safe_path.h"
+
+typedef struct {
+	char *dir;
+	hp_root root;
+} fx;
+
+static int setup(void **state)
+{
+	fx *f = calloc(1, sizeof *f);
+	f->dir = fx_tmpdir();
+	const char *d = f->dir;
+	fx_dir(d, "pub", 01777, 0, 0);
+	fx_file(d, "pub/rootf", "x", 0644, 0, 0);
+	fx_file(d, "pub/agentf", "x", 0644, FX_AGENT, FX_AGENT);
+	fx_dir(d, "w", 0777, 0, 0);
+	fx_file(d, "w/f", "x", 0644, 0, 0);
+	fx_dir(d, "own", 0555, FX_AGENT, FX_AGENT);
+	fx_file(d, "own/f", "x", 0644, 0, 0);
+	fx_dir(d, "ro", 0755, 0, 0);
+	fx_file(d, "ro/f", "x", 0666, 0, 0);
+	fx_dir(d, "ro/sub", 0755, 0, 0);
+	fx_file(d, "ro/sub/f", "x", 0644, 0, 0);
+	fx_dir(d, "grp", 0775, 0, FX_GROUP);
+	fx_file(d, "grp/f", "x", 0644, 0, 0);
+	fx_dir(d, "imm", 0777, 0, 0);
+	fx_file(d, "imm/f", "x", 0644, 0, 0);
+	fx_dir(d, "home", 0755, 0, 0);
+	fx_dir(d, "home/agent", 0755, FX_AGENT, FX_AGENT);
+	fx_dir(d, "home/agent/real", 0755, FX_AGENT, FX_AGENT);
+	fx_link(d, "bin", "/home/agent/real");
+	fx_link(d, "bin2", "ro/sub");
+	fx_link(d, "loop", "loop");
+	char *imm = fx_path(d, "imm");
+	assert_int_equal(fx_set_immutable(imm, 1), 0);
+	free(imm);
+	hp_err e;
+	assert_int_equal(hp_root_open(&f->root, d, 0, &e), HP_TRUE);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fx *f = *state;
+	hp_root_close(&f->root);
+	fx_rmtree(f->dir);
+	free(f);
+	return 0;
+}
+
+static const struct {
+	const char *path;
+	hp_tri agent;	  /* uid FX_AGENT, gid FX_AGENT */
+	hp_tri grouped;	  /* uid FX_OTHER, gid FX_GROUP */
+	const char *note; /* the agent's evidence, when true */
+} cases[] = {
+	{"pub/rootf", HP_FALSE, HP_FALSE, NULL},
+	{"pub/agentf", HP_TRUE, HP_FALSE, "pub/agentf: owns 'agentf' in a sticky directory it can write"},
+	{"w/f", HP_TRUE, HP_TRUE, "w/f: can write the directory that holds 'f' (not sticky)"},
+	{"w/missing", HP_TRUE, HP_TRUE, "w/missing: can create the missing 'missing'"},
+	{"own/f", HP_TRUE, HP_FALSE, "own/f: owns the directory that holds 'f'"},
+	{"ro/f", HP_FALSE, HP_FALSE, NULL},
+	{"ro/sub/f", HP_FALSE, HP_FALSE, NULL},
+	{"ro/missing", HP_FALSE, HP_FALSE, NULL},
+	{"grp/f", HP_FALSE, HP_TRUE, NULL},
+	{"imm/f", HP_FALSE, HP_FALSE, NULL},
+	{"bin", HP_TRUE, HP_FALSE, "bin: owns the directory that holds 'real'"},
+	{"bin2", HP_FALSE, HP_FALSE, NULL},
+	{"/", HP_FALSE, HP_FALSE, NULL},
+	{"loop", HP_UNKNOWN, HP_UNKNOWN, NULL},
+};
+#define NCASES (sizeof cases / sizeof cases[0])
+
+typedef struct {
+	fx *f;
+	hp_tri got[NCASES];
+	char why[NCASES][512];
+} live_ctx;
+
+static int ask_live(void *arg)
+{
+	live_ctx *c = arg;
+	for (size_t i = 0; i < NCASES; i++) {
+		hp_err e;
+		e.msg[0] = '\0';
+		c->got[i] = hp_replaceable_live(&c->f->root, cases[i].path, &e);
+		snprintf(c->why[i], sizeof c->why[i], "%s", e.msg);
+	}
+	return 0;
+}
+
+static void check_role(fx *f, uid_t uid, gid_t gid, int agent)
+{
+	live_ctx *c = mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			   -1, 0);
+	assert_true(c != MAP_FAILED);
+	c->f = f;
+	assert_int_equal(fx_run_as(uid, gid, ask_live, c), 0);
+	hp_cred cred = {uid, gid, NULL, 0, 0};
+	for (size_t i = 0; i < NCASES; i++) {
+		hp_tri want = agent ? cases[i].agent : cases[i].grouped;
+		hp_err e;
+		hp_tri comp = hp_replaceable_computed(&f->root, cases[i].path, &cred, &e);
+		if (c->got[i] != want || comp != want)
+			print_error("%s as %u: live %d (%s) computed %d (%s), want %d\n",
+				    cases[i].path, (unsigned)uid, c->got[i], c->why[i], comp, e.msg,
+				    want);
+		assert_int_equal(c->got[i], want);
+		assert_int_equal(comp, want);
+		if (agent && cases[i].note)
+			assert_string_equal(c->why[i], cases[i].note);
+	}
+	munmap(c, sizeof *c);
+}
+
+static void test_agent(void **state)
+{
+	FX_NEED_ROOT();
+	check_role(*state, FX_AGENT, FX_AGENT, 1);
+}
+
+static void test_group_member(void **state)
+{
+	FX_NEED_ROOT();
+	check_role(*state, FX_OTHER, FX_GROUP, 0);
+}
+
+static void test_loop_reason(void **state)
+{
+	fx *f = *state;
+	hp_cred cred = {FX_AGENT, FX_AGENT, NULL, 0, 0};
+	hp_err e;
+	assert_int_equal(hp_replaceable_computed(&f->root, "loop", &cred, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "loop: too many levels of symbolic links, or a magic link");
+}
+
+/* --- the symlink-exchange race (runc CVE-2021-30465) ---
+ * A root-run swapper exchanges pathdir/bin between a root-owned directory
+ * and a symlink into the agent's home with renameat2(RENAME_EXCHANGE) as
+ * fast as it can. The agent asks writable(pathdir/bin) again and again:
+ * every answer must be right for the directory it was given about (root's:
+ * no; the agent's: yes), so a swap can never make the check say "not
+ * writable" about the agent's directory. In agent-writable apath the same
+ * swap runs, and writable_ancestor must never say no. */
+
+static pid_t start_swapper(const char *dir, const char *a, const char *b)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *pa = fx_path(dir, a), *pb = fx_path(dir, b);
+		for (;;)
+			if (syscall(SYS_renameat2, AT_FDCWD, pa, AT_FDCWD, pb, 2 /* EXCHANGE */) < 0)
+				_exit(1);
+	}
+	return pid;
+}
+
+typedef struct {
+	fx *f;
+	ino_t root_ino, agent_ino;
+	int seen_root, seen_agent, unknown, wrong;
+	int ancestor_false, ancestor_true;
+} race_ctx;
+
+static int race_writable(void *arg)
+{
+	race_ctx *c = arg;
+	int64_t end = 0;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	end = ts.tv_sec + 4;
+	for (int i = 0; i < 200000; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		if (ts.tv_sec > end || (c->seen_root > 50 && c->seen_agent > 50 && i > 2000))
+			break;
+		int fd;
+		hp_err e;
+		if (hp_resolve(&c->f->root, "pathdir/bin", 0, &fd, &e) != HP_TRUE) {
+			c->unknown++;
+			continue;
+		}
+		hp_fileinfo fi;
+		hp_tri w = hp_access_live(fd, HP_ACC_WRITE, &e);
+		if (hp_fd_info(fd, &fi, &e) != HP_TRUE) {
+			close(fd);
+			c->unknown++;
+			continue;
+		}
+		close(fd);
+		if (w == HP_UNKNOWN)
+			c->unknown++;
+		else if (fi.ino == c->agent_ino) {
+			c->seen_agent++;
+			c->wrong += w != HP_TRUE;
+		} else if (fi.ino == c->root_ino) {
+			c->seen_root++;
+			c->wrong += w != HP_FALSE;
+		} else {
+			c->wrong++;
+		}
+		hp_tri a = hp_replaceable_live(&c->f->root, "apath/bin", &e);
+		c->ancestor_false += a == HP_FALSE;
+		c->ancestor_true += a == HP_TRUE;
+	}
+	return 0;
+}
+
+static void test_symlink_exchange_race(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	const char *d = f->dir;
+	fx_dir(d, "pathdir", 0755, 0, 0);
+	fx_dir(d, "pathdir/bin", 0755, 0, 0);
+	fx_link(d, "pathdir/bin.alt", "/home/agent/real");
+	fx_dir(d, "apath", 0777, 0, 0);
+	fx_dir(d, "apath/bin", 0755, 0, 0);
+	fx_link(d, "apath/bin.alt", "/ro/sub");
+	struct stat st;
+	char *p = fx_path(d, "pathdir/bin");
+	assert_int_equal(stat(p, &st), 0);
+	free(p);
+	race_ctx *c = mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			   -1, 0);
+	c->f = f;
+	c->root_ino = st.st_ino;
+	p = fx_path(d, "home/agent/real");
+	assert_int_equal(stat(p, &st), 0);
+	free(p);
+	c->agent_ino = st.st_ino;
+	pid_t s1 = start_swapper(d, "pathdir/bin", "pathdir/bin.alt");
+	pid_t s2 = start_swapper(d, "apath/bin", "apath/bin.alt");
+	int r = fx_run_as(FX_AGENT, FX_AGENT, race_writable, c);
+	kill(s1, SIGKILL);
+	kill(s2, SIGKILL);
+	waitpid(s1, NULL, 0);
+	waitpid(s2, NULL, 0);
+	print_message("race: %d answers about root's dir, %d about the agent's, %d unknown\n",
+		      c->seen_root, c->seen_agent, c->unknown);
+	assert_int_equal(r, 0);
+	assert_int_equal(c->wrong, 0);
+	assert_int_equal(c->ancestor_false, 0);
+	assert_true(c->ancestor_true > 0);
+	/* the race really happened both ways */
+	assert_true(c->seen_root > 0);
+	assert_true(c->seen_agent > 0);
+	munmap(c, sizeof *c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_agent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_group_member, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_loop_reason, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_exchange_race, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
