@@ -13,7 +13,6 @@
 	}
 
 UNBUILT(compile)
-UNBUILT(lint)
 UNBUILT(fmt)
 UNBUILT(explain)
 UNBUILT(test)

@@ -1,0 +1,189 @@
+/* cmd_lint.c: hangar-policy lint: compile each policy named (every *.hpol
+ * under a directory, in sorted order) through the front end and report
+ * every diagnostic as text, JSON or SARIF. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "buf.h"
+#include "cli.h"
+#include "commands.h"
+#include "diag_out.h"
+#include "front.h"
+#include "strv.h"
+#include "xalloc.h"
+
+const char hp_help_lint[] =
+	"options:\n"
+	"  --format text|json|sarif  how diagnostics are written (default text, on stderr;\n"
+	"                            json and sarif go to stdout)\n"
+	"  --werror                  warnings count as errors for the exit status\n"
+	"\n"
+	"PATH is a policy file or a directory: every *.hpol below it is linted, in\n"
+	"sorted order. Each file is compiled as a top-level policy with its includes.\n"
+	"\n"
+	"exit status: 0 no error (and no warning with --werror), 1 errors found,\n"
+	"2 bad usage or a PATH that cannot be read.\n";
+
+enum { FMT_TEXT, FMT_JSON, FMT_SARIF };
+
+/* Directory walks stop this deep (a symlink loop, or a hostile tree). */
+#define WALK_MAX_DEPTH 64
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int ends_with_hpol(const char *s)
+{
+	size_t n = strlen(s);
+	return n > 5 && strcmp(s + n - 5, ".hpol") == 0;
+}
+
+/* Collect *.hpol under dir, sorted; -1 when dir cannot be read. */
+static int walk(const char *dir, hp_strv *out, int depth)
+{
+	if (depth > WALK_MAX_DEPTH) {
+		hp_cli_error("lint", "%s: directories nested too deeply", dir);
+		return -1;
+	}
+	DIR *d = opendir(dir);
+	if (!d) {
+		hp_cli_error("lint", "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	hp_strv names = {0};
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			hp_strv_push(&names, e->d_name);
+	closedir(d);
+	if (names.n)
+		qsort(names.v, names.n, sizeof *names.v, cmp_str);
+	int rc = 0;
+	for (size_t i = 0; i < names.n; i++) {
+		char *p = hp_xasprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", names.v[i]);
+		struct stat st;
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (walk(p, out, depth + 1) < 0)
+				rc = -1;
+		} else if (ends_with_hpol(names.v[i]) && lstat(p, &st) == 0 && !S_ISLNK(st.st_mode)) {
+			hp_strv_push(out, p);
+		}
+		free(p);
+	}
+	hp_strv_free(&names);
+	return rc;
+}
+
+int hp_cmd_lint(int argc, char **argv)
+{
+	int format = FMT_TEXT;
+	bool werror = false;
+	hp_strv paths = {0};
+	bool opts_done = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!opts_done && strcmp(a, "--") == 0) {
+			opts_done = true;
+		} else if (!opts_done && strcmp(a, "--werror") == 0) {
+			werror = true;
+		} else if (!opts_done && (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0)) {
+			const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!v) {
+				hp_strv_free(&paths);
+				return hp_cli_usage_error("lint", "--format needs a value: text, json or sarif");
+			}
+			if (strcmp(v, "text") == 0)
+				format = FMT_TEXT;
+			else if (strcmp(v, "json") == 0)
+				format = FMT_JSON;
+			else if (strcmp(v, "sarif") == 0)
+				format = FMT_SARIF;
+			else {
+				hp_strv_free(&paths);
+				return hp_cli_usage_error("lint", "unknown format '%s': text, json or sarif", v);
+			}
+		} else if (!opts_done && a[0] == '-' && a[1]) {
+			hp_strv_free(&paths);
+			return hp_cli_usage_error("lint", "unknown option '%s'", a);
+		} else {
+			hp_strv_push(&paths, a);
+		}
+	}
+	if (!paths.n)
+		return hp_cli_usage_error("lint", "no policy to lint");
+
+	int status = HP_EXIT_OK;
+	hp_strv files = {0};
+	for (size_t i = 0; i < paths.n; i++) {
+		struct stat st;
+		if (stat(paths.v[i], &st) != 0) {
+			hp_cli_error("lint", "%s: %s", paths.v[i], strerror(errno));
+			status = HP_EXIT_USAGE;
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (walk(paths.v[i], &files, 0) < 0)
+				status = HP_EXIT_USAGE;
+		} else {
+			hp_strv_push(&files, paths.v[i]);
+		}
+	}
+
+	hp_diag_style st = hp_diag_style_for(stderr);
+	hp_diag_recs recs = {0};
+	uint32_t shown = 0, nerr = 0, nwarn = 0;
+	for (size_t i = 0; i < files.n; i++) {
+		hp_diags d;
+		hp_diags_init(&d);
+		hp_program *p = hp_front_compile(files.v[i], NULL, &d);
+		hp_diags_sort(&d);
+		for (size_t k = 0; k < d.n; k++) {
+			const hp_diag *g = &d.v[k];
+			if (g->code == HP_DG_IO && !g->src && i < files.n) {
+				/* a named file that cannot be read is a usage problem */
+				status = HP_EXIT_USAGE;
+			}
+			if (!hp_diag_recs_add(&recs, g))
+				continue;
+			if (g->sev == HP_SEV_ERROR)
+				nerr++;
+			else
+				nwarn++;
+			if (format == FMT_TEXT && (st.max_shown == 0 || shown < st.max_shown)) {
+				hp_diag_print(stderr, g, &st);
+				shown++;
+			}
+		}
+		/* beyond the kept diagnostics, only counts remain */
+		nerr += d.dropped;
+		hp_program_free(p);
+		hp_diags_free(&d);
+	}
+	if (format == FMT_TEXT) {
+		hp_diags sum;
+		hp_diags_init(&sum);
+		sum.nerrors = nerr;
+		sum.nwarnings = nwarn;
+		hp_diags_print_summary(stderr, &sum, shown);
+	} else {
+		hp_buf b = {0};
+		if (format == FMT_JSON)
+			hp_diag_recs_json(&b, &recs);
+		else
+			hp_diag_recs_sarif(&b, &recs);
+		fwrite(b.data, 1, b.len, stdout);
+		hp_buf_free(&b);
+	}
+	if (status == HP_EXIT_OK && (nerr || (werror && nwarn)))
+		status = HP_EXIT_FINDINGS;
+	hp_diag_recs_free(&recs);
+	hp_strv_free(&files);
+	hp_strv_free(&paths);
+	return status;
+}

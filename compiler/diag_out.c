@@ -1,0 +1,181 @@
+/* diag_out.c: JSON and SARIF output of diagnostics (diag_out.h). */
+#include "diag_out.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "version.h"
+#include "xalloc.h"
+
+static char *dup_or_null(const char *s)
+{
+	return s ? hp_xstrdup(s) : NULL;
+}
+
+
+int hp_diag_recs_add(hp_diag_recs *r, const hp_diag *g)
+{
+	hp_diag_rec x;
+	memset(&x, 0, sizeof x);
+	x.path = (char *)(g->path ? g->path : "");
+	x.sev = g->sev;
+	x.code = g->code;
+	if (g->src && g->span.line) {
+		x.has_pos = true;
+		x.line = g->span.line;
+		x.col = g->span.col;
+		uint32_t l, cb;
+		hp_src_linecol(g->src, g->span.off, &l, &cb, &x.ccol);
+		uint32_t end = g->span.off + g->span.len;
+		uint32_t ls = g->src->lines[l - 1], le = ls;
+		while (le < g->src->len && g->src->text[le] != '\n')
+			le++;
+		if (end > le)
+			end = le;
+		if (end < g->span.off)
+			end = g->span.off;
+		uint32_t el, ecb;
+		hp_src_linecol(g->src, end, &el, &ecb, &x.end_ccol);
+		x.end_col = ecb;
+		if (x.end_col <= x.col)
+			x.end_col = x.col + 1, x.end_ccol = x.ccol + 1;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		hp_diag_rec *o = &r->v[i];
+		if (o->line == x.line && o->col == x.col && o->code == x.code && o->sev == x.sev &&
+		    strcmp(o->path, x.path) == 0 && strcmp(o->msg, g->msg) == 0)
+			return 0;
+	}
+	x.path = hp_xstrdup(x.path);
+	x.msg = hp_xstrdup(g->msg);
+	x.help = dup_or_null(g->help);
+	x.note = dup_or_null(g->note);
+	if (g->note && g->note_src) {
+		x.note_path = hp_xstrdup(g->note_src->path);
+		x.note_line = g->note_span.line;
+		x.note_col = g->note_span.col;
+	}
+	r->v = hp_xgrow(r->v, &r->cap, r->n + 1, sizeof *r->v);
+	r->v[r->n++] = x;
+
+	return 1;
+}
+
+void hp_diag_recs_free(hp_diag_recs *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->v[i].path);
+		free(r->v[i].msg);
+		free(r->v[i].help);
+		free(r->v[i].note);
+		free(r->v[i].note_path);
+	}
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}
+
+static void json_str_or_null(hp_buf *b, const char *s)
+{
+	if (s)
+		hp_buf_json_string(b, s);
+	else
+		hp_buf_puts(b, "null");
+}
+
+void hp_diag_recs_json(hp_buf *b, const hp_diag_recs *r)
+{
+	hp_buf_puts(b, "[");
+	for (size_t i = 0; i < r->n; i++) {
+		const hp_diag_rec *x = &r->v[i];
+		hp_buf_puts(b, i ? ",\n  {" : "\n  {");
+		hp_buf_puts(b, "\"file\": ");
+		hp_buf_json_string(b, x->path);
+		if (x->has_pos)
+			hp_buf_printf(b, ", \"line\": %u, \"column\": %u, \"end_column\": %u", x->line, x->col,
+				      x->end_col);
+		else
+			hp_buf_puts(b, ", \"line\": null, \"column\": null, \"end_column\": null");
+		hp_buf_printf(b, ", \"severity\": \"%s\", \"code\": \"%s\", \"message\": ",
+			      x->sev == HP_SEV_ERROR ? "error" : "warning", hp_diag_code_names[x->code]);
+		hp_buf_json_string(b, x->msg);
+		hp_buf_puts(b, ", \"help\": ");
+		json_str_or_null(b, x->help);
+		hp_buf_puts(b, ", \"note\": ");
+		if (x->note) {
+			hp_buf_puts(b, "{\"message\": ");
+			hp_buf_json_string(b, x->note);
+			if (x->note_path) {
+				hp_buf_puts(b, ", \"file\": ");
+				hp_buf_json_string(b, x->note_path);
+				hp_buf_printf(b, ", \"line\": %u, \"column\": %u", x->note_line, x->note_col);
+			}
+			hp_buf_puts(b, "}");
+		} else {
+			hp_buf_puts(b, "null");
+		}
+		hp_buf_puts(b, "}");
+	}
+	hp_buf_puts(b, r->n ? "\n]\n" : "]\n");
+}
+
+/* A relative URI reference for a path: unreserved bytes and '/' kept,
+ * everything else percent-encoded. */
+static void uri(hp_buf *b, const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	hp_buf enc = {0};
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~/", *p))
+			hp_buf_putc(&enc, (char)*p);
+		else {
+			hp_buf_putc(&enc, '%');
+			hp_buf_putc(&enc, hex[*p >> 4]);
+			hp_buf_putc(&enc, hex[*p & 15]);
+		}
+	}
+	hp_buf_json_string(b, enc.data ? enc.data : "");
+	hp_buf_free(&enc);
+}
+
+void hp_diag_recs_sarif(hp_buf *b, const hp_diag_recs *r)
+{
+	hp_buf_puts(b, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
+		       "  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n"
+		       "      \"tool\": {\n        \"driver\": {\n"
+		       "          \"name\": \"hangar-policy\",\n");
+	hp_buf_printf(b, "          \"version\": \"%s\",\n", HP_VERSION);
+	hp_buf_puts(b, "          \"rules\": [");
+	for (int i = 0; i < HP_DG_COUNT; i++) {
+		hp_buf_printf(b, "%s\n            {\"id\": \"%s\", \"shortDescription\": {\"text\": ",
+			      i ? "," : "", hp_diag_code_names[i]);
+		hp_buf_json_string(b, hp_diag_code_docs[i]);
+		hp_buf_puts(b, "}}");
+	}
+	hp_buf_puts(b, "\n          ]\n        }\n      },\n"
+		       "      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
+	for (size_t i = 0; i < r->n; i++) {
+		const hp_diag_rec *x = &r->v[i];
+		hp_buf_printf(b, "%s\n        {\"ruleId\": \"%s\", \"ruleIndex\": %d, \"level\": \"%s\", "
+				 "\"message\": {\"text\": ",
+			      i ? "," : "", hp_diag_code_names[x->code], (int)x->code,
+			      x->sev == HP_SEV_ERROR ? "error" : "warning");
+		hp_buf *msg = &(hp_buf){0};
+		hp_buf_puts(msg, x->msg);
+		if (x->help) {
+			hp_buf_puts(msg, "\nhelp: ");
+			hp_buf_puts(msg, x->help);
+		}
+		hp_buf_json_string(b, msg->data);
+		hp_buf_free(msg);
+		hp_buf_puts(b, "}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
+		uri(b, x->path);
+		hp_buf_puts(b, "}");
+		if (x->has_pos)
+			hp_buf_printf(b, ", \"region\": {\"startLine\": %u, \"startColumn\": %u, "
+					 "\"endLine\": %u, \"endColumn\": %u}",
+				      x->line, x->ccol, x->line, x->end_ccol);
+		hp_buf_puts(b, "}}]}");
+	}
+	hp_buf_puts(b, r->n ? "\n      ]\n    }\n  ]\n}\n" : "]\n    }\n  ]\n}\n");
+}

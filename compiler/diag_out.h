@@ -1,0 +1,39 @@
+/* diag_out.h: diagnostics kept after their sources are freed, and written
+ * as JSON (lint --format json, documented in docs/lint.md) or SARIF 2.1.0
+ * (lint --format sarif, for GitHub code scanning). */
+#ifndef HP_DIAG_OUT_H
+#define HP_DIAG_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "diag.h"
+
+typedef struct {
+	char *path;
+	bool has_pos;
+	/* 1-based; columns in bytes (col) and in code points (ccol); the end
+	 * is exclusive and on the span's first line. */
+	uint32_t line, col, end_col, ccol, end_ccol;
+	hp_severity sev;
+	hp_diag_code code;
+	char *msg, *help, *note;
+	char *note_path;
+	uint32_t note_line, note_col;
+} hp_diag_rec;
+
+typedef struct {
+	hp_diag_rec *v;
+	size_t n, cap;
+} hp_diag_recs;
+
+/* Append a copy of g, unless an identical diagnostic is already there (a
+ * file included by several linted files is reported once). Returns 1 when
+ * added. */
+int hp_diag_recs_add(hp_diag_recs *r, const hp_diag *g);
+void hp_diag_recs_free(hp_diag_recs *r);
+void hp_diag_recs_json(hp_buf *b, const hp_diag_recs *r);
+void hp_diag_recs_sarif(hp_buf *b, const hp_diag_recs *r);
+
+#endif
