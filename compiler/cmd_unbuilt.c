@@ -13,6 +13,5 @@
 	}
 
 UNBUILT(compile)
-UNBUILT(fmt)
 UNBUILT(explain)
 UNBUILT(test)
