@@ -166,7 +166,8 @@ static const char *type_desc(hp_type t)
 	case HP_T_USER: return "a user";
 	case HP_T_GROUP: return "a group";
 	case HP_T_ROLE: return "a role";
-	default: return hp_type_names[t];
+	case HP_T_NONE: return "nothing";
+	default: return "an empty set"; /* `{}` before its context settles it */
 	}
 }
 
@@ -419,11 +420,11 @@ static hp_type check_call(checker *c, hp_expr *e, const scope *sc)
 	e->u.call.probe = probe;
 	check_probe_scope(c, probe, e->u.call.name_span, sc);
 	uint32_t want = pi->arg == HP_T_NONE ? 0 : 1;
-	if (e->u.call.nargs != want) {
+	if (e->u.call.nargs != want || want == 0) {
 		hp_diag *g;
 		if (want == 0) {
 			g = err(c, HP_DG_TYPE, e->span, "'%s' takes no argument", n);
-			hp_diag_help(g, "write %s without parentheses", n);
+			hp_diag_help(g, "write '%s', without parentheses", n);
 		} else {
 			g = err(c, HP_DG_TYPE, e->span, "'%s' takes one argument (%s), not %u", n,
 				type_desc(pi->arg), e->u.call.nargs);
@@ -517,6 +518,12 @@ static hp_type check_binary(checker *c, hp_expr *e, const scope *sc)
 {
 	hp_op op = e->u.op.op;
 	hp_expr *a = e->u.op.a, *b = e->u.op.b;
+	if ((op == HP_OP_EQ || op == HP_OP_NE || op == HP_OP_IN) && a->kind == HP_EX_NAME &&
+	    (a->u.name.name == c->w_mode || a->u.name.name == c->w_provider) &&
+	    !is_variable(c, a->u.name.name)) {
+		undefined_name(c, a, sc);
+		return T_ERR;
+	}
 	hp_type ta = check_expr(c, a, sc);
 	hp_type tb = check_expr(c, b, sc);
 	if (ta == T_ERR || tb == T_ERR)
@@ -883,6 +890,19 @@ static void check_stmts(checker *c, hp_stmt *s, const scope *sc, uint32_t loop_d
 	}
 }
 
+/* Whether an error was reported inside span: a syntax error there may have
+ * taken the rule's assertions with it. */
+static bool error_within(checker *c, hp_span s)
+{
+	for (size_t i = 0; i < c->d->n; i++) {
+		const hp_diag *g = &c->d->v[i];
+		if (g->sev == HP_SEV_ERROR && g->src && g->src->index == s.file &&
+		    g->span.off >= s.off && g->span.off < s.off + s.len)
+			return true;
+	}
+	return false;
+}
+
 static void check_rule(checker *c, hp_decl *r)
 {
 	hp_applies applies = HP_APPLIES_ALL;
@@ -912,6 +932,9 @@ static void check_rule(checker *c, hp_decl *r)
 				suggest_help(g, &s);
 			else
 				list_help(g, "the roles are", hp_role_names, HP_ROLE_COUNT);
+			scope usc = {SC_ROLE, HP_ROLE_COUNT, 0};
+			c->nloops = 0;
+			check_stmts(c, b->body, &usc, 0);
 			continue;
 		}
 		b->role = (hp_role)role;
@@ -933,7 +956,7 @@ static void check_rule(checker *c, hp_decl *r)
 		check_stmts(c, b->body, &sc, 0);
 	}
 	r->u.rule.nloops = c->rule_loops;
-	if (!c->rule_asserts) {
+	if (!c->rule_asserts && !error_within(c, r->span)) {
 		hp_diag *g = err(c, HP_DG_EMPTY_RULE, r->name_span, "rule '%s' has no assertion", r->name);
 		hp_diag_help(g, "add 'as ROLE { require ... }' or 'forbid ...' to the rule");
 	}
@@ -1130,7 +1153,8 @@ static void declare(checker *c, hp_decl **order, size_t n)
 	memcpy(p->providers, c->prov_decl, sizeof p->providers);
 }
 
-void hp_check(hp_program *p, hp_decl **order, size_t n, hp_intern *names, hp_diags *d)
+void hp_check(hp_program *p, hp_decl **order, size_t n, hp_intern *names, hp_diags *d,
+	      uint32_t errors_at_start)
 {
 	checker c;
 	memset(&c, 0, sizeof c);
@@ -1141,7 +1165,7 @@ void hp_check(hp_program *p, hp_decl **order, size_t n, hp_intern *names, hp_dia
 	c.w_provider = hp_intern_name(names, "provider", 8);
 	hp_namemap_init(&c.params);
 	hp_namemap_init(&c.rules);
-	uint32_t errors_before = d->nerrors;
+	uint32_t errors_before = errors_at_start;
 
 	declare(&c, order, n);
 	if (!c.policy && p->nfiles) {
@@ -1174,7 +1198,8 @@ void hp_check(hp_program *p, hp_decl **order, size_t n, hp_intern *names, hp_dia
 	for (int pv = 0; pv < HP_PROVIDER_COUNT; pv++)
 		if (c.prov_decl[pv])
 			check_provider(&c, c.prov_decl[pv]);
-	for (uint32_t i = 0; i < p->nparams; i++) {
+	/* after an error a param's use may be in what was lost: no warning then */
+	for (uint32_t i = 0; i < p->nparams && d->nerrors == errors_before; i++) {
 		hp_decl *pd = p->params[i];
 		if (!pd->u.param.used) {
 			hp_diag *g = warn(&c, HP_DG_UNUSED, pd->name_span, "param '%s' is never used", pd->name);

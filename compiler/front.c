@@ -282,7 +282,7 @@ static hp_program *run(front *f, const char *name, const char *text, size_t len)
 	memcpy(p->files, f->files, f->nfiles * sizeof *p->files);
 	p->nfiles = (uint32_t)f->nfiles;
 	if (!f->parse_only)
-		hp_check(p, f->order, f->norder, f->names, f->d);
+		hp_check(p, f->order, f->norder, f->names, f->d, errors_before);
 	p->ok = f->d->nerrors == errors_before;
 	free(f->files);
 	free(f->order);

@@ -311,18 +311,22 @@ loop:
 	}
 	[0-9][0-9a-zA-Z_]* {
 		if (number_value(ps, &lval->ival) < 0)
-			LEX_ERROR();
+			lval->ival = 0; /* reported; the parse goes on */
 		TOKEN(TK_INT);
 	}
 	"\"" ([^"\\\n] | "\\" [^\n])* "\"" {
-		if (string_value(ps, &lval->str) < 0)
-			LEX_ERROR();
+		if (string_value(ps, &lval->str) < 0) {
+			lval->str.s = ""; /* reported; the parse goes on */
+			lval->str.len = 0;
+		}
 		TOKEN(TK_STRING);
 	}
 	"\"" ([^"\\\n] | "\\" [^\n])* "\\"? {
 		hp_diag *g = hp_parse_error(ps, HP_DG_LEX, tok_span(ps), "unterminated string");
 		hp_diag_help(g, "close it with \" on the same line");
-		LEX_ERROR();
+		lval->str.s = "";
+		lval->str.len = 0;
+		TOKEN(TK_STRING);
 	}
 
 	"==" { TOKEN(TK_EQ); }
@@ -349,8 +353,13 @@ loop:
 	      hp_diag_help(g, "write 'not'"); LEX_ERROR(); }
 	"-" { hp_diag *g = hp_parse_error(ps, HP_DG_LEX, tok_span(ps), "'-' is not an operator");
 	      hp_diag_help(g, "the language has no subtraction; '-' only joins words in names"); LEX_ERROR(); }
-	"'" { hp_diag *g = hp_parse_error(ps, HP_DG_LEX, tok_span(ps), "strings are written in double quotes");
-	      hp_diag_help(g, "write \"...\""); LEX_ERROR(); }
+	"'" [^'\n]* "'"? {
+		hp_diag *g = hp_parse_error(ps, HP_DG_LEX, tok_span(ps), "strings are written in double quotes");
+		hp_diag_help(g, "write \"...\"");
+		lval->str.s = "";
+		lval->str.len = 0;
+		TOKEN(TK_STRING);
+	}
 
 	* {
 		const unsigned char c = *ps->tok;

@@ -269,23 +269,29 @@ word:
 
 %%
 
-/* How a token is named in a message. */
-static const char *token_desc(yysymbol_kind_t k, char *buf, size_t n)
+/* How a token is named in a message; `article` for "expected a name". */
+static const char *token_desc(yysymbol_kind_t k, bool article, char *buf, size_t n)
 {
 	switch (k) {
 	case YYSYMBOL_YYEOF: return "end of file";
-	case YYSYMBOL_NAME: return "a name";
-	case YYSYMBOL_INT: return "an integer";
-	case YYSYMBOL_STRING: return "a string";
+	case YYSYMBOL_NAME: return article ? "a name" : "name";
+	case YYSYMBOL_INT: return article ? "an integer" : "integer";
+	case YYSYMBOL_STRING: return article ? "a string" : "string";
 	default: break;
 	}
 	const char *s = yysymbol_name(k);
 	size_t l = strlen(s);
-	if (l >= 2 && s[0] == '"') {
+	if (l >= 2 && s[0] == '"')
 		snprintf(buf, n, "'%.*s'", (int)(l - 2), s + 1);
-		return buf;
-	}
-	return s;
+	else
+		snprintf(buf, n, "'%s'", s);
+	return buf;
+}
+
+static bool is_comparison(yysymbol_kind_t k)
+{
+	return k == YYSYMBOL_EQ || k == YYSYMBOL_NE || k == YYSYMBOL_LT || k == YYSYMBOL_LE ||
+	       k == YYSYMBOL_GT || k == YYSYMBOL_GE || k == YYSYMBOL_IN;
 }
 
 static int yyreport_syntax_error(const yypcontext_t *ctx, hp_parse *ps)
@@ -294,23 +300,30 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, hp_parse *ps)
 	if (ps->last_was_error || ps->stop)
 		return 0; /* the lexer already said what is wrong here */
 	enum { MAXEXP = 6 };
-	yysymbol_kind_t exp[MAXEXP];
-	int n = yypcontext_expected_tokens(ctx, exp, MAXEXP);
+	yysymbol_kind_t exp[YYNTOKENS];
+	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+	bool decl = false;
+	for (int i = 0; i < n; i++)
+		decl |= exp[i] == YYSYMBOL_RULE;
 	char fb[64], msg[512];
-	const char *fd = token_desc(found, fb, sizeof fb);
+	const char *fd = token_desc(found, true, fb, sizeof fb);
 	size_t m = 0;
-	if (n > 0 && n < MAXEXP) {
+	if (decl) {
+		snprintf(msg, sizeof msg,
+			 "expected a declaration (policy, include, param, role, rule or provider), found %s",
+			 fd);
+	} else if (n > 0 && n < MAXEXP) {
 		m += (size_t)snprintf(msg + m, sizeof msg - m, "expected ");
 		for (int i = 0; i < n && m < sizeof msg; i++) {
 			char eb[64];
 			m += (size_t)snprintf(msg + m, sizeof msg - m, "%s%s",
 					      i == 0 ? "" : i == n - 1 ? " or " : ", ",
-					      token_desc(exp[i], eb, sizeof eb));
+					      token_desc(exp[i], true, eb, sizeof eb));
 		}
 		if (m < sizeof msg)
 			snprintf(msg + m, sizeof msg - m, ", found %s", fd);
 	} else {
-		snprintf(msg, sizeof msg, "unexpected %s", fd);
+		snprintf(msg, sizeof msg, "unexpected %s", token_desc(found, false, fb, sizeof fb));
 	}
 	hp_span at = *yypcontext_location(ctx);
 	hp_diag *g = hp_parse_error(ps, HP_DG_SYNTAX, at, "%s", msg);
@@ -318,6 +331,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, hp_parse *ps)
 		hp_bracket *b = &ps->brackets[ps->nbrackets - 1];
 		hp_diag_note(g, ps->src, b->at, "to close this '%c'", b->ch);
 		hp_diag_help(g, "add the missing '%c'", b->ch == '(' ? ')' : '}');
+	} else if (is_comparison(found)) {
+		hp_diag_help(g, "comparisons do not chain: join them with 'and', or add parentheses");
 	}
 	return 0;
 }
