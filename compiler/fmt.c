@@ -189,7 +189,9 @@ static void expr(fmt *f, hp_buf *b, const hp_expr *e, int depth, bool break_sets
 		break;
 	case HP_EX_UNARY:
 		hp_buf_puts(b, hp_op_names[e->u.op.op]);
-		hp_buf_putc(b, ' ');
+		/* exists(path) reads as the probe it is */
+		if (!(e->u.op.op == HP_OP_EXISTS && e->u.op.a->kind == HP_EX_PAREN))
+			hp_buf_putc(b, ' ');
 		expr(f, b, e->u.op.a, depth, break_sets);
 		break;
 	case HP_EX_BINARY:
