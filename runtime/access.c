@@ -134,12 +134,9 @@ hp_tri hp_access_live(int fd, int mode, hp_err *why)
  * O_PATH descriptor has no fgetxattr). HP_FALSE: no ACL. */
 static hp_tri read_acl(int fd, hp_acl *acl, hp_err *why)
 {
-	int pfd = hp_proc_open(why);
-	if (pfd < 0)
-		return HP_UNKNOWN;
-	close(pfd);
 	char p[64];
-	snprintf(p, sizeof p, "/proc/self/fd/%d", fd);
+	if (hp_proc_fd_path(fd, p, sizeof p, why) < 0)
+		return HP_UNKNOWN;
 	enum { CAP_BYTES = 4 + 8 * HP_ACL_MAX_ENTRIES };
 	unsigned char *buf = hp_xmalloc(CAP_BYTES);
 	ssize_t n = getxattr(p, "system.posix_acl_access", buf, CAP_BYTES);

@@ -113,6 +113,16 @@ int hp_proc_reopen(int opath_fd, int flags)
 	return fd;
 }
 
+int hp_proc_fd_path(int fd, char *buf, size_t n, hp_err *why)
+{
+	int pfd = hp_proc_open(why);
+	if (pfd < 0)
+		return -1;
+	close(pfd);
+	snprintf(buf, n, "/proc/self/fd/%d", fd);
+	return 0;
+}
+
 int hp_proc_read_small(const char *rel, char *buf, size_t cap, hp_err *why)
 {
 	if (cap < 2) {

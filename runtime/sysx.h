@@ -37,6 +37,10 @@ int hp_proc_open(hp_err *why);
  * when /proc is missing or is not procfs). */
 int hp_proc_reopen(int opath_fd, int flags);
 
+/* Write "/proc/self/fd/N" into buf after checking /proc is procfs, for the
+ * path-only calls (getxattr) on an O_PATH descriptor. 0, or -1 with why. */
+int hp_proc_fd_path(int fd, char *buf, size_t n, hp_err *why);
+
 /* Read a small /proc or /proc/sys file of at most cap bytes below the
  * verified /proc fd into buf (NUL-terminated). -1 with why set on error,
  * on a file longer than cap - 1, or when /proc is not procfs. */

@@ -1,0 +1,103 @@
+/* test_setuid_scan.c: setuid-root, setgid-root and file-capability
+ * executables in a fixture directory, symlinks to them, and the bounds. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <unistd.h>
+
+#include "fixture.h"
+#include "setuid_scan.h"
+
+static char *dir;
+static hp_root root;
+
+static int setup(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		return 0;
+	dir = fx_tmpdir();
+	fx_dir(dir, "bin", 0755, 0, 0);
+	fx_dir(dir, "other", 0755, 0, 0);
+	fx_file(dir, "bin/su", "x", 04755, 0, 0);
+	fx_file(dir, "bin/sg", "x", 02755, 0, 0);
+	fx_file(dir, "bin/sgother", "x", 02755, 0, 42);
+	fx_file(dir, "bin/suid_noexec", "x", 04644, 0, 0);
+	fx_file(dir, "bin/suid_user", "x", 04755, FX_AGENT, 0);
+	fx_file(dir, "bin/plain", "x", 0755, 0, 0);
+	fx_file(dir, "bin/capbin", "x", 0755, 0, 0);
+	fx_file(dir, "other/su2", "x", 04755, 0, 0);
+	fx_link(dir, "bin/link_to_su", "/other/su2");
+	fx_link(dir, "bin/dangling", "/nowhere");
+	fx_dir(dir, "bin/sdir", 04755, 0, 0);
+	char *cb = fx_path(dir, "bin/capbin");
+	cap_t c = cap_from_text("cap_net_raw+ep");
+	int r = cap_set_file(cb, c);
+	cap_free(c);
+	free(cb);
+	if (r != 0)
+		return 1;
+	hp_err e;
+	return hp_root_open(&root, dir, 0, &e) != HP_TRUE;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (dir) {
+		hp_root_close(&root);
+		fx_rmtree(dir);
+	}
+	return 0;
+}
+
+static void test_finds_each_kind(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_suid_list l;
+	hp_err e;
+	assert_int_equal(hp_setuid_scan(&root, "/bin", 100, &l, &e), HP_TRUE);
+	const char *names[] = {"capbin", "link_to_su", "sg", "su"};
+	const unsigned whys[] = {HP_FILE_CAPS, HP_SUID_ROOT, HP_SGID_ROOT, HP_SUID_ROOT};
+	assert_int_equal(l.n, 4);
+	for (size_t i = 0; i < 4; i++) {
+		assert_string_equal(l.v[i].name, names[i]);
+		assert_int_equal(l.v[i].why, whys[i]);
+	}
+	assert_int_equal(l.v[1].via_symlink, 1);
+	assert_int_equal(l.v[3].mode, 04755);
+	hp_suid_list_free(&l);
+	/* an ordinary directory: empty, not unknown */
+	assert_int_equal(hp_setuid_scan(&root, "/other/..", 100, &l, &e), HP_TRUE);
+	assert_int_equal(l.n, 0);
+}
+
+static void test_bounds_and_errors(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_suid_list l;
+	hp_err e;
+	assert_int_equal(hp_setuid_scan(&root, "/bin", 5, &l, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "/bin: more than 5 entries");
+	assert_null(l.v);
+	assert_int_equal(hp_setuid_scan(&root, "/nope", 5, &l, &e), HP_FALSE);
+	assert_int_equal(hp_setuid_scan(&root, "/bin/plain", 5, &l, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "/bin/plain: not a directory (file)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_finds_each_kind),
+		cmocka_unit_test(test_bounds_and_errors),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
