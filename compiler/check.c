@@ -68,8 +68,16 @@ typedef struct {
 	uint32_t nloops;
 	uint32_t rule_loops;
 	bool rule_asserts;
-	const char *w_mode, *w_provider; /* interned "mode", "provider" */
+	const char *w_mode, *w_provider, *w_split; /* interned "mode", "provider", "split" */
+	hp_namemap probes; /* interned probe name -> index + 1 */
 } checker;
+
+/* The probe named name (interned), or -1: a hash probe, not a scan. */
+static int probe_of(const checker *c, const char *name)
+{
+	void *v = hp_namemap_get(&c->probes, name);
+	return v ? (int)((intptr_t)v - 1) : -1;
+}
 
 static const hp_src *src_of(checker *c, hp_span s)
 {
@@ -258,7 +266,7 @@ static void undefined_name(checker *c, hp_expr *e, const scope *sc)
 		hp_diag_help(g, "write: rule ID \"title\" when %s == ... { ... }", n);
 		return;
 	}
-	int probe = hp_probe_lookup(n);
+	int probe = probe_of(c, n);
 	if (probe >= 0) {
 		hp_diag *g = err(c, HP_DG_TYPE, e->span, "'%s' takes an argument (%s)", n,
 				 type_desc(hp_probes[probe].arg));
@@ -302,7 +310,7 @@ static hp_type check_name(checker *c, hp_expr *e, const scope *sc)
 		pd->u.param.used = true;
 		return pd->u.param.expr ? pd->u.param.expr->type : T_ERR;
 	}
-	int probe = hp_probe_lookup(n);
+	int probe = probe_of(c, n);
 	if (probe >= 0 && hp_probes[probe].arg == HP_T_NONE) {
 		e->u.name.ref = HP_REF_PROBE;
 		e->u.name.index = probe;
@@ -319,7 +327,7 @@ static hp_type check_set(checker *c, hp_expr *e, const scope *sc)
 	if (!first)
 		return T_EMPTY;
 	bool caps = first->kind == HP_EX_NAME && !is_variable(c, first->u.name.name) &&
-		    !(hp_probe_lookup(first->u.name.name) >= 0);
+		    !(probe_of(c, first->u.name.name) >= 0);
 	if (caps) {
 		uint64_t mask = 0;
 		bool ok = true;
@@ -379,7 +387,7 @@ static hp_type check_call(checker *c, hp_expr *e, const scope *sc)
 {
 	const char *n = e->u.call.name;
 	hp_expr *a = e->u.call.args;
-	if (strcmp(n, "split") == 0) {
+	if (n == c->w_split) {
 		e->u.call.builtin = HP_BUILTIN_SPLIT;
 		if (e->u.call.nargs != 2) {
 			hp_diag *g = err(c, HP_DG_TYPE, e->span, "'split' takes 2 arguments, not %u",
@@ -400,7 +408,7 @@ static hp_type check_call(checker *c, hp_expr *e, const scope *sc)
 		}
 		return ok ? HP_T_LIST : T_ERR;
 	}
-	int probe = hp_probe_lookup(n);
+	int probe = probe_of(c, n);
 	if (probe < 0) {
 		suggest s;
 		suggest_init(&s, n);
@@ -877,7 +885,7 @@ static void check_stmts(checker *c, hp_stmt *s, const scope *sc, uint32_t loop_d
 					 outer ? "a loop variable" : "a param");
 			note(c, g, outer ? outer->var_span : pd->name_span, "declared here");
 			hp_diag_help(g, "give the loop variable another name");
-		} else if (hp_probe_lookup(s->var) >= 0) {
+		} else if (probe_of(c, s->var) >= 0) {
 			err(c, HP_DG_DUPLICATE, s->var_span, "'%s' is the name of a probe", s->var);
 		}
 		s->loop_depth = loop_depth;
@@ -1064,7 +1072,7 @@ static void declare(checker *c, hp_decl **order, size_t n)
 				d->kind = HP_D_ERROR;
 				break;
 			}
-			if (hp_probe_lookup(d->name) >= 0 || strcmp(d->name, "mode") == 0 ||
+			if (probe_of(c, d->name) >= 0 || strcmp(d->name, "mode") == 0 ||
 			    strcmp(d->name, "split") == 0) {
 				hp_diag *g = err(c, HP_DG_DUPLICATE, d->name_span,
 						 "'%s' is the name of a probe; a param cannot take it", d->name);
@@ -1163,6 +1171,11 @@ void hp_check(hp_program *p, hp_decl **order, size_t n, hp_intern *names, hp_dia
 	c.names = names;
 	c.w_mode = hp_intern_name(names, "mode", 4);
 	c.w_provider = hp_intern_name(names, "provider", 8);
+	c.w_split = hp_intern_name(names, "split", 5);
+	hp_namemap_init(&c.probes);
+	for (int i = 0; i < HP_PROBE_COUNT; i++)
+		hp_namemap_put(&c.probes, hp_intern_name(names, hp_probes[i].name, strlen(hp_probes[i].name)),
+			       (void *)(intptr_t)(i + 1));
 	hp_namemap_init(&c.params);
 	hp_namemap_init(&c.rules);
 	uint32_t errors_before = errors_at_start;
@@ -1209,4 +1222,5 @@ void hp_check(hp_program *p, hp_decl **order, size_t n, hp_intern *names, hp_dia
 	p->ok = d->nerrors == errors_before;
 	hp_namemap_free(&c.params);
 	hp_namemap_free(&c.rules);
+	hp_namemap_free(&c.probes);
 }

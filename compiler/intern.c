@@ -77,9 +77,10 @@ const char *hp_intern_name(hp_intern *t, const char *s, size_t n)
 	e->s = hp_arena_strndup(t->arena, s, n);
 	e->len = (uint32_t)n;
 	e->hash = h;
+	const char *r = e->s;
 	if (++t->n * 2 > t->cap)
-		intern_grow(t);
-	return e->s;
+		intern_grow(t); /* e dangles from here on */
+	return r;
 }
 
 static size_t ptr_hash(const char *p)
