@@ -62,6 +62,22 @@ static hp_tri check_input(const hp_identity *id, int last, hp_err *why)
 	return HP_TRUE;
 }
 
+static int final_dumpable(const hp_identity *id)
+{
+	return id->kind == HP_ID_NO_CAPS ? 0 : (id->dumpable ? 1 : 0);
+}
+
+/* After the uid changes the kernel sets dumpable to fs.suid_dumpable, which
+ * may be 1: a process that is to end non-dumpable becomes so at once, so
+ * that no process of the new uid can attach before the sets are emptied
+ * (bubblewrap CVE-2016-8659). */
+static hp_tri early_nondumpable(const hp_identity *id, hp_err *why)
+{
+	if (final_dumpable(id) == 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return fail(why, "PR_SET_DUMPABLE");
+	return HP_TRUE;
+}
+
 static hp_tri set_ids(const hp_identity *id, hp_err *why)
 {
 	if (setgroups(id->ngroups, id->groups) < 0)
@@ -70,7 +86,7 @@ static hp_tri set_ids(const hp_identity *id, hp_err *why)
 		return fail(why, "setresgid");
 	if (setresuid(id->uid, id->uid, id->uid) < 0)
 		return fail(why, "setresuid");
-	return HP_TRUE;
+	return early_nondumpable(id, why);
 }
 
 /* Set permitted, effective and inheritable to mask. */
@@ -133,6 +149,8 @@ static hp_tri become_no_caps(const hp_identity *id, int last, hp_err *why)
 		return fail(why, "PR_SET_SECUREBITS");
 	if (setresuid(id->uid, id->uid, id->uid) < 0)
 		return fail(why, "setresuid");
+	if (early_nondumpable(id, why) != HP_TRUE)
+		return HP_UNKNOWN;
 	/* NO_SETUID_FIXUP kept the sets across the uid change: empty them */
 	if (set_pei(0, last, why) != HP_TRUE)
 		return HP_UNKNOWN;
@@ -178,8 +196,7 @@ hp_tri hp_identity_become(const hp_identity *id, hp_err *why)
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return fail(why, "PR_SET_NO_NEW_PRIVS");
 	/* last, after every credential change (item 10) */
-	int dump = id->kind == HP_ID_NO_CAPS ? 0 : (id->dumpable ? 1 : 0);
-	if (prctl(PR_SET_DUMPABLE, dump, 0, 0, 0) < 0)
+	if (prctl(PR_SET_DUMPABLE, final_dumpable(id), 0, 0, 0) < 0)
 		return fail(why, "PR_SET_DUMPABLE");
 	return hp_identity_verify(id, why);
 }
@@ -272,7 +289,7 @@ hp_tri hp_identity_verify(const hp_identity *id, hp_err *why)
 		hp_err_set(why, "identity: no_new_privs is %d, expected %d", cs.no_new_privs, nnp);
 		return HP_UNKNOWN;
 	}
-	int dump = id->kind == HP_ID_NO_CAPS ? 0 : (id->dumpable ? 1 : 0);
+	int dump = final_dumpable(id);
 	if (cs.dumpable != dump) {
 		hp_err_set(why, "identity: dumpable is %d, expected %d", cs.dumpable, dump);
 		return HP_UNKNOWN;

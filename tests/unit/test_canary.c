@@ -1,0 +1,273 @@
+/* test_canary.c: one role reaching another's process: signal, ptrace and
+ * /proc/PID/mem from a role's child against a canary; an agent process
+ * hammering the agent-role children while they switch; nothing left over. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "canary.h"
+#include "child.h"
+#include "fixture.h"
+#include "identity.h"
+#include "sysx.h"
+
+static const hp_identity hangar = {.kind = HP_ID_KEEP_CAPS, .uid = FX_HANGAR, .gid = FX_HANGAR,
+				   .keep_caps = 1ull << CAP_KILL, .dumpable = 1};
+static const hp_identity agent = {.kind = HP_ID_NO_CAPS, .uid = FX_AGENT, .gid = FX_AGENT,
+				  .no_new_privs = 1};
+static const hp_identity agent_plain = {.kind = HP_ID_PLAIN, .uid = FX_AGENT, .gid = FX_AGENT,
+					.dumpable = 1};
+
+static int probe_all(void *arg, hp_frame_writer *out)
+{
+	const hp_canary *c = arg;
+	hp_err e;
+	hp_frame_add_u64(out, 1, hp_canary_signal(c, &e));
+	hp_frame_add_str(out, 11, e.msg);
+	hp_frame_add_u64(out, 2, hp_canary_ptrace(c, &e));
+	hp_frame_add_str(out, 12, e.msg);
+	hp_frame_add_u64(out, 3, hp_canary_proc_mem(c, &e));
+	hp_frame_add_str(out, 13, e.msg);
+	return 0;
+}
+
+/* Answers of signal, ptrace, proc_mem from a child with identity id. */
+static void probe_as(const hp_identity *id, hp_canary *c, hp_tri want[3])
+{
+	hp_child_opts o = {.identity = id, .cwd_fd = -1, .keep_fds = &c->pidfd, .nkeep = 1,
+			   .deadline_ms = 5000, .max_msg = 65536, .max_records = 16};
+	hp_frame f;
+	hp_err e;
+	hp_tri t = hp_child_run(&o, probe_all, c, &f, &e);
+	if (t != HP_TRUE)
+		print_error("%s\n", e.msg);
+	assert_int_equal(t, HP_TRUE);
+	for (uint16_t k = 1; k <= 3; k++) {
+		uint64_t v;
+		char *s;
+		assert_int_equal(hp_frame_rec_u64(hp_frame_find(&f, k), &v), 0);
+		assert_int_equal(hp_frame_rec_str(hp_frame_find(&f, (uint16_t)(k + 10)), &s), 0);
+		if ((hp_tri)v != want[k - 1])
+			print_error("probe %u: %s\n", k, s);
+		free(s);
+		assert_int_equal(v, want[k - 1]);
+	}
+	hp_frame_free(&f);
+}
+
+static void test_agent_cannot_reach_hangar(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_canary c;
+	hp_err e;
+	assert_int_equal(hp_canary_start(&c, &hangar, 5000, &e), HP_TRUE);
+	hp_tri no[3] = {HP_FALSE, HP_FALSE, HP_FALSE};
+	hp_tri yes[3] = {HP_TRUE, HP_TRUE, HP_TRUE};
+	probe_as(&agent, &c, no);
+	probe_as(&agent_plain, &c, no);
+	probe_as(NULL, &c, yes); /* root can */
+	pid_t pid = c.pid;
+	hp_canary_stop(&c);
+	assert_int_equal(kill(pid, 0), -1);
+	assert_int_equal(errno, ESRCH);
+	assert_int_equal(fx_count_procs_of_uid(FX_HANGAR), 0);
+}
+
+/* A process of the same uid that is dumpable can be reached: the probes
+ * can say yes. */
+static void test_same_uid_dumpable_is_reachable(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_canary c;
+	hp_err e;
+	assert_int_equal(hp_canary_start(&c, &agent_plain, 5000, &e), HP_TRUE);
+	hp_tri yes[3] = {HP_TRUE, HP_TRUE, HP_TRUE};
+	probe_as(&agent_plain, &c, yes);
+	hp_canary_stop(&c);
+}
+
+/* The agent-role child is non-dumpable: a process of the agent uid can
+ * signal it but neither trace it nor read its memory. */
+static void test_agent_cannot_trace_agent_role_child(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_canary c;
+	hp_err e;
+	assert_int_equal(hp_canary_start(&c, &agent, 5000, &e), HP_TRUE);
+	hp_tri want[3] = {HP_TRUE, HP_FALSE, HP_FALSE};
+	probe_as(&agent_plain, &c, want);
+	hp_canary_stop(&c);
+}
+
+static void test_failed_switch_and_dead_canary(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_canary c;
+	hp_err e;
+	hp_identity bad = agent;
+	bad.uid = (uid_t)-1;
+	assert_int_equal(hp_canary_start(&c, &bad, 5000, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg,
+			    "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
+	assert_int_equal(c.pid, 0);
+	/* a canary that died is never reported as unreachable */
+	assert_int_equal(hp_canary_start(&c, &hangar, 5000, &e), HP_TRUE);
+	kill(c.pid, SIGKILL);
+	siginfo_t si;
+	waitid(P_PID, (id_t)c.pid, &si, WEXITED | WNOWAIT);
+	assert_int_equal(hp_canary_signal(&c, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "canary: it is gone");
+	assert_int_equal(hp_canary_ptrace(&c, &e), HP_UNKNOWN);
+	assert_int_equal(hp_canary_proc_mem(&c, &e), HP_UNKNOWN);
+	hp_canary_stop(&c);
+}
+
+/* An agent process hammers PTRACE_SEIZE, /proc/PID/mem and pidfd_getfd on
+ * every process of the agent uid while agent-role children are forked and
+ * switched again and again (bubblewrap CVE-2016-8659). fs.suid_dumpable is
+ * set to 1 meanwhile, the worst case for the window after setresuid. */
+typedef struct {
+	int seize, mem, getfd, tries;
+} hammer_counts;
+
+static int hammer(void *arg)
+{
+	hammer_counts *h = arg;
+	pid_t self = getpid();
+	for (int64_t end = hp_now_ms() + 1500; hp_now_ms() < end;) {
+		DIR *d = opendir("/proc");
+		if (!d)
+			return 1;
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			pid_t pid = atoi(de->d_name);
+			if (pid <= 0 || pid == self)
+				continue;
+			char p[64], buf[512];
+			snprintf(p, sizeof p, "/proc/%d/status", pid);
+			FILE *f = fopen(p, "r");
+			if (!f)
+				continue;
+			unsigned uid = 0;
+			while (fgets(buf, sizeof buf, f))
+				if (sscanf(buf, "Uid: %u", &uid) == 1)
+					break;
+			fclose(f);
+			if (uid != FX_AGENT)
+				continue;
+			h->tries++;
+			if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) == 0) {
+				h->seize++;
+				ptrace(PTRACE_DETACH, pid, NULL, NULL);
+			}
+			snprintf(p, sizeof p, "/proc/%d/mem", pid);
+			int fd = open(p, O_RDONLY);
+			if (fd >= 0) {
+				h->mem++;
+				close(fd);
+			}
+			int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+			if (pfd >= 0) {
+				for (int t = 3; t < 8; t++) {
+					int g = (int)syscall(SYS_pidfd_getfd, pfd, t, 0);
+					if (g >= 0) {
+						h->getfd++;
+						close(g);
+					}
+				}
+				close(pfd);
+			}
+		}
+		closedir(d);
+	}
+	return 0;
+}
+
+static int sleepy(void *arg, hp_frame_writer *out)
+{
+	(void)arg;
+	hp_frame_add_u64(out, 1, geteuid());
+	usleep(2000);
+	return 0;
+}
+
+static void test_hammering_while_switching(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	char old[16] = "0";
+	hp_err e;
+	if (hp_proc_read_small("sys/fs/suid_dumpable", old, sizeof old, &e) < 0)
+		snprintf(old, sizeof old, "0");
+	FILE *sd = fopen("/proc/sys/fs/suid_dumpable", "w");
+	if (sd) {
+		fputs("1", sd);
+		fclose(sd);
+	}
+	hammer_counts *h = mmap(NULL, sizeof *h, PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	memset(h, 0, sizeof *h);
+	pid_t attacker = fork();
+	if (attacker == 0) {
+		hp_identity a = agent_plain;
+		if (hp_identity_become(&a, &e) != HP_TRUE)
+			_exit(2);
+		_exit(hammer(h));
+	}
+	int ok = 0;
+	hp_child_opts o = {.identity = &agent, .cwd_fd = -1, .deadline_ms = 5000,
+			   .max_msg = 4096, .max_records = 4};
+	for (int64_t end = hp_now_ms() + 1200; hp_now_ms() < end;) {
+		hp_frame f;
+		if (hp_child_run(&o, sleepy, NULL, &f, &e) == HP_TRUE) {
+			ok++;
+			hp_frame_free(&f);
+		}
+	}
+	int st;
+	waitpid(attacker, &st, 0);
+	sd = fopen("/proc/sys/fs/suid_dumpable", "w");
+	if (sd) {
+		fputs(old, sd);
+		fclose(sd);
+	}
+	print_message("%d agent children, %d attempts on them\n", ok, h->tries);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_true(ok > 10);
+	assert_true(h->tries > 0);
+	assert_int_equal(h->seize, 0);
+	assert_int_equal(h->mem, 0);
+	assert_int_equal(h->getfd, 0);
+	munmap(h, sizeof *h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_agent_cannot_reach_hangar),
+		cmocka_unit_test(test_same_uid_dumpable_is_reachable),
+		cmocka_unit_test(test_agent_cannot_trace_agent_role_child),
+		cmocka_unit_test(test_failed_switch_and_dead_canary),
+		cmocka_unit_test(test_hammering_while_switching),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
