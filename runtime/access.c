@@ -24,10 +24,14 @@
 static const char *mode_word(int mode)
 {
 	switch (mode) {
-	case HP_ACC_READ: return "read";
-	case HP_ACC_WRITE: return "write";
-	case HP_ACC_EXEC: return "execute";
-	default: return "access";
+	case HP_ACC_READ:
+		return "read";
+	case HP_ACC_WRITE:
+		return "write";
+	case HP_ACC_EXEC:
+		return "execute";
+	default:
+		return "access";
 	}
 }
 
@@ -48,7 +52,7 @@ hp_tri hp_access_kernel(int fd, int mode, hp_err *why)
 		return HP_FALSE;
 	case ENOSYS:
 		hp_err_set(why, "faccessat2 is not available (ENOSYS): %s cannot be asked",
-			   mode_word(mode));
+		           mode_word(mode));
 		return HP_UNKNOWN;
 	case EPERM: {
 		/* an immutable file explains EPERM for write; nothing else does */
@@ -57,9 +61,10 @@ hp_tri hp_access_kernel(int fd, int mode, hp_err *why)
 		if ((mode & HP_ACC_WRITE) && hp_fd_info(fd, &fi, &ign) == HP_TRUE &&
 		    (fi.attrs_known & HP_ATTR_IMMUTABLE) && (fi.attrs & HP_ATTR_IMMUTABLE))
 			return HP_FALSE;
-		hp_err_set(why, "faccessat2 refused with EPERM (a seccomp filter or an LSM): %s "
-				"cannot be asked",
-			   mode_word(mode));
+		hp_err_set(why,
+		           "faccessat2 refused with EPERM (a seccomp filter or an LSM): %s "
+		           "cannot be asked",
+		           mode_word(mode));
 		return HP_UNKNOWN;
 	}
 	default:
@@ -175,7 +180,7 @@ hp_tri hp_access_computed(int fd, const hp_cred *c, int mode, hp_err *why)
 		return HP_UNKNOWN;
 	if (fi.uid == hp_overflow_uid() || fi.gid == hp_overflow_gid()) {
 		hp_err_set(why, "owned by the overflow id %u:%u (unmapped in this user namespace)",
-			   (unsigned)fi.uid, (unsigned)fi.gid);
+		           (unsigned)fi.uid, (unsigned)fi.gid);
 		return HP_UNKNOWN;
 	}
 	int isdir = fi.type == HP_FT_DIR;

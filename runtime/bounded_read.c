@@ -73,8 +73,8 @@ static hp_tri check_regular(int fd, const char *name, size_t cap, hp_fileinfo *f
 	return HP_TRUE;
 }
 
-static hp_tri read_checked(int rfd, const hp_fileinfo *fi, const char *name, size_t cap,
-			   char **buf, size_t *len, hp_err *why)
+static hp_tri read_checked(int rfd, const hp_fileinfo *fi, const char *name, size_t cap, char **buf,
+                           size_t *len, hp_err *why)
 {
 	struct stat st;
 	if (fstat(rfd, &st) < 0 || st.st_dev != fi->dev || st.st_ino != fi->ino ||
@@ -86,7 +86,7 @@ static hp_tri read_checked(int rfd, const hp_fileinfo *fi, const char *name, siz
 }
 
 hp_tri hp_read_fd_bounded(int opath_fd, const char *name, size_t cap, char **buf, size_t *len,
-			  hp_err *why)
+                          hp_err *why)
 {
 	*buf = NULL;
 	*len = 0;
@@ -107,8 +107,8 @@ hp_tri hp_read_fd_bounded(int opath_fd, const char *name, size_t cap, char **buf
 	return t;
 }
 
-hp_tri hp_read_file_in_root(const hp_root *r, const char *path, size_t cap, char **buf,
-			    size_t *len, hp_err *why)
+hp_tri hp_read_file_in_root(const hp_root *r, const char *path, size_t cap, char **buf, size_t *len,
+                            hp_err *why)
 {
 	*buf = NULL;
 	*len = 0;
@@ -129,7 +129,7 @@ hp_tri hp_read_file_in_root(const hp_root *r, const char *path, size_t cap, char
 		if (r->flags & HP_ROOT_OFFLINE)
 			res |= RESOLVE_NO_XDEV;
 		rfd = hp_sys_openat2(r->fd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0,
-				     res);
+		                     res);
 		e = errno;
 	}
 	if (rfd < 0) {

@@ -29,8 +29,8 @@
 #include "xalloc.h"
 
 typedef struct {
-	pid_t pid;  /* 0 when not running */
-	int pidfd;  /* -1 without pidfds */
+	pid_t pid; /* 0 when not running */
+	int pidfd; /* -1 without pidfds */
 } hp_canary;
 
 hp_tri hp_canary_start(hp_canary *c, const hp_identity *id, int deadline_ms, hp_err *why);

@@ -14,8 +14,8 @@
 
 /* The status lines we need, each exactly once. */
 enum { F_UID, F_GID, F_INH, F_PRM, F_EFF, F_BND, F_AMB, F_NNP, F_COUNT };
-static const char *const field_names[F_COUNT] = {"Uid:",    "Gid:",    "CapInh:", "CapPrm:",
-						 "CapEff:", "CapBnd:", "CapAmb:", "NoNewPrivs:"};
+static const char *const field_names[F_COUNT] = {
+    "Uid:", "Gid:", "CapInh:", "CapPrm:", "CapEff:", "CapBnd:", "CapAmb:", "NoNewPrivs:"};
 
 static int parse_hex64(const char *s, const char *end, uint64_t *out)
 {
@@ -116,7 +116,8 @@ hp_tri hp_capstate_parse_status(const char *buf, size_t len, hp_capstate *s, hp_
 					s->ambient = x;
 			}
 			if (bad) {
-				hp_err_set(why, "status line %d: malformed %s", line, field_names[f]);
+				hp_err_set(why, "status line %d: malformed %s", line,
+				           field_names[f]);
 				return HP_UNKNOWN;
 			}
 		}
@@ -171,7 +172,7 @@ hp_tri hp_capstate_self(hp_capstate *s, hp_err *why)
 	}
 	uint64_t e, p, i;
 	int bad = flag_mask(c, CAP_EFFECTIVE, last, &e) || flag_mask(c, CAP_PERMITTED, last, &p) ||
-		  flag_mask(c, CAP_INHERITABLE, last, &i);
+	          flag_mask(c, CAP_INHERITABLE, last, &i);
 	cap_free(c);
 	uint64_t a = 0, b = 0;
 	for (int k = 0; !bad && k <= last; k++) {
@@ -190,7 +191,8 @@ hp_tri hp_capstate_self(hp_capstate *s, hp_err *why)
 	}
 	if (e != s->effective || p != s->permitted || i != s->inheritable || a != s->ambient ||
 	    b != s->bounding || nnp != s->no_new_privs) {
-		hp_err_set(why, "/proc/self/status and the system calls disagree about capabilities");
+		hp_err_set(why,
+		           "/proc/self/status and the system calls disagree about capabilities");
 		return HP_UNKNOWN;
 	}
 	return HP_TRUE;

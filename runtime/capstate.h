@@ -27,9 +27,9 @@
 typedef struct {
 	uint64_t effective, permitted, inheritable, ambient, bounding;
 	int no_new_privs;
-	int dumpable;	     /* -1 when not known (another process) */
-	int securebits;	     /* -1 when not known (another process) */
-	uid_t uid[4];	     /* real, effective, saved, filesystem */
+	int dumpable;   /* -1 when not known (another process) */
+	int securebits; /* -1 when not known (another process) */
+	uid_t uid[4];   /* real, effective, saved, filesystem */
 	gid_t gid[4];
 } hp_capstate;
 

@@ -136,8 +136,7 @@ static void reset_signals(void)
 			signal(sig, SIG_DFL);
 }
 
-static void child_main(const hp_child_opts *o, hp_child_fn fn, void *arg, int wfd,
-		       pid_t parent)
+static void child_main(const hp_child_opts *o, hp_child_fn fn, void *arg, int wfd, pid_t parent)
 {
 	reset_signals();
 	setpgid(0, 0);
@@ -187,7 +186,7 @@ static void kill_all(pid_t pid, int pidfd)
 /* The runtime is the subreaper of what its children leave behind, so a
  * killed grandchild is reaped here rather than left as a zombie under a
  * container init that may never reap it. */
-static void reap_group(pid_t pgid)
+void hp_reap_group(pid_t pgid)
 {
 	for (int i = 0; i < 100; i++) {
 		pid_t r = waitpid(-pgid, NULL, WNOHANG);
@@ -214,7 +213,8 @@ static int wait_exit(pid_t pid, int pidfd, int64_t end)
 	for (;;) {
 		siginfo_t si;
 		memset(&si, 0, sizeof si);
-		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+		    si.si_pid == pid)
 			return 0;
 		int left = remaining(end);
 		if (left == 0)
@@ -230,12 +230,12 @@ static int wait_exit(pid_t pid, int pidfd, int64_t end)
 }
 
 hp_tri hp_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame *result,
-		    hp_err *why)
+                    hp_err *why)
 {
 	memset(result, 0, sizeof *result);
 	if (o->deadline_ms <= 0 || o->max_msg <= HP_FRAME_HEADER) {
 		hp_err_set(why, "child: bad options (deadline %d ms, max message %zu bytes)",
-			   o->deadline_ms, o->max_msg);
+		           o->deadline_ms, o->max_msg);
 		return HP_UNKNOWN;
 	}
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
@@ -295,7 +295,7 @@ hp_tri hp_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame 
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	reap_group(pid);
+	hp_reap_group(pid);
 	if (pidfd >= 0)
 		close(pidfd);
 	if (timed_out) {

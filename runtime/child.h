@@ -46,11 +46,11 @@
 
 typedef struct {
 	const hp_identity *identity; /* NULL: unchanged */
-	int cwd_fd;		     /* directory to work in; -1: "/" */
-	const int *keep_fds;	     /* descriptors the function needs */
+	int cwd_fd;                  /* directory to work in; -1: "/" */
+	const int *keep_fds;         /* descriptors the function needs */
 	size_t nkeep;
-	int deadline_ms;	/* > 0 */
-	size_t max_msg;		/* bytes; > HP_FRAME_HEADER */
+	int deadline_ms; /* > 0 */
+	size_t max_msg;  /* bytes; > HP_FRAME_HEADER */
 	size_t max_records;
 } hp_child_opts;
 
@@ -65,10 +65,15 @@ typedef int (*hp_child_fn)(void *arg, hp_frame_writer *out);
 /* Run fn(arg) in a child as described. On HP_TRUE, *result holds the
  * records (free with hp_frame_free). */
 hp_tri hp_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame *result,
-		    hp_err *why);
+                    hp_err *why);
 
 /* Close every descriptor above 2 except keep[0..n) (used in the child, and
  * by sudo_live before exec). 0, or -1 when even the fallback failed. */
 int hp_close_fds_except(const int *keep, size_t n);
+
+/* Reap what is left of process group pgid among the caller's children
+ * (orphans come to the caller when it is a child subreaper): for about
+ * 200 ms at most, until none is left. */
+void hp_reap_group(pid_t pgid);
 
 #endif

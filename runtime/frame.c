@@ -102,12 +102,12 @@ hp_tri hp_frame_decode(const void *buf, size_t len, size_t max_records, hp_frame
 	uint32_t count = get32(p + 8), body = get32(p + 12);
 	if (body != len - HP_FRAME_HEADER) {
 		hp_err_set(why, "frame: body length %u, but %zu bytes follow the header", body,
-			   len - HP_FRAME_HEADER);
+		           len - HP_FRAME_HEADER);
 		return HP_UNKNOWN;
 	}
 	if (count > max_records || count > body / HP_FRAME_RECORD_HEADER) {
 		hp_err_set(why, "frame: %u records, more than %zu or than the body can hold", count,
-			   max_records);
+		           max_records);
 		return HP_UNKNOWN;
 	}
 	f->buf = hp_xmalloc(len);
@@ -127,8 +127,8 @@ hp_tri hp_frame_decode(const void *buf, size_t len, size_t max_records, hp_frame
 		uint32_t rl = get32(r + 4);
 		off += HP_FRAME_RECORD_HEADER;
 		if (rl > len - off) {
-			hp_err_set(why, "frame: record %u: length %u past the end of the body", i + 1,
-				   rl);
+			hp_err_set(why, "frame: record %u: length %u past the end of the body",
+			           i + 1, rl);
 			goto bad;
 		}
 		f->rec[i].tag = get16(r);

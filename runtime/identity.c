@@ -15,9 +15,9 @@
 #include "sysx.h"
 
 /* What HP_ID_NO_CAPS sets and locks. */
-#define NOPRIV_SECUREBITS                                                                         \
+#define NOPRIV_SECUREBITS                                                                        \
 	(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |                         \
-	 SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |  \
+	 SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE | \
 	 SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED)
 
 static hp_tri fail(hp_err *why, const char *step)
@@ -42,7 +42,8 @@ static hp_tri threads_one(hp_err *why)
 static hp_tri check_input(const hp_identity *id, int last, hp_err *why)
 {
 	if (id->uid == (uid_t)-1 || id->gid == (gid_t)-1) {
-		hp_err_set(why, "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
+		hp_err_set(why,
+		           "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
 		return HP_UNKNOWN;
 	}
 	if (id->ngroups > HP_ID_MAX_GROUPS) {
@@ -183,9 +184,15 @@ hp_tri hp_identity_become(const hp_identity *id, hp_err *why)
 		return HP_UNKNOWN;
 	hp_tri t;
 	switch (id->kind) {
-	case HP_ID_KEEP_CAPS: t = become_keep_caps(id, last, why); break;
-	case HP_ID_NO_CAPS: t = become_no_caps(id, last, why); break;
-	case HP_ID_PLAIN: t = become_plain(id, last, why); break;
+	case HP_ID_KEEP_CAPS:
+		t = become_keep_caps(id, last, why);
+		break;
+	case HP_ID_NO_CAPS:
+		t = become_no_caps(id, last, why);
+		break;
+	case HP_ID_PLAIN:
+		t = become_plain(id, last, why);
+		break;
 	default:
 		hp_err_set(why, "identity: unknown kind %d", (int)id->kind);
 		return HP_UNKNOWN;
@@ -232,7 +239,8 @@ static hp_tri check_groups(const hp_identity *id, hp_err *why)
 	} else {
 		size_t n = sort_unique(have, (size_t)nh);
 		if (n != nw || (n && memcmp(want, have, n * sizeof *have) != 0)) {
-			hp_err_set(why, "identity: the supplementary groups are not the ones asked for");
+			hp_err_set(why,
+			           "identity: the supplementary groups are not the ones asked for");
 			t = HP_UNKNOWN;
 		}
 	}
@@ -251,12 +259,12 @@ hp_tri hp_identity_verify(const hp_identity *id, hp_err *why)
 		return fail(why, "getresuid");
 	if (r != id->uid || e != id->uid || s != id->uid) {
 		hp_err_set(why, "identity: uids are %u/%u/%u, not %u", (unsigned)r, (unsigned)e,
-			   (unsigned)s, (unsigned)id->uid);
+		           (unsigned)s, (unsigned)id->uid);
 		return HP_UNKNOWN;
 	}
 	if (rg != id->gid || eg != id->gid || sg != id->gid) {
 		hp_err_set(why, "identity: gids are %u/%u/%u, not %u", (unsigned)rg, (unsigned)eg,
-			   (unsigned)sg, (unsigned)id->gid);
+		           (unsigned)sg, (unsigned)id->gid);
 		return HP_UNKNOWN;
 	}
 	if (check_groups(id, why) != HP_TRUE)
@@ -268,15 +276,15 @@ hp_tri hp_identity_verify(const hp_identity *id, hp_err *why)
 	if (cs.permitted != want || cs.effective != want || cs.inheritable != want ||
 	    cs.ambient != want) {
 		hp_err_set(why,
-			   "identity: capabilities are permitted %#" PRIx64 ", effective %#" PRIx64
-			   ", inheritable %#" PRIx64 ", ambient %#" PRIx64 "; expected %#" PRIx64,
-			   cs.permitted, cs.effective, cs.inheritable, cs.ambient, want);
+		           "identity: capabilities are permitted %#" PRIx64 ", effective %#" PRIx64
+		           ", inheritable %#" PRIx64 ", ambient %#" PRIx64 "; expected %#" PRIx64,
+		           cs.permitted, cs.effective, cs.inheritable, cs.ambient, want);
 		return HP_UNKNOWN;
 	}
 	if (id->kind == HP_ID_NO_CAPS) {
 		if (cs.bounding != 0) {
 			hp_err_set(why, "identity: the bounding set is %#" PRIx64 ", not empty",
-				   cs.bounding);
+			           cs.bounding);
 			return HP_UNKNOWN;
 		}
 		if ((cs.securebits & NOPRIV_SECUREBITS) != NOPRIV_SECUREBITS) {

@@ -66,8 +66,8 @@ typedef struct {
 	size_t ngroups;
 	uint64_t keep_caps; /* HP_ID_KEEP_CAPS: bit n keeps capability n */
 	int no_new_privs;   /* HP_ID_KEEP_CAPS, HP_ID_NO_CAPS */
-	int dumpable;	    /* HP_ID_KEEP_CAPS, HP_ID_PLAIN: 1 as after the driver's
-			     * execve (a canary), 0 for a probe child */
+	int dumpable;       /* HP_ID_KEEP_CAPS, HP_ID_PLAIN: 1 as after the driver's
+	                     * execve (a canary), 0 for a probe child */
 } hp_identity;
 
 /* Become id. HP_TRUE when every step and every check passed; otherwise

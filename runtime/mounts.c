@@ -38,7 +38,7 @@ static char *unescape(const char *s, size_t n)
 		if (s[i] == '\\' && i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '3' &&
 		    s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
 			out[k++] = (char)((s[i + 1] - '0') << 6 | (s[i + 2] - '0') << 3 |
-					  (s[i + 3] - '0'));
+			                  (s[i + 3] - '0'));
 			i += 3;
 		} else {
 			out[k++] = s[i];
@@ -157,7 +157,7 @@ hp_tri hp_mounts_parse(const char *buf, size_t len, hp_mounts *m, hp_err *why)
 		const char *le = nl ? nl : end;
 		if ((size_t)(le - p) > HP_MOUNTS_LINE_MAX) {
 			hp_err_set(why, "mountinfo line %zu: longer than %d bytes", line,
-				   HP_MOUNTS_LINE_MAX);
+			           HP_MOUNTS_LINE_MAX);
 			goto bad;
 		}
 		if (memchr(p, '\0', (size_t)(le - p))) {
@@ -212,8 +212,8 @@ hp_tri hp_mounts_read(hp_mounts *m, hp_err *why)
 	}
 	char *buf;
 	size_t len;
-	hp_tri t = hp_read_fd_bounded(fd, "/proc/self/mountinfo", HP_READ_CAP_DEFAULT, &buf, &len,
-				      why);
+	hp_tri t =
+	    hp_read_fd_bounded(fd, "/proc/self/mountinfo", HP_READ_CAP_DEFAULT, &buf, &len, why);
 	close(fd);
 	if (t != HP_TRUE)
 		return HP_UNKNOWN;
@@ -241,9 +241,10 @@ hp_tri hp_mount_of_fd(const hp_mounts *m, int fd, const hp_mount **out, hp_err *
 	for (size_t i = 0; i < m->n; i++)
 		if (m->v[i].major == major(fi.dev) && m->v[i].minor == minor(fi.dev)) {
 			if (found) {
-				hp_err_set(why, "device %u:%u is mounted more than once and the kernel "
-						"gives no mount id",
-					   major(fi.dev), minor(fi.dev));
+				hp_err_set(why,
+				           "device %u:%u is mounted more than once and the kernel "
+				           "gives no mount id",
+				           major(fi.dev), minor(fi.dev));
 				return HP_UNKNOWN;
 			}
 			found = &m->v[i];
@@ -299,7 +300,7 @@ hp_tri hp_mount_read_only(const hp_mounts *m, int fd, hp_err *why)
 	int ro = (sv.f_flag & ST_RDONLY) != 0;
 	if (ro != x->read_only) {
 		hp_err_set(why, "mountinfo says %s for %s, statvfs says %s",
-			   x->read_only ? "ro" : "rw", x->mount_point, ro ? "ro" : "rw");
+		           x->read_only ? "ro" : "rw", x->mount_point, ro ? "ro" : "rw");
 		return HP_UNKNOWN;
 	}
 	return ro ? HP_TRUE : HP_FALSE;

@@ -61,7 +61,7 @@ hp_tri hp_acl_parse(const void *buf, size_t len, hp_acl *acl, hp_err *why)
 			for (size_t j = 0; j < i; j++)
 				if (e[j].tag == e[i].tag && e[j].id == e[i].id) {
 					hp_err_set(why, "ACL: entry %zu: id %u named twice", i + 1,
-						   e[i].id);
+					           e[i].id);
 					goto bad;
 				}
 			break;
@@ -105,7 +105,7 @@ static int in_groups(gid_t g, const gid_t *groups, size_t n)
 /* The kernel's order: owner, named user, groups (any matching entry that
  * grants wins; a match that grants nothing denies), other. */
 int hp_acl_grants(const hp_acl *acl, uid_t owner, gid_t group, uid_t uid, const gid_t *groups,
-		  size_t ngroups, unsigned want)
+                  size_t ngroups, unsigned want)
 {
 	unsigned mask = 7;
 	for (size_t i = 0; i < acl->n; i++)
@@ -121,7 +121,7 @@ int hp_acl_grants(const hp_acl *acl, uid_t owner, gid_t group, uid_t uid, const 
 	for (size_t i = 0; i < acl->n; i++) {
 		const hp_acl_entry *e = &acl->e[i];
 		int match = (e->tag == HP_ACL_GROUP_OBJ && in_groups(group, groups, ngroups)) ||
-			    (e->tag == HP_ACL_GROUP && in_groups(e->id, groups, ngroups));
+		            (e->tag == HP_ACL_GROUP && in_groups(e->id, groups, ngroups));
 		if (!match)
 			continue;
 		matched = 1;

@@ -51,6 +51,6 @@ void hp_acl_free(hp_acl *acl);
  * groups) is granted every bit of want (4 read, 2 write, 1 exec) by acl
  * on a file owned by owner/group. Caps are not considered here. */
 int hp_acl_grants(const hp_acl *acl, uid_t owner, gid_t group, uid_t uid, const gid_t *groups,
-		  size_t ngroups, unsigned want);
+                  size_t ngroups, unsigned want);
 
 #endif

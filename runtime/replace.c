@@ -63,7 +63,7 @@ static void visit(void *vctx, const hp_step *s)
 	hp_err e;
 	e.msg[0] = '\0';
 	hp_tri wx = c->cred ? hp_access_computed(s->dirfd, c->cred, HP_ACC_WRITE | HP_ACC_EXEC, &e)
-			    : hp_access_kernel(s->dirfd, HP_ACC_WRITE | HP_ACC_EXEC, &e);
+	                    : hp_access_kernel(s->dirfd, HP_ACC_WRITE | HP_ACC_EXEC, &e);
 	if (wx == HP_UNKNOWN) {
 		c->answer = HP_UNKNOWN;
 		hp_err_set(&c->unknown, "the directory that holds '%s': %s", s->name, e.msg);
@@ -122,12 +122,11 @@ hp_tri hp_replaceable_live(const hp_root *r, const char *path, hp_err *why)
 	return run(r, path, &c, why);
 }
 
-hp_tri hp_replaceable_computed(const hp_root *r, const char *path, const hp_cred *cred,
-			       hp_err *why)
+hp_tri hp_replaceable_computed(const hp_root *r, const char *path, const hp_cred *cred, hp_err *why)
 {
 	ctx_t c = {.cred = cred,
-		   .uid = cred->uid,
-		   .overflow = hp_overflow_uid(),
-		   .fowner = (int)((cred->caps >> CAP_FOWNER) & 1)};
+	           .uid = cred->uid,
+	           .overflow = hp_overflow_uid(),
+	           .fowner = (int)((cred->caps >> CAP_FOWNER) & 1)};
 	return run(r, path, &c, why);
 }

@@ -33,6 +33,6 @@ hp_tri hp_replaceable_live(const hp_root *r, const char *path, hp_err *why);
 
 /* Computed for cred from owners, modes and ACLs (access.h, offline). */
 hp_tri hp_replaceable_computed(const hp_root *r, const char *path, const hp_cred *cred,
-			       hp_err *why);
+                               hp_err *why);
 
 #endif

@@ -17,22 +17,30 @@
 
 const char *hp_ftype_name(hp_ftype t)
 {
-	static const char *const names[] = {"file", "dir", "symlink", "fifo",
-					    "socket", "char", "block", "other"};
+	static const char *const names[] = {"file",   "dir",  "symlink", "fifo",
+	                                    "socket", "char", "block",   "other"};
 	return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "other";
 }
 
 static hp_ftype ftype_of(unsigned m)
 {
 	switch (m & S_IFMT) {
-	case S_IFREG: return HP_FT_FILE;
-	case S_IFDIR: return HP_FT_DIR;
-	case S_IFLNK: return HP_FT_SYMLINK;
-	case S_IFIFO: return HP_FT_FIFO;
-	case S_IFSOCK: return HP_FT_SOCKET;
-	case S_IFCHR: return HP_FT_CHAR;
-	case S_IFBLK: return HP_FT_BLOCK;
-	default: return HP_FT_OTHER;
+	case S_IFREG:
+		return HP_FT_FILE;
+	case S_IFDIR:
+		return HP_FT_DIR;
+	case S_IFLNK:
+		return HP_FT_SYMLINK;
+	case S_IFIFO:
+		return HP_FT_FIFO;
+	case S_IFSOCK:
+		return HP_FT_SOCKET;
+	case S_IFCHR:
+		return HP_FT_CHAR;
+	case S_IFBLK:
+		return HP_FT_BLOCK;
+	default:
+		return HP_FT_OTHER;
 	}
 }
 
@@ -69,7 +77,7 @@ hp_tri hp_fd_info(int fd, hp_fileinfo *fi, hp_err *why)
 	memset(fi, 0, sizeof *fi);
 	struct statx sx;
 	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS | STATX_MNT_ID,
-		  &sx) == 0) {
+	          &sx) == 0) {
 		fi->type = ftype_of(sx.stx_mode);
 		fi->uid = sx.stx_uid;
 		fi->gid = sx.stx_gid;
@@ -241,7 +249,7 @@ static int same_mount(const hp_fileinfo *a, const hp_fileinfo *b)
 }
 
 hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_step_fn visit,
-		       void *ctx, int *out, hp_err *why)
+                       void *ctx, int *out, hp_err *why)
 {
 	*out = -1;
 	if (check_path_arg(path, why) != HP_TRUE)
@@ -274,7 +282,8 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 			goto done;
 		}
 		if (++steps > HP_WALK_MAX_STEPS) {
-			hp_err_set(why, "%s: more than %d resolution steps", path, HP_WALK_MAX_STEPS);
+			hp_err_set(why, "%s: more than %d resolution steps", path,
+			           HP_WALK_MAX_STEPS);
 			goto done;
 		}
 		if (strcmp(comp, ".") == 0)
@@ -309,9 +318,9 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 		}
 		if ((flags & HP_RES_SAFE) && dinfo->uid != 0 && fi.uid != dinfo->uid) {
 			hp_err_set(why,
-				   "%s: unsafe ownership step at '%s' (owned by uid %u, in a "
-				   "directory owned by uid %u)",
-				   path, comp, (unsigned)fi.uid, (unsigned)dinfo->uid);
+			           "%s: unsafe ownership step at '%s' (owned by uid %u, in a "
+			           "directory owned by uid %u)",
+			           path, comp, (unsigned)fi.uid, (unsigned)dinfo->uid);
 			close(fd);
 			goto done;
 		}
@@ -330,7 +339,7 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 			close(fd);
 			if (ln < 0 || ln > HP_PATH_MAX) {
 				hp_err_set(why, "%s: reading symlink '%s': %s", path, comp,
-					   ln < 0 ? strerror(e) : "target too long");
+				           ln < 0 ? strerror(e) : "target too long");
 				goto done;
 			}
 			if (ln == 0) {
@@ -340,8 +349,8 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 			if (link[0] == '/')
 				stack_pop_to(s, 0);
 			if (pending_prepend(p, link, (size_t)ln) < 0) {
-				hp_err_set(why, "%s: path longer than %d bytes after symlinks", path,
-					   HP_PATH_MAX);
+				hp_err_set(why, "%s: path longer than %d bytes after symlinks",
+				           path, HP_PATH_MAX);
 				goto done;
 			}
 			continue;
@@ -404,12 +413,12 @@ hp_tri hp_resolve(const hp_root *r, const char *path, unsigned flags, int *out, 
 		return lookup_error(path, e, why);
 	}
 	hp_err_set(why, "%s: the tree kept changing while it was resolved (%d tries)", path,
-		   HP_OPENAT2_TRIES);
+	           HP_OPENAT2_TRIES);
 	return HP_UNKNOWN;
 }
 
 hp_tri hp_path_info(const hp_root *r, const char *path, unsigned flags, hp_fileinfo *fi,
-		    hp_err *why)
+                    hp_err *why)
 {
 	int fd;
 	hp_tri t = hp_resolve(r, path, flags, &fd, why);

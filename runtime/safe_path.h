@@ -104,8 +104,13 @@ enum {
 };
 
 /* Longest path accepted, and the walker's bounds. */
-enum { HP_PATH_MAX = 4095, HP_WALK_MAX_STEPS = 1024, HP_WALK_MAX_SYMLINKS = 40,
-       HP_WALK_MAX_DEPTH = 256, HP_OPENAT2_TRIES = 16 };
+enum {
+	HP_PATH_MAX = 4095,
+	HP_WALK_MAX_STEPS = 1024,
+	HP_WALK_MAX_SYMLINKS = 40,
+	HP_WALK_MAX_DEPTH = 256,
+	HP_OPENAT2_TRIES = 16
+};
 
 /* Resolve path inside r. On HP_TRUE *fd is a new O_PATH | O_CLOEXEC
  * descriptor the caller closes; otherwise *fd is -1. */
@@ -131,10 +136,10 @@ typedef void (*hp_step_fn)(void *ctx, const hp_step *step);
 
 /* hp_resolve with the walker, reporting each step to visit. */
 hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_step_fn visit,
-		       void *ctx, int *fd, hp_err *why);
+                       void *ctx, int *fd, hp_err *why);
 
 /* lstat-like facts about path (HP_RES_NOFOLLOW) or stat-like (0). */
 hp_tri hp_path_info(const hp_root *r, const char *path, unsigned flags, hp_fileinfo *fi,
-		    hp_err *why);
+                    hp_err *why);
 
 #endif

@@ -62,7 +62,7 @@ void hp_suid_list_free(hp_suid_list *l)
 
 /* One entry of the directory; appends to out when it raises privilege. */
 static hp_tri one_entry(const hp_root *r, const char *dir, int dfd, const char *name,
-			hp_suid_list *out, size_t *cap, hp_err *why)
+                        hp_suid_list *out, size_t *cap, hp_err *why)
 {
 	int fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
@@ -108,7 +108,7 @@ static hp_tri one_entry(const hp_root *r, const char *dir, int dfd, const char *
 }
 
 hp_tri hp_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_suid_list *out,
-		      hp_err *why)
+                      hp_err *why)
 {
 	out->v = NULL;
 	out->n = 0;
@@ -146,7 +146,8 @@ hp_tri hp_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_
 		struct dirent *de = readdir(d);
 		if (!de) {
 			if (errno) {
-				hp_err_set(why, "%s: reading the directory: %s", dir, strerror(errno));
+				hp_err_set(why, "%s: reading the directory: %s", dir,
+				           strerror(errno));
 				t = HP_UNKNOWN;
 			}
 			break;

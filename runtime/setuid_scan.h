@@ -30,9 +30,9 @@ enum { HP_SETUID_SCAN_MAX_DEFAULT = 65536 };
 enum { HP_SUID_ROOT = 1u, HP_SGID_ROOT = 2u, HP_FILE_CAPS = 4u };
 
 typedef struct {
-	char *name;	/* the entry's name in the directory */
-	unsigned why;	/* HP_SUID_ROOT | HP_SGID_ROOT | HP_FILE_CAPS */
-	unsigned mode;	/* of the file (the target, for a symlink) */
+	char *name;    /* the entry's name in the directory */
+	unsigned why;  /* HP_SUID_ROOT | HP_SGID_ROOT | HP_FILE_CAPS */
+	unsigned mode; /* of the file (the target, for a symlink) */
 	int via_symlink;
 } hp_suid_entry;
 
@@ -42,7 +42,7 @@ typedef struct {
 } hp_suid_list;
 
 hp_tri hp_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_suid_list *out,
-		      hp_err *why);
+                      hp_err *why);
 void hp_suid_list_free(hp_suid_list *l);
 
 #endif

@@ -104,7 +104,7 @@ void fx_dir(const char *root, const char *rel, unsigned mode, uid_t uid, gid_t g
 }
 
 void fx_file(const char *root, const char *rel, const char *content, unsigned mode, uid_t uid,
-	     gid_t gid)
+             gid_t gid)
 {
 	char *p = fx_path(root, rel);
 	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -190,12 +190,12 @@ int fx_seccomp_fail(const int *nrs, size_t n, int err)
 	struct sock_filter f[2 + 32 * 2 + 1];
 	size_t k = 0;
 	f[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-					      offsetof(struct seccomp_data, nr));
+	                                      offsetof(struct seccomp_data, nr));
 	for (size_t i = 0; i < n; i++) {
-		f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nrs[i],
-						      0, 1);
+		f[k++] =
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nrs[i], 0, 1);
 		f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-						      SECCOMP_RET_ERRNO | ((unsigned)err & 0xffff));
+		                                      SECCOMP_RET_ERRNO | ((unsigned)err & 0xffff));
 	}
 	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	struct sock_fprog prog = {.len = (unsigned short)k, .filter = f};

@@ -19,7 +19,7 @@ void fx_rmtree(char *dir);
 /* Create under root (relative path), chown and chmod; abort on failure. */
 void fx_dir(const char *root, const char *rel, unsigned mode, uid_t uid, gid_t gid);
 void fx_file(const char *root, const char *rel, const char *content, unsigned mode, uid_t uid,
-	     gid_t gid);
+             gid_t gid);
 void fx_link(const char *root, const char *rel, const char *target);
 void fx_fifo(const char *root, const char *rel, unsigned mode);
 /* root/rel as a fresh string */
@@ -31,17 +31,16 @@ char *fx_path(const char *root, const char *rel);
 int fx_run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg);
 
 /* Skip the current cmocka test (with a message) when not root. */
-#define FX_NEED_ROOT()                                                                            \
-	do {                                                                                      \
-		if (geteuid() != 0) {                                                             \
-			print_message("skipped: needs root\n");                                  \
-			skip();                                                                   \
-		}                                                                                 \
+#define FX_NEED_ROOT()                                          \
+	do {                                                    \
+		if (geteuid() != 0) {                           \
+			print_message("skipped: needs root\n"); \
+			skip();                                 \
+		}                                               \
 	} while (0)
 
 /* Count processes whose real uid is uid (scans /proc). */
 int fx_count_procs_of_uid(uid_t uid);
-
 
 /* In a forked test child: make system call nr fail with err from now on
  * (a seccomp filter, as old container profiles and gVisor do). 0 on

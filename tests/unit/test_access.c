@@ -97,9 +97,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const char *const files[] = {"r600", "r644", "r666", "g660", "a000", "a066", "o604",
-				    "x755", "d700", "d555a", "d777", "acl_user", "acl_masked",
-				    "acl_group"};
+static const char *const files[] = {"r600", "r644",     "r666",       "g660",     "a000",
+                                    "a066", "o604",     "x755",       "d700",     "d555a",
+                                    "d777", "acl_user", "acl_masked", "acl_group"};
 #define NFILES (sizeof files / sizeof files[0])
 static const int modes[] = {HP_ACC_READ, HP_ACC_WRITE, HP_ACC_EXEC};
 
@@ -120,7 +120,7 @@ static int ask_all(void *arg)
 			return 1;
 		for (int m = 0; m < 3; m++)
 			c->got[i][m] = c->live ? hp_access_live(fd, modes[m], &e)
-					       : hp_access_kernel(fd, modes[m], &e);
+			                       : hp_access_kernel(fd, modes[m], &e);
 		close(fd);
 	}
 	return 0;
@@ -128,8 +128,8 @@ static int ask_all(void *arg)
 
 static ask_ctx *ask_as(fx *f, uid_t uid, gid_t gid, int live)
 {
-	ask_ctx *c = mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-			  -1, 0);
+	ask_ctx *c =
+	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	assert_true(c != MAP_FAILED);
 	c->f = f;
 	c->live = live;
@@ -197,11 +197,11 @@ static void test_computed_agrees_with_kernel(void **state)
 		const gid_t *groups;
 		size_t ng;
 	} creds[] = {{FX_AGENT, FX_AGENT, NULL, 0},
-		     {FX_OTHER, FX_OTHER, NULL, 0},
-		     {FX_AGENT, FX_AGENT, grp, 1}};
+	             {FX_OTHER, FX_OTHER, NULL, 0},
+	             {FX_AGENT, FX_AGENT, grp, 1}};
 	for (size_t ci = 0; ci < 3; ci++) {
 		ask_ctx *k = mmap(NULL, sizeof *k, PROT_READ | PROT_WRITE,
-				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		k->f = f;
 		k->live = 1;
 		pid_t pid = fork();
@@ -224,7 +224,7 @@ static void test_computed_agrees_with_kernel(void **state)
 				hp_tri c = hp_access_computed(fd, &cr, modes[m], &e);
 				if (c != k->got[i][m])
 					print_error("%s mode %d cred %zu: computed %d kernel %d\n",
-						    files[i], modes[m], ci, c, k->got[i][m]);
+					            files[i], modes[m], ci, c, k->got[i][m]);
 				assert_int_equal(c, k->got[i][m]);
 			}
 			close(fd);
@@ -263,8 +263,8 @@ static void test_overflow_owner_is_unknown(void **state)
 	assert_int_equal(hp_resolve(&f->root, "nobody", 0, &fd, &e), HP_TRUE);
 	hp_cred c = {FX_AGENT, FX_AGENT, NULL, 0, 0};
 	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_READ, &e), HP_UNKNOWN);
-	assert_string_equal(e.msg,
-			    "owned by the overflow id 65534:65534 (unmapped in this user namespace)");
+	assert_string_equal(
+	    e.msg, "owned by the overflow id 65534:65534 (unmapped in this user namespace)");
 	close(fd);
 }
 
@@ -323,7 +323,8 @@ static void test_read_only_mount(void **state)
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
 		    mount(f->dir, f->dir, NULL, MS_BIND, NULL) < 0 ||
 		    mount(NULL, f->dir, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) < 0)
 			_exit(20);
@@ -346,8 +347,8 @@ static void test_filtered_syscall_is_unknown(void **state)
 	fx *f = *state;
 	const int errs[] = {EPERM, ENOSYS};
 	const char *want[] = {
-		"faccessat2 refused with EPERM (a seccomp filter or an LSM): write cannot be asked",
-		"faccessat2 is not available (ENOSYS): write cannot be asked"};
+	    "faccessat2 refused with EPERM (a seccomp filter or an LSM): write cannot be asked",
+	    "faccessat2 is not available (ENOSYS): write cannot be asked"};
 	for (int i = 0; i < 2; i++) {
 		pid_t pid = fork();
 		if (pid == 0) {
@@ -393,8 +394,8 @@ static void test_acl_parse_errors(void **state)
 	n = acl_blob(b, nomask, 4);
 	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: named entries without a mask");
-	const unsigned twice[][3] = {{1, 6, 0}, {2, 6, 5}, {2, 4, 5}, {4, 4, 0}, {16, 7, 0},
-				     {32, 4, 0}};
+	const unsigned twice[][3] = {{1, 6, 0}, {2, 6, 5},  {2, 4, 5},
+	                             {4, 4, 0}, {16, 7, 0}, {32, 4, 0}};
 	n = acl_blob(b, twice, 6);
 	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: entry 3: id 5 named twice");
@@ -441,16 +442,16 @@ static void test_acl_from_setfacl(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_kernel_answers_for_agent, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_owner_rule, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_computed_agrees_with_kernel, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_computed_capabilities, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_overflow_owner_is_unknown, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_immutable_blocks_owner, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_read_only_mount, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_filtered_syscall_is_unknown, setup, teardown),
-		cmocka_unit_test(test_acl_parse_errors),
-		cmocka_unit_test_setup_teardown(test_acl_from_setfacl, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_kernel_answers_for_agent, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_owner_rule, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_computed_agrees_with_kernel, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_computed_capabilities, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_overflow_owner_is_unknown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_immutable_blocks_owner, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_only_mount, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_filtered_syscall_is_unknown, setup, teardown),
+	    cmocka_unit_test(test_acl_parse_errors),
+	    cmocka_unit_test_setup_teardown(test_acl_from_setfacl, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

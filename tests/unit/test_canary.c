@@ -26,12 +26,15 @@
 #include "identity.h"
 #include "sysx.h"
 
-static const hp_identity hangar = {.kind = HP_ID_KEEP_CAPS, .uid = FX_HANGAR, .gid = FX_HANGAR,
-				   .keep_caps = 1ull << CAP_KILL, .dumpable = 1};
-static const hp_identity agent = {.kind = HP_ID_NO_CAPS, .uid = FX_AGENT, .gid = FX_AGENT,
-				  .no_new_privs = 1};
-static const hp_identity agent_plain = {.kind = HP_ID_PLAIN, .uid = FX_AGENT, .gid = FX_AGENT,
-					.dumpable = 1};
+static const hp_identity hangar = {.kind = HP_ID_KEEP_CAPS,
+                                   .uid = FX_HANGAR,
+                                   .gid = FX_HANGAR,
+                                   .keep_caps = 1ull << CAP_KILL,
+                                   .dumpable = 1};
+static const hp_identity agent = {
+    .kind = HP_ID_NO_CAPS, .uid = FX_AGENT, .gid = FX_AGENT, .no_new_privs = 1};
+static const hp_identity agent_plain = {
+    .kind = HP_ID_PLAIN, .uid = FX_AGENT, .gid = FX_AGENT, .dumpable = 1};
 
 static int probe_all(void *arg, hp_frame_writer *out)
 {
@@ -49,8 +52,13 @@ static int probe_all(void *arg, hp_frame_writer *out)
 /* Answers of signal, ptrace, proc_mem from a child with identity id. */
 static void probe_as(const hp_identity *id, hp_canary *c, hp_tri want[3])
 {
-	hp_child_opts o = {.identity = id, .cwd_fd = -1, .keep_fds = &c->pidfd, .nkeep = 1,
-			   .deadline_ms = 5000, .max_msg = 65536, .max_records = 16};
+	hp_child_opts o = {.identity = id,
+	                   .cwd_fd = -1,
+	                   .keep_fds = &c->pidfd,
+	                   .nkeep = 1,
+	                   .deadline_ms = 5000,
+	                   .max_msg = 65536,
+	                   .max_records = 16};
 	hp_frame f;
 	hp_err e;
 	hp_tri t = hp_child_run(&o, probe_all, c, &f, &e);
@@ -127,7 +135,7 @@ static void test_failed_switch_and_dead_canary(void **state)
 	bad.uid = (uid_t)-1;
 	assert_int_equal(hp_canary_start(&c, &bad, 5000, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg,
-			    "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
+	                    "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
 	assert_int_equal(c.pid, 0);
 	/* a canary that died is never reported as unreachable */
 	assert_int_equal(hp_canary_start(&c, &hangar, 5000, &e), HP_TRUE);
@@ -223,8 +231,8 @@ static void test_hammering_while_switching(void **state)
 		fputs("1", sd);
 		fclose(sd);
 	}
-	hammer_counts *h = mmap(NULL, sizeof *h, PROT_READ | PROT_WRITE,
-				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	hammer_counts *h =
+	    mmap(NULL, sizeof *h, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	memset(h, 0, sizeof *h);
 	pid_t attacker = fork();
 	if (attacker == 0) {
@@ -234,8 +242,11 @@ static void test_hammering_while_switching(void **state)
 		_exit(hammer(h));
 	}
 	int ok = 0;
-	hp_child_opts o = {.identity = &agent, .cwd_fd = -1, .deadline_ms = 5000,
-			   .max_msg = 4096, .max_records = 4};
+	hp_child_opts o = {.identity = &agent,
+	                   .cwd_fd = -1,
+	                   .deadline_ms = 5000,
+	                   .max_msg = 4096,
+	                   .max_records = 4};
 	for (int64_t end = hp_now_ms() + 1200; hp_now_ms() < end;) {
 		hp_frame f;
 		if (hp_child_run(&o, sleepy, NULL, &f, &e) == HP_TRUE) {
@@ -263,11 +274,11 @@ static void test_hammering_while_switching(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_agent_cannot_reach_hangar),
-		cmocka_unit_test(test_same_uid_dumpable_is_reachable),
-		cmocka_unit_test(test_agent_cannot_trace_agent_role_child),
-		cmocka_unit_test(test_failed_switch_and_dead_canary),
-		cmocka_unit_test(test_hammering_while_switching),
+	    cmocka_unit_test(test_agent_cannot_reach_hangar),
+	    cmocka_unit_test(test_same_uid_dumpable_is_reachable),
+	    cmocka_unit_test(test_agent_cannot_trace_agent_role_child),
+	    cmocka_unit_test(test_failed_switch_and_dead_canary),
+	    cmocka_unit_test(test_hammering_while_switching),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,8 +26,13 @@
 
 static hp_child_opts opts(int deadline)
 {
-	hp_child_opts o = {.identity = NULL, .cwd_fd = -1, .keep_fds = NULL, .nkeep = 0,
-			   .deadline_ms = deadline, .max_msg = 65536, .max_records = 64};
+	hp_child_opts o = {.identity = NULL,
+	                   .cwd_fd = -1,
+	                   .keep_fds = NULL,
+	                   .nkeep = 0,
+	                   .deadline_ms = deadline,
+	                   .max_msg = 65536,
+	                   .max_records = 64};
 	return o;
 }
 
@@ -57,8 +62,8 @@ static void test_identity_taken(void **state)
 {
 	(void)state;
 	FX_NEED_ROOT();
-	hp_identity id = {.kind = HP_ID_NO_CAPS, .uid = FX_AGENT, .gid = FX_AGENT,
-			  .no_new_privs = 1};
+	hp_identity id = {
+	    .kind = HP_ID_NO_CAPS, .uid = FX_AGENT, .gid = FX_AGENT, .no_new_privs = 1};
 	hp_child_opts o = opts(5000);
 	o.identity = &id;
 	hp_frame f;
@@ -71,7 +76,7 @@ static void test_identity_taken(void **state)
 	id.uid = (uid_t)-1;
 	assert_int_equal(hp_child_run(&o, report_ids, NULL, &f, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg,
-			    "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
+	                    "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
 }
 
 /* The child and a grandchild never finish: both are killed at the deadline. */
@@ -270,12 +275,12 @@ static void test_close_range_filtered(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_results_come_back),
-		cmocka_unit_test(test_identity_taken),
-		cmocka_unit_test(test_deadline_kills_everything),
-		cmocka_unit_test(test_failures_are_unknown),
-		cmocka_unit_test(test_stray_descriptors_and_cwd),
-		cmocka_unit_test(test_close_range_filtered),
+	    cmocka_unit_test(test_results_come_back),
+	    cmocka_unit_test(test_identity_taken),
+	    cmocka_unit_test(test_deadline_kills_everything),
+	    cmocka_unit_test(test_failures_are_unknown),
+	    cmocka_unit_test(test_stray_descriptors_and_cwd),
+	    cmocka_unit_test(test_close_range_filtered),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

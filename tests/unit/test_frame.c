@@ -111,9 +111,9 @@ static void test_string_with_nul_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_damage_refused),
-		cmocka_unit_test(test_string_with_nul_refused),
+	    cmocka_unit_test(test_round_trip),
+	    cmocka_unit_test(test_damage_refused),
+	    cmocka_unit_test(test_string_with_nul_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

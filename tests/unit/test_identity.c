@@ -78,8 +78,12 @@ static const gid_t agent_groups[] = {FX_GROUP, FX_AGENT};
 
 static int agent_child(void)
 {
-	hp_identity id = {.kind = HP_ID_NO_CAPS, .uid = FX_AGENT, .gid = FX_AGENT,
-			  .groups = agent_groups, .ngroups = 2, .no_new_privs = 1};
+	hp_identity id = {.kind = HP_ID_NO_CAPS,
+	                  .uid = FX_AGENT,
+	                  .gid = FX_AGENT,
+	                  .groups = agent_groups,
+	                  .ngroups = 2,
+	                  .no_new_privs = 1};
 	int r = become(&id);
 	if (r)
 		return r;
@@ -141,8 +145,11 @@ static int exec_status(void)
 
 static int hangar_child(void)
 {
-	hp_identity id = {.kind = HP_ID_KEEP_CAPS, .uid = FX_HANGAR, .gid = FX_HANGAR,
-			  .keep_caps = KEEP, .dumpable = 1};
+	hp_identity id = {.kind = HP_ID_KEEP_CAPS,
+	                  .uid = FX_HANGAR,
+	                  .gid = FX_HANGAR,
+	                  .keep_caps = KEEP,
+	                  .dumpable = 1};
 	int r = become(&id);
 	return r ? r : exec_status();
 }
@@ -177,9 +184,11 @@ static void test_hangar_keeps_ambient_caps(void **state)
  * the point, and is not held against it. */
 static int hangar_setuid_child(void)
 {
-	hp_identity id = {.kind = HP_ID_KEEP_CAPS, .uid = FX_HANGAR, .gid = FX_HANGAR,
-			  .keep_caps = (1ull << CAP_SETUID) | (1ull << CAP_SETGID) |
-				       (1ull << CAP_KILL)};
+	hp_identity id = {.kind = HP_ID_KEEP_CAPS,
+	                  .uid = FX_HANGAR,
+	                  .gid = FX_HANGAR,
+	                  .keep_caps =
+	                      (1ull << CAP_SETUID) | (1ull << CAP_SETGID) | (1ull << CAP_KILL)};
 	return become(&id);
 }
 
@@ -196,8 +205,10 @@ static void test_hangar_with_setuid(void **state)
 
 static int plain_child(void)
 {
-	hp_identity id = {.kind = HP_ID_PLAIN, .uid = FX_AGENT, .gid = FX_AGENT,
-			  .no_new_privs = 1 /* ignored: never for PLAIN */};
+	hp_identity id = {.kind = HP_ID_PLAIN,
+	                  .uid = FX_AGENT,
+	                  .gid = FX_AGENT,
+	                  .no_new_privs = 1 /* ignored: never for PLAIN */};
 	return become(&id);
 }
 
@@ -227,8 +238,8 @@ static int minus_one_gid(void)
 static int minus_one_group(void)
 {
 	const gid_t g[] = {(gid_t)-1};
-	hp_identity id = {.kind = HP_ID_PLAIN, .uid = FX_AGENT, .gid = FX_AGENT, .groups = g,
-			  .ngroups = 1};
+	hp_identity id = {
+	    .kind = HP_ID_PLAIN, .uid = FX_AGENT, .gid = FX_AGENT, .groups = g, .ngroups = 1};
 	return become(&id) == 1 ? 0 : 9;
 }
 
@@ -238,18 +249,18 @@ static void test_minus_one_refused(void **state)
 	FX_NEED_ROOT();
 	assert_int_equal(in_child(minus_one_uid), 0);
 	assert_string_equal(sh->msg,
-			    "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
+	                    "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
 	assert_int_equal(in_child(minus_one_gid), 0);
 	assert_string_equal(sh->msg,
-			    "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
+	                    "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
 	assert_int_equal(in_child(minus_one_group), 0);
 	assert_string_equal(sh->msg, "identity: supplementary group -1 (4294967295)");
 }
 
 static int cap_past_last(void)
 {
-	hp_identity id = {.kind = HP_ID_KEEP_CAPS, .uid = FX_HANGAR, .gid = FX_HANGAR,
-			  .keep_caps = 1ull << 63};
+	hp_identity id = {
+	    .kind = HP_ID_KEEP_CAPS, .uid = FX_HANGAR, .gid = FX_HANGAR, .keep_caps = 1ull << 63};
 	return become(&id);
 }
 
@@ -261,7 +272,7 @@ static void test_cap_past_last_refused(void **state)
 	hp_err e;
 	char want[128];
 	snprintf(want, sizeof want, "identity: a kept capability is past the kernel's last (%d)",
-		 hp_cap_last_cap(&e));
+	         hp_cap_last_cap(&e));
 	assert_string_equal(sh->msg, want);
 }
 
@@ -271,8 +282,8 @@ static int ambient_locked(void)
 {
 	if (prctl(PR_SET_SECUREBITS, SECBIT_NO_CAP_AMBIENT_RAISE, 0, 0, 0) < 0)
 		return 8;
-	hp_identity id = {.kind = HP_ID_KEEP_CAPS, .uid = FX_HANGAR, .gid = FX_HANGAR,
-			  .keep_caps = KEEP};
+	hp_identity id = {
+	    .kind = HP_ID_KEEP_CAPS, .uid = FX_HANGAR, .gid = FX_HANGAR, .keep_caps = KEEP};
 	return become(&id);
 }
 
@@ -282,7 +293,7 @@ static void test_ambient_raise_refused(void **state)
 	FX_NEED_ROOT();
 	assert_int_equal(in_child(ambient_locked), 1);
 	assert_string_equal(sh->msg,
-			    "identity: raising an ambient capability: Operation not permitted");
+	                    "identity: raising an ambient capability: Operation not permitted");
 }
 
 /* dumpable back at 1 (as after an execve) is caught by the check. */
@@ -333,7 +344,7 @@ static void test_verify_catches_mismatch(void **state)
 	assert_string_equal(sh->msg, "identity: uids are 4242/4242/4242, not 4243");
 	assert_int_equal(in_child(root_hangar), 1);
 	assert_string_equal(sh->msg,
-			    "identity: setuid(0) succeeded: the role can become root again");
+	                    "identity: setuid(0) succeeded: the role can become root again");
 }
 
 static void *sleeper(void *arg)
@@ -363,9 +374,10 @@ static void test_threads_refused(void **state)
 static void test_status_parser(void **state)
 {
 	(void)state;
-	const char ok[] = "Name:\tx\nUid:\t1\t2\t3\t4\nGid:\t5\t6\t7\t8\nCapInh:\t0000000000000000\n"
-			  "CapPrm:\t0000000000000020\nCapEff:\t0000000000000020\n"
-			  "CapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000020\nNoNewPrivs:\t1\n";
+	const char ok[] =
+	    "Name:\tx\nUid:\t1\t2\t3\t4\nGid:\t5\t6\t7\t8\nCapInh:\t0000000000000000\n"
+	    "CapPrm:\t0000000000000020\nCapEff:\t0000000000000020\n"
+	    "CapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000020\nNoNewPrivs:\t1\n";
 	hp_capstate s;
 	hp_err e;
 	assert_int_equal(hp_capstate_parse_status(ok, sizeof ok - 1, &s, &e), HP_TRUE);
@@ -401,18 +413,18 @@ static void test_self_state(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_agent_has_nothing),
-		cmocka_unit_test(test_hangar_keeps_ambient_caps),
-		cmocka_unit_test(test_hangar_with_setuid),
-		cmocka_unit_test(test_plain_keeps_bounding_and_no_nnp),
-		cmocka_unit_test(test_minus_one_refused),
-		cmocka_unit_test(test_cap_past_last_refused),
-		cmocka_unit_test(test_ambient_raise_refused),
-		cmocka_unit_test(test_dumpable_checked),
-		cmocka_unit_test(test_verify_catches_mismatch),
-		cmocka_unit_test(test_threads_refused),
-		cmocka_unit_test(test_status_parser),
-		cmocka_unit_test(test_self_state),
+	    cmocka_unit_test(test_agent_has_nothing),
+	    cmocka_unit_test(test_hangar_keeps_ambient_caps),
+	    cmocka_unit_test(test_hangar_with_setuid),
+	    cmocka_unit_test(test_plain_keeps_bounding_and_no_nnp),
+	    cmocka_unit_test(test_minus_one_refused),
+	    cmocka_unit_test(test_cap_past_last_refused),
+	    cmocka_unit_test(test_ambient_raise_refused),
+	    cmocka_unit_test(test_dumpable_checked),
+	    cmocka_unit_test(test_verify_catches_mismatch),
+	    cmocka_unit_test(test_threads_refused),
+	    cmocka_unit_test(test_status_parser),
+	    cmocka_unit_test(test_self_state),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -20,10 +20,10 @@
 #include "safe_path.h"
 
 static const char sample[] =
-	"22 27 0:21 / /proc rw,relatime - proc proc rw\n"
-	"27 1 254:0 / / rw,relatime shared:1 master:2 - ext4 /dev/vda rw\n"
-	"40 27 0:40 / /mnt/with\\040space ro,nosuid - tmpfs tmp\\134fs rw,size=64k\n"
-	"41 27 0:41 /sub /srv rw - overlay overlay ro,lowerdir=/a\n";
+    "22 27 0:21 / /proc rw,relatime - proc proc rw\n"
+    "27 1 254:0 / / rw,relatime shared:1 master:2 - ext4 /dev/vda rw\n"
+    "40 27 0:40 / /mnt/with\\040space ro,nosuid - tmpfs tmp\\134fs rw,size=64k\n"
+    "41 27 0:41 /sub /srv rw - overlay overlay ro,lowerdir=/a\n";
 
 static void test_parse_sample(void **state)
 {
@@ -60,15 +60,16 @@ static void test_parse_errors(void **state)
 	expect_bad("", "mountinfo: no mounts");
 	expect_bad("x 1 0:1 / / rw - ext4 a rw\n", "mountinfo line 1: bad mount id");
 	expect_bad("1 1 0:1 / / rw - ext4 a rw\n2 1 01 / /a rw - ext4 a rw\n",
-		   "mountinfo line 2: bad device number");
+	           "mountinfo line 2: bad device number");
 	expect_bad("1 1 0:1 / / rw ext4 a rw\n", "mountinfo line 1: no ' - ' separator");
 	expect_bad("1 1 0:1 / /\n", "mountinfo line 1: too few fields");
 	expect_bad("1 1 0:1 / / rw - ext4 a\n", "mountinfo line 1: too few fields after ' - '");
 	expect_bad("1 1 0:1 / / rw - ext4 a rw x\n", "mountinfo line 1: extra fields at the end");
-	expect_bad("1 1 0:1 / rel rw - ext4 a rw\n", "mountinfo line 1: mount point is not absolute");
+	expect_bad("1 1 0:1 / rel rw - ext4 a rw\n",
+	           "mountinfo line 1: mount point is not absolute");
 	expect_bad("1 1 0:99999999999 / / rw - ext4 a rw\n", "mountinfo line 1: bad device number");
 	expect_bad("99999999999999999999999 1 0:1 / / rw - ext4 a rw\n",
-		   "mountinfo line 1: bad mount id");
+	           "mountinfo line 1: bad mount id");
 	const char nul[] = "1 1 0:1 / / rw - ext4 a rw\0\n";
 	hp_mounts m;
 	hp_err e;
@@ -177,10 +178,10 @@ static void test_mounts_in_namespace(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_sample),
-		cmocka_unit_test(test_parse_errors),
-		cmocka_unit_test(test_live_root_and_proc),
-		cmocka_unit_test(test_mounts_in_namespace),
+	    cmocka_unit_test(test_parse_sample),
+	    cmocka_unit_test(test_parse_errors),
+	    cmocka_unit_test(test_live_root_and_proc),
+	    cmocka_unit_test(test_mounts_in_namespace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

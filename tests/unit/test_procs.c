@@ -86,7 +86,8 @@ static int with_hidepid(const char *opt, int dumpable)
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
 		    mount("proc", "/proc", "proc", 0, opt) < 0)
 			_exit(99);
 		target = sleeper(FX_OTHER, dumpable);
@@ -127,10 +128,10 @@ static void test_bound(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_default_proc),
-		cmocka_unit_test(test_hidepid_2_hides),
-		cmocka_unit_test(test_hidepid_1),
-		cmocka_unit_test(test_bound),
+	    cmocka_unit_test(test_default_proc),
+	    cmocka_unit_test(test_hidepid_2_hides),
+	    cmocka_unit_test(test_hidepid_1),
+	    cmocka_unit_test(test_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,24 +75,25 @@ static int teardown(void **state)
 
 static const struct {
 	const char *path;
-	hp_tri agent;	  /* uid FX_AGENT, gid FX_AGENT */
-	hp_tri grouped;	  /* uid FX_OTHER, gid FX_GROUP */
+	hp_tri agent;     /* uid FX_AGENT, gid FX_AGENT */
+	hp_tri grouped;   /* uid FX_OTHER, gid FX_GROUP */
 	const char *note; /* the agent's evidence, when true */
 } cases[] = {
-	{"pub/rootf", HP_FALSE, HP_FALSE, NULL},
-	{"pub/agentf", HP_TRUE, HP_FALSE, "pub/agentf: owns 'agentf' in a sticky directory it can write"},
-	{"w/f", HP_TRUE, HP_TRUE, "w/f: can write the directory that holds 'f' (not sticky)"},
-	{"w/missing", HP_TRUE, HP_TRUE, "w/missing: can create the missing 'missing'"},
-	{"own/f", HP_TRUE, HP_FALSE, "own/f: owns the directory that holds 'f'"},
-	{"ro/f", HP_FALSE, HP_FALSE, NULL},
-	{"ro/sub/f", HP_FALSE, HP_FALSE, NULL},
-	{"ro/missing", HP_FALSE, HP_FALSE, NULL},
-	{"grp/f", HP_FALSE, HP_TRUE, NULL},
-	{"imm/f", HP_FALSE, HP_FALSE, NULL},
-	{"bin", HP_TRUE, HP_FALSE, "bin: owns the directory that holds 'real'"},
-	{"bin2", HP_FALSE, HP_FALSE, NULL},
-	{"/", HP_FALSE, HP_FALSE, NULL},
-	{"loop", HP_UNKNOWN, HP_UNKNOWN, NULL},
+    {"pub/rootf", HP_FALSE, HP_FALSE, NULL},
+    {"pub/agentf", HP_TRUE, HP_FALSE,
+     "pub/agentf: owns 'agentf' in a sticky directory it can write"},
+    {"w/f", HP_TRUE, HP_TRUE, "w/f: can write the directory that holds 'f' (not sticky)"},
+    {"w/missing", HP_TRUE, HP_TRUE, "w/missing: can create the missing 'missing'"},
+    {"own/f", HP_TRUE, HP_FALSE, "own/f: owns the directory that holds 'f'"},
+    {"ro/f", HP_FALSE, HP_FALSE, NULL},
+    {"ro/sub/f", HP_FALSE, HP_FALSE, NULL},
+    {"ro/missing", HP_FALSE, HP_FALSE, NULL},
+    {"grp/f", HP_FALSE, HP_TRUE, NULL},
+    {"imm/f", HP_FALSE, HP_FALSE, NULL},
+    {"bin", HP_TRUE, HP_FALSE, "bin: owns the directory that holds 'real'"},
+    {"bin2", HP_FALSE, HP_FALSE, NULL},
+    {"/", HP_FALSE, HP_FALSE, NULL},
+    {"loop", HP_UNKNOWN, HP_UNKNOWN, NULL},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -116,8 +117,8 @@ static int ask_live(void *arg)
 
 static void check_role(fx *f, uid_t uid, gid_t gid, int agent)
 {
-	live_ctx *c = mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-			   -1, 0);
+	live_ctx *c =
+	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	assert_true(c != MAP_FAILED);
 	c->f = f;
 	assert_int_equal(fx_run_as(uid, gid, ask_live, c), 0);
@@ -128,8 +129,8 @@ static void check_role(fx *f, uid_t uid, gid_t gid, int agent)
 		hp_tri comp = hp_replaceable_computed(&f->root, cases[i].path, &cred, &e);
 		if (c->got[i] != want || comp != want)
 			print_error("%s as %u: live %d (%s) computed %d (%s), want %d\n",
-				    cases[i].path, (unsigned)uid, c->got[i], c->why[i], comp, e.msg,
-				    want);
+			            cases[i].path, (unsigned)uid, c->got[i], c->why[i], comp, e.msg,
+			            want);
 		assert_int_equal(c->got[i], want);
 		assert_int_equal(comp, want);
 		if (agent && cases[i].note)
@@ -175,7 +176,8 @@ static pid_t start_swapper(const char *dir, const char *a, const char *b)
 	if (pid == 0) {
 		char *pa = fx_path(dir, a), *pb = fx_path(dir, b);
 		for (;;)
-			if (syscall(SYS_renameat2, AT_FDCWD, pa, AT_FDCWD, pb, 2 /* EXCHANGE */) < 0)
+			if (syscall(SYS_renameat2, AT_FDCWD, pa, AT_FDCWD, pb, 2 /* EXCHANGE */) <
+			    0)
 				_exit(1);
 	}
 	return pid;
@@ -246,8 +248,8 @@ static void test_symlink_exchange_race(void **state)
 	char *p = fx_path(d, "pathdir/bin");
 	assert_int_equal(stat(p, &st), 0);
 	free(p);
-	race_ctx *c = mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-			   -1, 0);
+	race_ctx *c =
+	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	c->f = f;
 	c->root_ino = st.st_ino;
 	p = fx_path(d, "home/agent/real");
@@ -262,7 +264,7 @@ static void test_symlink_exchange_race(void **state)
 	waitpid(s1, NULL, 0);
 	waitpid(s2, NULL, 0);
 	print_message("race: %d answers about root's dir, %d about the agent's, %d unknown\n",
-		      c->seen_root, c->seen_agent, c->unknown);
+	              c->seen_root, c->seen_agent, c->unknown);
 	assert_int_equal(r, 0);
 	assert_int_equal(c->wrong, 0);
 	assert_int_equal(c->ancestor_false, 0);
@@ -276,10 +278,10 @@ static void test_symlink_exchange_race(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_agent, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_group_member, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_loop_reason, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_symlink_exchange_race, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_agent, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_group_member, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_loop_reason, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_symlink_exchange_race, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -153,7 +153,7 @@ static void test_missing_and_loops(void **state)
 		assert_int_equal(info(f, i, "dangling", HP_RES_NOFOLLOW, &fi, &e), HP_TRUE);
 		assert_int_equal(info(f, i, "loop1", 0, &fi, &e), HP_UNKNOWN);
 		assert_string_equal(e.msg,
-				    "loop1: too many levels of symbolic links, or a magic link");
+		                    "loop1: too many levels of symbolic links, or a magic link");
 		assert_int_equal(info(f, i, "", 0, &fi, &e), HP_UNKNOWN);
 		assert_string_equal(e.msg, "empty path");
 	}
@@ -200,14 +200,14 @@ static void test_safe_mode_refuses_owner_change(void **state)
 	hp_fileinfo fi;
 	hp_err e;
 	assert_int_equal(hp_path_info(&f->root[0], "home/agent/mine", HP_RES_SAFE, &fi, &e),
-			 HP_TRUE);
+	                 HP_TRUE);
 	assert_int_equal(hp_path_info(&f->root[0], "home/agent/roots", HP_RES_SAFE, &fi, &e),
-			 HP_UNKNOWN);
+	                 HP_UNKNOWN);
 	char want[256];
 	snprintf(want, sizeof want,
-		 "home/agent/roots: unsafe ownership step at 'roots' (owned by uid 0, in a "
-		 "directory owned by uid %d)",
-		 FX_AGENT);
+	         "home/agent/roots: unsafe ownership step at 'roots' (owned by uid 0, in a "
+	         "directory owned by uid %d)",
+	         FX_AGENT);
 	assert_string_equal(e.msg, want);
 	/* a symlink planted by the agent that leads to a root file: each step
 	 * is safe (the agent's link in the agent's dir, then root's tree) */
@@ -215,7 +215,7 @@ static void test_safe_mode_refuses_owner_change(void **state)
 	assert_int_equal(lchown(l, FX_AGENT, FX_AGENT), 0);
 	free(l);
 	assert_int_equal(hp_path_info(&f->root[0], "home/agent/tosecret", HP_RES_SAFE, &fi, &e),
-			 HP_TRUE);
+	                 HP_TRUE);
 }
 
 typedef struct {
@@ -237,7 +237,7 @@ static void test_walk_reports_every_step(void **state)
 	int fd;
 	hp_err e;
 	assert_int_equal(hp_resolve_walk(&f->root[0], "a/rel/../a/b/c", 0, record, &v, &fd, &e),
-			 HP_TRUE);
+	                 HP_TRUE);
 	close(fd);
 	const char *want[] = {"a", "rel", "etc", "a", "b", "c"};
 	assert_int_equal(v.n, 6);
@@ -253,8 +253,8 @@ static void test_magic_links_refused(void **state)
 	assert_int_equal(hp_root_open(&live, "/", 0, &e), HP_TRUE);
 	int fd;
 	assert_int_equal(hp_resolve(&live, "/proc/self/root/etc", 0, &fd, &e), HP_UNKNOWN);
-	assert_string_equal(e.msg,
-			    "/proc/self/root/etc: too many levels of symbolic links, or a magic link");
+	assert_string_equal(
+	    e.msg, "/proc/self/root/etc: too many levels of symbolic links, or a magic link");
 	hp_root_close(&live);
 }
 
@@ -269,7 +269,8 @@ static void test_offline_does_not_cross_mounts(void **state)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		char *m = fx_path(f->dir, "mnt");
-		if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
 		    mount("tmpfs", m, "tmpfs", 0, "size=64k") < 0)
 			_exit(3);
 		int rc = 0;
@@ -282,7 +283,7 @@ static void test_offline_does_not_cross_mounts(void **state)
 				_exit(4);
 			if (hp_path_info(&r, "mnt", 0, &fi, &e) != HP_UNKNOWN ||
 			    strcmp(e.msg, "mnt: resolution would cross a mount point or leave the "
-					  "root") != 0)
+			                  "root") != 0)
 				rc = 5 + i;
 			hp_root_close(&r);
 			if (hp_root_open(&r, f->dir, i ? HP_ROOT_WALK : 0, &e) != HP_TRUE ||
@@ -308,12 +309,12 @@ static void test_read_regular(void **state)
 		size_t len;
 		hp_err e;
 		assert_int_equal(hp_read_file_in_root(&f->root[i], "abs", 100, &buf, &len, &e),
-				 HP_TRUE);
+		                 HP_TRUE);
 		assert_int_equal(len, 13);
 		assert_string_equal(buf, "image secret\n");
 		free(buf);
-		assert_int_equal(hp_read_file_in_root(&f->root[i], "etc/secret", 13, &buf, &len, &e),
-				 HP_TRUE);
+		assert_int_equal(
+		    hp_read_file_in_root(&f->root[i], "etc/secret", 13, &buf, &len, &e), HP_TRUE);
 		free(buf);
 	}
 }
@@ -327,17 +328,18 @@ static void test_read_refuses_fifo_dir_and_big(void **state)
 		hp_err e;
 		/* a FIFO nobody writes to: would block forever if it were opened */
 		assert_int_equal(hp_read_file_in_root(&f->root[i], "etc/fifo", 100, &buf, &len, &e),
-				 HP_UNKNOWN);
+		                 HP_UNKNOWN);
 		assert_string_equal(e.msg, "etc/fifo: not a regular file (fifo)");
 		assert_null(buf);
 		assert_int_equal(hp_read_file_in_root(&f->root[i], "etc", 100, &buf, &len, &e),
-				 HP_UNKNOWN);
+		                 HP_UNKNOWN);
 		assert_string_equal(e.msg, "etc: not a regular file (dir)");
-		assert_int_equal(hp_read_file_in_root(&f->root[i], "etc/secret", 12, &buf, &len, &e),
-				 HP_UNKNOWN);
+		assert_int_equal(
+		    hp_read_file_in_root(&f->root[i], "etc/secret", 12, &buf, &len, &e),
+		    HP_UNKNOWN);
 		assert_string_equal(e.msg, "etc/secret: larger than the 12-byte cap");
 		assert_int_equal(hp_read_file_in_root(&f->root[i], "etc/none", 12, &buf, &len, &e),
-				 HP_FALSE);
+		                 HP_FALSE);
 	}
 }
 
@@ -351,7 +353,7 @@ static void test_read_refuses_device(void **state)
 	char *buf;
 	size_t len;
 	assert_int_equal(hp_read_file_in_root(&live, "/dev/zero", 1 << 20, &buf, &len, &e),
-			 HP_UNKNOWN);
+	                 HP_UNKNOWN);
 	assert_string_equal(e.msg, "/dev/zero: not a regular file (char)");
 	hp_root_close(&live);
 }
@@ -380,20 +382,20 @@ static void test_permission_denied_is_unknown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_plain_and_modes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_absolute_symlink_stays_in_root, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dotdot_never_leaves_root, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_missing_and_loops, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_long_path_is_unknown, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_symlink_chain_bound, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_safe_mode_refuses_owner_change, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_walk_reports_every_step, setup, teardown),
-		cmocka_unit_test(test_magic_links_refused),
-		cmocka_unit_test_setup_teardown(test_offline_does_not_cross_mounts, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_read_regular, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_read_refuses_fifo_dir_and_big, setup, teardown),
-		cmocka_unit_test(test_read_refuses_device),
-		cmocka_unit_test_setup_teardown(test_permission_denied_is_unknown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_plain_and_modes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_absolute_symlink_stays_in_root, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_dotdot_never_leaves_root, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_missing_and_loops, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_long_path_is_unknown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_symlink_chain_bound, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_safe_mode_refuses_owner_change, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_walk_reports_every_step, setup, teardown),
+	    cmocka_unit_test(test_magic_links_refused),
+	    cmocka_unit_test_setup_teardown(test_offline_does_not_cross_mounts, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_regular, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_refuses_fifo_dir_and_big, setup, teardown),
+	    cmocka_unit_test(test_read_refuses_device),
+	    cmocka_unit_test_setup_teardown(test_permission_denied_is_unknown, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,8 +96,8 @@ static void test_bounds_and_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_finds_each_kind),
-		cmocka_unit_test(test_bounds_and_errors),
+	    cmocka_unit_test(test_finds_each_kind),
+	    cmocka_unit_test(test_bounds_and_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,261 @@
+/* test_sudo_live.c: the live sudo probe against fake setuid "sudo" scripts
+ * in a fixture root (a sudo that never exits, one that asks for a password,
+ * one that prints its environment and descriptors...), the verification of
+ * candidates, and the real sudo as a uid with no passwd entry. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fixture.h"
+#include "identity.h"
+#include "safe_path.h"
+#include "sudo_live.h"
+#include "sysx.h"
+
+static char *dir;
+static hp_root root;
+static const hp_identity agent = {.kind = HP_ID_PLAIN, .uid = FX_AGENT, .gid = FX_AGENT};
+static const hp_sudo_opts opts = {.deadline_ms = 2000, .out_cap = 65536};
+
+static void fake(const char *name, const char *script, unsigned mode, unsigned dirmode)
+{
+	char rel[128];
+	fx_dir(dir, name, dirmode, 0, 0);
+	snprintf(rel, sizeof rel, "%s/sudo", name);
+	fx_file(dir, rel, script, mode, 0, 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		return 0;
+	dir = fx_tmpdir();
+	fake("ok", "#!/bin/sh\nexit 0\n", 04755, 0755);
+	fake("pw", "#!/bin/sh\necho 'sudo: a password is required' >&2\nexit 1\n", 04755, 0755);
+	fake("hang", "#!/bin/sh\nsleep 1000 &\nsleep 1000\n", 04755, 0755);
+	fake("env", "#!/bin/sh\nenv\nexit 1\n", 04755, 0755);
+	fake("nnp",
+	     "#!/bin/sh\necho 'sudo: The \"no new privileges\" flag is set, which prevents sudo "
+	     "from running as root.' >&2\nexit 1\n",
+	     04755, 0755);
+	fake("big", "#!/bin/sh\nhead -c 200000 /dev/zero\n", 04755, 0755);
+	fake("fds", "#!/bin/sh\nls /proc/self/fd\nreadlink /proc/self/fd/0\nexit 1\n", 04755, 0755);
+	fake("notsuid", "#!/bin/sh\nexit 0\n", 0755, 0755);
+	fake("agentw", "#!/bin/sh\nexit 0\n", 04755, 0777);
+	fake("wfile", "#!/bin/sh\nexit 0\n", 04777, 0755);
+	fx_dir(dir, "link", 0755, 0, 0);
+	fx_link(dir, "link/sudo", "/ok/sudo");
+	hp_err e;
+	return hp_root_open(&root, dir, 0, &e) != HP_TRUE;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (dir) {
+		hp_root_close(&root);
+		fx_rmtree(dir);
+	}
+	return 0;
+}
+
+static hp_tri probe(const char *const *dirs, size_t n, hp_err *e)
+{
+	e->msg[0] = '\0';
+	return hp_sudo_probe_as(&root, &agent, dirs, n, &opts, e);
+}
+
+static void test_answers(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_err e;
+	const char *pw[] = {"/pw"};
+	assert_int_equal(probe(pw, 1, &e), HP_FALSE);
+	assert_string_equal(e.msg, "/pw/sudo: sudo -n -k true: sudo refused: sudo: a password is "
+	                           "required");
+	const char *ok[] = {"/pw", "/ok", "/link"};
+	assert_int_equal(probe(ok, 3, &e), HP_TRUE);
+	assert_string_equal(e.msg, "/ok/sudo: sudo -n -k true: sudo exited 0");
+	const char *none[] = {"/missing", "/notsuid"};
+	assert_int_equal(probe(none, 2, &e), HP_FALSE);
+	assert_string_equal(e.msg, "no setuid-root sudo found");
+	/* refused under no_new_privs must never read as "no sudo" */
+	const char *nnp[] = {"/nnp"};
+	assert_int_equal(probe(nnp, 1, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "/nnp/sudo: sudo -n -k true: sudo exited 1: sudo: The \"no new "
+	                           "privileges\" flag is set, which prevents sudo from running as "
+	                           "root.");
+	const char *big[] = {"/big"};
+	assert_int_equal(probe(big, 1, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "/big/sudo: sudo -n -k true: sudo wrote more than 65536 bytes");
+}
+
+static void test_unverified_candidates_not_run(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_err e;
+	const char *aw[] = {"/agentw"};
+	assert_int_equal(probe(aw, 1, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "not run: /agentw/sudo: can write the directory that holds "
+	                           "'sudo' (not sticky)");
+	const char *wf[] = {"/wfile"};
+	assert_int_equal(probe(wf, 1, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "/wfile/sudo: writable by the agent: not run");
+	hp_identity nopriv = agent;
+	nopriv.kind = HP_ID_NO_CAPS;
+	const char *ok[] = {"/ok"};
+	assert_int_equal(hp_sudo_probe_as(&root, &nopriv, ok, 1, &opts, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "sudo: asked as a restricted identity (it must be a plain one)");
+}
+
+static void test_never_exits_is_killed(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_sudo_opts quick = {.deadline_ms = 300, .out_cap = 65536};
+	const char *hang[] = {"/pw", "/hang"};
+	hp_err e;
+	int64_t t0 = hp_now_ms();
+	assert_int_equal(hp_sudo_probe_as(&root, &agent, hang, 2, &quick, &e), HP_UNKNOWN);
+	int64_t took = hp_now_ms() - t0;
+	assert_string_equal(e.msg, "/hang/sudo: sudo -n -k true: sudo did not finish within 300 "
+	                           "ms and was killed");
+	assert_true(took < 3000);
+	for (int i = 0; i < 100 && fx_count_procs_of_uid(FX_AGENT) > 0; i++)
+		usleep(10000);
+	assert_int_equal(fx_count_procs_of_uid(FX_AGENT), 0);
+}
+
+/* The check's own environment never reaches sudo. */
+static void test_environment_poisoning(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	const char *poison[] = {"LD_PRELOAD",   "LD_LIBRARY_PATH", "BASH_ENV", "ENV",
+	                        "SUDO_ASKPASS", "SUDO_EDITOR",     "HOME",     "IFS",
+	                        "SHELLOPTS"};
+	for (size_t i = 0; i < sizeof poison / sizeof poison[0]; i++)
+		setenv(poison[i], "/tmp/evil", 1);
+	int fd;
+	hp_err e;
+	assert_int_equal(hp_resolve(&root, "/env/sudo", 0, &fd, &e), HP_TRUE);
+	const char *argv[] = {"sudo", "-n", "-l", NULL};
+	hp_sudo_run run;
+	assert_int_equal(hp_sudo_exec(fd, argv, &opts, &run, &e), HP_TRUE);
+	close(fd);
+	for (size_t i = 0; i < sizeof poison / sizeof poison[0]; i++)
+		unsetenv(poison[i]);
+	assert_int_equal(run.exit_status, 1);
+	assert_non_null(strstr(run.out, "PATH=/usr/sbin:/usr/bin:/sbin:/bin\n"));
+	assert_non_null(strstr(run.out, "LC_ALL=C\n"));
+	assert_null(strstr(run.out, "evil"));
+	/* nothing else but what the shell itself sets */
+	for (char *l = run.out; *l; l = strchr(l, '\n') + 1) {
+		if (strncmp(l, "PATH=", 5) && strncmp(l, "LC_ALL=", 7) && strncmp(l, "PWD=", 4) &&
+		    strncmp(l, "SHLVL=", 6) && strncmp(l, "_=", 2))
+			fail_msg("unexpected variable: %.40s", l);
+		if (!strchr(l, '\n'))
+			break;
+	}
+	free(run.out);
+}
+
+/* stdin is /dev/null; only 0-2, the binary's own descriptor and the
+ * listing's are open (not the stray one the check holds). */
+static void test_descriptors(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	int stray = open("/", O_RDONLY); /* not close-on-exec */
+	assert_true(dup2(stray, 60) == 60);
+	int fd;
+	hp_err e;
+	assert_int_equal(hp_resolve(&root, "/fds/sudo", 0, &fd, &e), HP_TRUE);
+	const char *argv[] = {"sudo", NULL};
+	hp_sudo_run run;
+	assert_int_equal(hp_sudo_exec(fd, argv, &opts, &run, &e), HP_TRUE);
+	close(fd);
+	close(60);
+	close(stray);
+	assert_non_null(strstr(run.out, "/dev/null\n"));
+	int n = 0;
+	for (char *l = run.out; *l && strcmp(l, "/dev/null\n"); l = strchr(l, '\n') + 1) {
+		int v = atoi(l);
+		assert_true(v != 60 && v != stray);
+		n++;
+	}
+	assert_true(n <= 5); /* 0, 1, 2, the script, ls's directory */
+	free(run.out);
+}
+
+/* The real sudo, as a uid no passwd entry names: it refuses in a way that
+ * is neither a grant nor a password prompt, so the answer is unknown. */
+static void test_real_sudo(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	struct stat st;
+	if (stat("/usr/bin/sudo", &st) != 0 || !(st.st_mode & S_ISUID) || st.st_uid != 0) {
+		print_message("skipped: no setuid-root /usr/bin/sudo\n");
+		skip();
+	}
+	hp_root live;
+	hp_err e;
+	assert_int_equal(hp_root_open(&live, "/", 0, &e), HP_TRUE);
+	const char *d[] = {"/usr/bin"};
+	hp_tri t = hp_sudo_probe_as(&live, &agent, d, 1, &opts, &e);
+	hp_root_close(&live);
+	assert_int_equal(t, HP_UNKNOWN);
+	assert_string_equal(e.msg, "/usr/bin/sudo: sudo -n -k true: sudo exited 1: sudo: you do "
+	                           "not exist in the passwd database");
+}
+
+static void test_classify(void **state)
+{
+	(void)state;
+	hp_sudo_run r = {0};
+	hp_err e;
+	char out[128];
+	r.out = out;
+	snprintf(out, sizeof out, "Sorry, user agent may not run sudo on box.\n");
+	r.exit_status = 1;
+	assert_int_equal(hp_sudo_classify(&r, &opts, &e), HP_FALSE);
+	snprintf(out, sizeof out, "agent is not in the sudoers file.\n");
+	assert_int_equal(hp_sudo_classify(&r, &opts, &e), HP_FALSE);
+	snprintf(out, sizeof out,
+	         "sudo: effective uid is not 0, is /usr/bin/sudo on a file "
+	         "system with the 'nosuid' option set?\n");
+	assert_int_equal(hp_sudo_classify(&r, &opts, &e), HP_UNKNOWN);
+	out[0] = '\0';
+	assert_int_equal(hp_sudo_classify(&r, &opts, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "sudo exited 1: (no output)");
+	r.exit_status = 0;
+	r.signaled = 9;
+	assert_int_equal(hp_sudo_classify(&r, &opts, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "sudo was killed by signal 9");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_answers),
+	    cmocka_unit_test(test_unverified_candidates_not_run),
+	    cmocka_unit_test(test_never_exits_is_killed),
+	    cmocka_unit_test(test_environment_poisoning),
+	    cmocka_unit_test(test_descriptors),
+	    cmocka_unit_test(test_real_sudo),
+	    cmocka_unit_test(test_classify),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
