@@ -200,8 +200,7 @@ void hp_bcw_set_c(hp_bcw *w, uint32_t pc, uint32_t c)
 		put32(w->code + (size_t)pc * HP_BC_INSN_SIZE + 4, c);
 }
 
-uint32_t hp_bcw_param(hp_bcw *w, const char *name, hp_type type, hp_bc_region code,
-		      hp_bcw_loc loc)
+uint32_t hp_bcw_param(hp_bcw *w, const char *name, hp_type type, hp_bc_region code, hp_bcw_loc loc)
 {
 	w->params = hp_xgrow(w->params, &w->capparams, w->nparams + 1, sizeof *w->params);
 	hp_bc_param *p = &w->params[w->nparams];
@@ -214,7 +213,7 @@ uint32_t hp_bcw_param(hp_bcw *w, const char *name, hp_type type, hp_bc_region co
 }
 
 void hp_bcw_role(hp_bcw *w, hp_role role, unsigned flags, uint32_t keep_caps_const,
-		 hp_bc_region identity, hp_bc_region body, hp_bcw_loc loc)
+                 hp_bc_region identity, hp_bc_region body, hp_bcw_loc loc)
 {
 	w->roles = hp_xgrow(w->roles, &w->caproles, w->nroles + 1, sizeof *w->roles);
 	hp_bc_role *r = &w->roles[w->nroles++];
@@ -228,7 +227,7 @@ void hp_bcw_role(hp_bcw *w, hp_role role, unsigned flags, uint32_t keep_caps_con
 }
 
 uint32_t hp_bcw_rule(hp_bcw *w, const char *id, const char *title, const char *remedy,
-		     hp_applies applies, hp_bcw_loc loc)
+                     hp_applies applies, hp_bcw_loc loc)
 {
 	w->rules = hp_xgrow(w->rules, &w->caprules, w->nrules + 1, sizeof *w->rules);
 	hp_bc_rule *r = &w->rules[w->nrules];
@@ -243,7 +242,7 @@ uint32_t hp_bcw_rule(hp_bcw *w, const char *id, const char *title, const char *r
 }
 
 uint32_t hp_bcw_assertion(hp_bcw *w, hp_role role, hp_bc_assert_kind kind, const char *text,
-			  hp_bcw_loc loc)
+                          hp_bcw_loc loc)
 {
 	w->asserts = hp_xgrow(w->asserts, &w->capasserts, w->nasserts + 1, sizeof *w->asserts);
 	hp_bc_assertion *a = &w->asserts[w->nasserts];
@@ -270,7 +269,7 @@ void hp_bcw_provider(hp_bcw *w, hp_provider p, hp_setting uid_split, hp_bcw_loc 
 }
 
 void hp_bcw_cond(hp_bcw *w, hp_bc_cond_kind kind, hp_bc_region code, const char *text,
-		 const char *because, hp_bcw_loc loc)
+                 const char *because, hp_bcw_loc loc)
 {
 	w->conds = hp_xgrow(w->conds, &w->capconds, w->nconds + 1, sizeof *w->conds);
 	hp_bc_cond *c = &w->conds[w->nconds++];

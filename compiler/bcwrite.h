@@ -38,20 +38,19 @@ uint32_t hp_bcw_emit(hp_bcw *w, hp_opcode op, uint32_t a, uint32_t b, uint32_t c
 void hp_bcw_set_c(hp_bcw *w, uint32_t pc, uint32_t c);
 
 /* Tables. A region is [start, start+len) of the code. */
-uint32_t hp_bcw_param(hp_bcw *w, const char *name, hp_type type, hp_bc_region code,
-		      hp_bcw_loc loc);
+uint32_t hp_bcw_param(hp_bcw *w, const char *name, hp_type type, hp_bc_region code, hp_bcw_loc loc);
 /* keep_caps_const: a caps constant's index, or HP_BC_NONE. */
 void hp_bcw_role(hp_bcw *w, hp_role role, unsigned flags, uint32_t keep_caps_const,
-		 hp_bc_region identity, hp_bc_region body, hp_bcw_loc loc);
+                 hp_bc_region identity, hp_bc_region body, hp_bcw_loc loc);
 /* Rules and their assertions, in order: a rule's assertions follow it. */
 uint32_t hp_bcw_rule(hp_bcw *w, const char *id, const char *title, const char *remedy,
-		     hp_applies applies, hp_bcw_loc loc);
+                     hp_applies applies, hp_bcw_loc loc);
 uint32_t hp_bcw_assertion(hp_bcw *w, hp_role role, hp_bc_assert_kind kind, const char *text,
-			  hp_bcw_loc loc);
+                          hp_bcw_loc loc);
 /* Providers and their conditions, in order. */
 void hp_bcw_provider(hp_bcw *w, hp_provider p, hp_setting uid_split, hp_bcw_loc loc);
 void hp_bcw_cond(hp_bcw *w, hp_bc_cond_kind kind, hp_bc_region code, const char *text,
-		 const char *because, hp_bcw_loc loc);
+                 const char *because, hp_bcw_loc loc);
 
 /* The file's bytes (malloc'd), checksum included. The builder stays usable. */
 uint8_t *hp_bcw_finish(hp_bcw *w, size_t *len);

@@ -37,7 +37,7 @@ typedef struct {
 	 * and the answer is then UNKNOWN "memory limit") or from storage the
 	 * backend keeps until it is destroyed. */
 	hp_value (*ask)(hp_backend *b, hp_role role, hp_probe_id probe, const hp_value *arg,
-			hp_pool *pool);
+	                hp_pool *pool);
 	/* Free the backend (may be NULL when there is nothing to free). */
 	void (*destroy)(hp_backend *b);
 } hp_backend_ops;
@@ -47,7 +47,7 @@ struct hp_backend {
 };
 
 static inline hp_value hp_backend_ask(hp_backend *b, hp_role role, hp_probe_id probe,
-				      const hp_value *arg, hp_pool *pool)
+                                      const hp_value *arg, hp_pool *pool)
 {
 	return b->ops->ask(b, role, probe, arg, pool);
 }

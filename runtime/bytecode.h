@@ -29,21 +29,21 @@
 #define HP_BC_NONE 0xffffffffu /* "no string", "no constant" in an optional field */
 
 /* The sections, in the order they appear: X(ID, "name"). */
-#define HP_BC_SECTIONS(X)     \
-	X(STRINGS, "strings") \
-	X(CONSTS, "consts")   \
-	X(PARAMS, "params")   \
-	X(ROLES, "roles")     \
-	X(RULES, "rules")     \
+#define HP_BC_SECTIONS(X)         \
+	X(STRINGS, "strings")     \
+	X(CONSTS, "consts")       \
+	X(PARAMS, "params")       \
+	X(ROLES, "roles")         \
+	X(RULES, "rules")         \
 	X(PROVIDERS, "providers") \
-	X(CODE, "code")       \
+	X(CODE, "code")           \
 	X(SRCMAP, "source map")
 
 typedef enum {
 #define HP_BC_SEC_ENUM(id, name) HP_SEC_##id,
 	HP_BC_SECTIONS(HP_BC_SEC_ENUM)
 #undef HP_BC_SEC_ENUM
-	HP_SEC_COUNT
+	    HP_SEC_COUNT
 } hp_bc_section;
 extern const char *const hp_bc_section_names[HP_SEC_COUNT];
 
@@ -194,9 +194,9 @@ typedef struct hp_bc {
 
 	int role_index[HP_ROLE_COUNT];         /* index in roles, or -1 */
 	int provider_index[HP_PROVIDER_COUNT]; /* index in providers, or -1 */
-	uint32_t code_offset;    /* file offset of instruction 0, for messages */
-	uint32_t asserts_offset; /* file offset of assertion 0, for messages */
-	uint8_t *data;        /* the file's bytes (strings point into them) */
+	uint32_t code_offset;                  /* file offset of instruction 0, for messages */
+	uint32_t asserts_offset;               /* file offset of assertion 0, for messages */
+	uint8_t *data;                         /* the file's bytes (strings point into them) */
 } hp_bc;
 
 /* Load and verify a program from memory (copied). NULL with err set to
@@ -225,8 +225,7 @@ uint32_t hp_crc32(uint32_t crc, const uint8_t *data, size_t len);
 
 /* Read a whole regular file of at most max bytes into a fresh buffer,
  * without blocking on a FIFO or device. false with err set otherwise. */
-bool hp_read_regular_file(const char *path, size_t max, uint8_t **data, size_t *len,
-			  hp_err *err);
+bool hp_read_regular_file(const char *path, size_t max, uint8_t **data, size_t *len, hp_err *err);
 
 /* Verify the code of a program whose tables are loaded (verify.c). */
 bool hp_bc_verify(hp_bc *bc, hp_err *err);

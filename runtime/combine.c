@@ -21,10 +21,10 @@ static int rank_of(uint32_t kind)
 }
 
 static const hp_result result_of_rank[4] = {HP_RESULT_PASS, HP_RESULT_SKIPPED, HP_RESULT_ERROR,
-					    HP_RESULT_FAIL};
+                                            HP_RESULT_FAIL};
 
 void hp_combine(const hp_bc *bc, const hp_role_result *const roles[HP_ROLE_COUNT],
-		hp_rule_result *out)
+                hp_rule_result *out)
 {
 	int *rank = hp_xcalloc(bc->nrules ? bc->nrules : 1, sizeof *rank);
 	for (uint32_t i = 0; i < bc->nrules; i++) {
@@ -40,9 +40,9 @@ void hp_combine(const hp_bc *bc, const hp_role_result *const roles[HP_ROLE_COUNT
 		if (!r || r->status == HP_RUN_STOPPED) {
 			int rk = r ? 2 : 1;
 			const char *why = r ? hp_role_result_str(r, r->reason)
-					    : roles[role] ? hp_role_result_str(roles[role],
-									       roles[role]->reason)
-							  : NULL;
+			                  : roles[role]
+			                      ? hp_role_result_str(roles[role], roles[role]->reason)
+			                      : NULL;
 			for (uint32_t i = 0; i < bc->nrules; i++) {
 				if (!(bc->rules[i].roles & (1u << role)) || rank[i] >= rk)
 					continue;
@@ -50,7 +50,8 @@ void hp_combine(const hp_bc *bc, const hp_role_result *const roles[HP_ROLE_COUNT
 				out[i].role = role;
 				out[i].decider = NULL;
 				out[i].from = roles[role];
-				out[i].why = why ? why : (r ? "the run stopped" : "the role did not run");
+				out[i].why =
+				    why ? why : (r ? "the run stopped" : "the role did not run");
 			}
 			if (!r)
 				continue;

@@ -27,7 +27,7 @@ typedef struct {
 /* roles[r] is role r's result, or NULL when it did not run (skipped, no
  * reason). out has one entry per rule of bc. */
 void hp_combine(const hp_bc *bc, const hp_role_result *const roles[HP_ROLE_COUNT],
-		hp_rule_result *out);
+                hp_rule_result *out);
 
 /* The evidence of a rule result, on one line: the deciding outcome
  * (hp_outcome_format), or why a role decided, or for a pass how many

@@ -7,7 +7,7 @@
 #include "bytecode.h"
 
 #define P 0xedb88320u
-#define B1(c) ((c) & 1 ? ((c) >> 1) ^ P : (c) >> 1)
+#define B1(c) ((c)&1 ? ((c) >> 1) ^ P : (c) >> 1)
 #define B8(c) B1(B1(B1(B1(B1(B1(B1(B1((uint32_t)(c)))))))))
 #define R4(n) B8(n), B8(n + 1), B8(n + 2), B8(n + 3)
 #define R16(n) R4(n), R4(n + 4), R4(n + 8), R4(n + 12)

@@ -16,8 +16,7 @@ static void put_str_short(hp_buf *b, const hp_bc *bc, uint32_t i)
 		hp_buf_puts(b, "...");
 }
 
-static void operand(hp_buf *b, const hp_bc *bc, const hp_insn *in, hp_operand_kind k,
-		    uint32_t x)
+static void operand(hp_buf *b, const hp_bc *bc, const hp_insn *in, hp_operand_kind k, uint32_t x)
 {
 	switch (k) {
 	case HP_K_BOOL:
@@ -98,7 +97,8 @@ void hp_disasm_region(hp_buf *b, const hp_bc *bc, hp_bc_region r)
 		const hp_bc_srcmap *m = hp_bc_srcmap_at(bc, pc);
 		if (m && (m->loc.file != shown_file || m->loc.line != shown_line)) {
 			const char *text = hp_bc_str(bc, m->line_text);
-			hp_buf_printf(b, "          ; %s:%u: ", hp_bc_str(bc, m->loc.file), m->loc.line);
+			hp_buf_printf(b, "          ; %s:%u: ", hp_bc_str(bc, m->loc.file),
+			              m->loc.line);
 			while (*text == ' ' || *text == '\t')
 				text++;
 			hp_buf_printf(b, "%s\n", text);
@@ -125,11 +125,11 @@ static hp_bc_bounds add(hp_bc_bounds a, hp_bc_bounds b)
 void hp_explain(hp_buf *b, const hp_bc *bc)
 {
 	hp_buf_printf(b, "policy \"%s\" version %" PRId64 "\n", hp_bc_str(bc, bc->name),
-		      bc->version);
+	              bc->version);
 	hp_buf_printf(b, "bytecode format %u, %u bytes, checksum %08x\n", HP_BC_VERSION, bc->size,
-		      bc->checksum);
+	              bc->checksum);
 	hp_buf_printf(b, "%u strings, %u constants, %u instructions\n", bc->nstrings, bc->nconsts,
-		      bc->ncode);
+	              bc->ncode);
 
 	hp_buf_printf(b, "\nparams (%u):\n", bc->nparams);
 	for (uint32_t i = 0; i < bc->nparams; i++) {
@@ -143,7 +143,7 @@ void hp_explain(hp_buf *b, const hp_bc *bc)
 	for (uint32_t i = 0; i < bc->nroles; i++) {
 		const hp_bc_role *r = &bc->roles[i];
 		hp_buf_printf(b, "  %-8s identity %-4s", hp_role_names[r->role],
-			      r->identity_type == HP_T_USER ? "user" : "uid");
+		              r->identity_type == HP_T_USER ? "user" : "uid");
 		if (r->flags & HP_BC_ROLE_KEEP_CAPS) {
 			hp_buf_puts(b, "  keep caps ");
 			hp_caps_format(b, r->keep_caps);
@@ -160,7 +160,8 @@ void hp_explain(hp_buf *b, const hp_bc *bc)
 	hp_buf_printf(b, "\nrules (%u):\n", bc->nrules);
 	for (uint32_t i = 0; i < bc->nrules; i++) {
 		const hp_bc_rule *r = &bc->rules[i];
-		hp_buf_printf(b, "  %u %s \"%s\"\n", i, hp_bc_str(bc, r->id), hp_bc_str(bc, r->title));
+		hp_buf_printf(b, "  %u %s \"%s\"\n", i, hp_bc_str(bc, r->id),
+		              hp_bc_str(bc, r->title));
 		hp_buf_puts(b, "      at ");
 		hp_bc_loc_format(b, bc, r->loc);
 		hp_buf_puts(b, ", roles");
@@ -186,7 +187,8 @@ void hp_explain(hp_buf *b, const hp_bc *bc)
 				hp_buf_puts(b, " (");
 				for (int p = 0, k = 0; p < HP_PROVIDER_COUNT; p++)
 					if (r->applies & HP_APPLIES_BIT(m, p))
-						hp_buf_printf(b, "%s%s", k++ ? " " : "", hp_provider_names[p]);
+						hp_buf_printf(b, "%s%s", k++ ? " " : "",
+						              hp_provider_names[p]);
 				hp_buf_putc(b, ')');
 			}
 			hp_buf_putc(b, '\n');
@@ -196,7 +198,7 @@ void hp_explain(hp_buf *b, const hp_bc *bc)
 		for (uint32_t k = r->first; k < r->first + r->count; k++) {
 			const hp_bc_assertion *a = &bc->asserts[k];
 			hp_buf_printf(b, "      #%u as %-6s %s  ", k, hp_role_names[a->role],
-				      hp_bc_str(bc, a->text));
+			              hp_bc_str(bc, a->text));
 			hp_bc_loc_format(b, bc, a->loc);
 			hp_buf_putc(b, '\n');
 		}
@@ -206,11 +208,12 @@ void hp_explain(hp_buf *b, const hp_bc *bc)
 	for (uint32_t i = 0; i < bc->nproviders; i++) {
 		const hp_bc_provider *p = &bc->providers[i];
 		hp_buf_printf(b, "  %-12s uid_split default %s\n", hp_provider_names[p->provider],
-			      hp_setting_names[p->uid_split]);
+		              hp_setting_names[p->uid_split]);
 		for (uint32_t k = p->first; k < p->first + p->count; k++) {
 			const hp_bc_cond *c = &bc->conds[k];
-			hp_buf_printf(b, "      %s %s", c->kind == HP_BC_NEEDS ? "split needs" : "never split when",
-				      hp_bc_str(bc, c->text));
+			hp_buf_printf(b, "      %s %s",
+			              c->kind == HP_BC_NEEDS ? "split needs" : "never split when",
+			              hp_bc_str(bc, c->text));
 			if (c->kind == HP_BC_NEVER)
 				hp_buf_printf(b, " because \"%s\"", hp_bc_str(bc, c->because));
 			hp_buf_puts(b, "  ");
@@ -247,8 +250,8 @@ void hp_explain(hp_buf *b, const hp_bc *bc)
 	for (uint32_t i = 0; i < bc->nproviders; i++) {
 		const hp_bc_provider *p = &bc->providers[i];
 		for (uint32_t k = p->first; k < p->first + p->count; k++) {
-			hp_buf_printf(b, "provider %s, condition %u:\n", hp_provider_names[p->provider],
-				      k - p->first);
+			hp_buf_printf(b, "provider %s, condition %u:\n",
+			              hp_provider_names[p->provider], k - p->first);
 			hp_disasm_region(b, bc, bc->conds[k].code);
 		}
 	}

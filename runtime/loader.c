@@ -13,7 +13,7 @@
 
 const char *const hp_bc_section_names[HP_SEC_COUNT] = {
 #define HP_BC_SEC_NAME(id, name) name,
-	HP_BC_SECTIONS(HP_BC_SEC_NAME)
+    HP_BC_SECTIONS(HP_BC_SEC_NAME)
 #undef HP_BC_SEC_NAME
 };
 
@@ -89,12 +89,12 @@ static size_t utf8_bad(const uint8_t *s, size_t n)
 /* A table of count entries of size bytes starting at off, inside its
  * section's end: checked before any entry is read. */
 static bool table_fits(loader *l, hp_bc_section s, size_t off, uint32_t count, size_t size,
-		       const char *what)
+                       const char *what)
 {
 	size_t end = (size_t)l->sec_off[s] + l->sec_len[s];
 	if (off > end || count > (end - off) / size)
-		return fail(l, off, "%s: %u entries of %zu bytes do not fit in the %zu bytes left", what,
-			    count, size, off > end ? 0 : end - off);
+		return fail(l, off, "%s: %u entries of %zu bytes do not fit in the %zu bytes left",
+		            what, count, size, off > end ? 0 : end - off);
 	return true;
 }
 
@@ -103,7 +103,7 @@ static bool read_count(loader *l, hp_bc_section s, size_t off, uint32_t *count, 
 	size_t end = (size_t)l->sec_off[s] + l->sec_len[s];
 	if (off > end || end - off < 4)
 		return fail(l, off, "%s section truncated: no room for the %s count",
-			    hp_bc_section_names[s], what);
+		            hp_bc_section_names[s], what);
 	*count = rd32(l->d + off);
 	return true;
 }
@@ -113,18 +113,18 @@ static bool section_end(loader *l, hp_bc_section s, size_t off)
 	size_t end = (size_t)l->sec_off[s] + l->sec_len[s];
 	if (off != end)
 		return fail(l, off, "%zu bytes left over at the end of the %s section", end - off,
-			    hp_bc_section_names[s]);
+		            hp_bc_section_names[s]);
 	return true;
 }
 
 static bool check_str(loader *l, const hp_bc *bc, size_t off, uint32_t i, bool optional,
-		      const char *what)
+                      const char *what)
 {
 	if (optional && i == HP_BC_NONE)
 		return true;
 	if (i >= bc->nstrings)
 		return fail(l, off, "%s: string index %u out of range (%u strings)", what, i,
-			    bc->nstrings);
+		            bc->nstrings);
 	return true;
 }
 
@@ -137,7 +137,7 @@ static bool read_loc(loader *l, const hp_bc *bc, size_t off, hp_bc_loc *loc, con
 		return false;
 	if (loc->line == 0 || loc->col == 0)
 		return fail(l, off + 4, "%s: line %u, column %u: both start at 1", what, loc->line,
-			    loc->col);
+		            loc->col);
 	return true;
 }
 
@@ -149,7 +149,7 @@ static bool read_region(loader *l, const hp_bc *bc, size_t off, hp_bc_region *r,
 		return fail(l, off + 4, "%s: empty code region", what);
 	if (r->start >= bc->ncode || r->len > bc->ncode - r->start)
 		return fail(l, off, "%s: code region %u+%u out of range (%u instructions)", what,
-			    r->start, r->len, bc->ncode);
+		            r->start, r->len, bc->ncode);
 	return true;
 }
 
@@ -157,7 +157,8 @@ static bool zero(loader *l, size_t off, size_t n, const char *what)
 {
 	for (size_t i = 0; i < n; i++)
 		if (l->d[off + i])
-			return fail(l, off + i, "%s: reserved byte is %u, not 0", what, l->d[off + i]);
+			return fail(l, off + i, "%s: reserved byte is %u, not 0", what,
+			            l->d[off + i]);
 	return true;
 }
 
@@ -174,7 +175,7 @@ static bool load_header(loader *l, hp_bc *bc)
 	uint16_t version = rd16(d + 8), flags = rd16(d + 10);
 	if (version != HP_BC_VERSION)
 		return fail(l, 8, "format version %u, this runtime reads version %u", version,
-			    HP_BC_VERSION);
+		            HP_BC_VERSION);
 	if (flags != 0)
 		return fail(l, 10, "unknown flags 0x%04x", flags);
 	uint32_t length = rd32(d + 12);
@@ -186,8 +187,8 @@ static bool load_header(loader *l, hp_bc *bc)
 	crc = hp_crc32(crc, zeros, 4);
 	crc = hp_crc32(crc, d + 20, l->size - 20);
 	if (crc != sum)
-		return fail(l, 16, "checksum mismatch: the file says %08x, its bytes give %08x", sum,
-			    crc);
+		return fail(l, 16, "checksum mismatch: the file says %08x, its bytes give %08x",
+		            sum, crc);
 	bc->checksum = sum;
 	bc->name = rd32(d + 20);
 	bc->version = (int64_t)rd64(d + 24);
@@ -201,20 +202,23 @@ static bool load_header(loader *l, hp_bc *bc)
 		size_t at = HP_BC_HEADER_SIZE + (size_t)i * HP_BC_DIRENT_SIZE;
 		uint32_t id = rd32(d + at), off = rd32(d + at + 4), len = rd32(d + at + 8);
 		if (id != i)
-			return fail(l, at, "section directory entry %u has id %u, expected %u (%s)", i,
-				    id, i, hp_bc_section_names[i]);
+			return fail(l, at, "section directory entry %u has id %u, expected %u (%s)",
+			            i, id, i, hp_bc_section_names[i]);
 		if (off != expect)
 			return fail(l, at + 4, "%s section at offset %u, expected %zu",
-				    hp_bc_section_names[i], off, expect);
+			            hp_bc_section_names[i], off, expect);
 		if (len > l->size - off)
-			return fail(l, at + 8, "%s section of %u bytes at offset %u runs past the end (%zu bytes)",
-				    hp_bc_section_names[i], len, off, l->size);
+			return fail(
+			    l, at + 8,
+			    "%s section of %u bytes at offset %u runs past the end (%zu bytes)",
+			    hp_bc_section_names[i], len, off, l->size);
 		l->sec_off[i] = off;
 		l->sec_len[i] = len;
 		expect = (size_t)off + len;
 	}
 	if (expect != l->size)
-		return fail(l, expect, "%zu bytes after the last section", l->size - expect);
+		return fail(l, expect, "trailing data after the last section (%zu bytes)",
+		            l->size - expect);
 	return true;
 }
 
@@ -236,8 +240,10 @@ static bool load_strings(loader *l, hp_bc *bc)
 	for (uint32_t i = 0; i < n; i++, off += HP_BC_STRING_SIZE) {
 		uint32_t so = rd32(l->d + off), sl = rd32(l->d + off + 4);
 		if (so > bloblen || sl >= bloblen - so)
-			return fail(l, off, "string %u: offset %u length %u out of range (%zu bytes of text)",
-				    i, so, sl, bloblen);
+			return fail(
+			    l, off,
+			    "string %u: offset %u length %u out of range (%zu bytes of text)", i,
+			    so, sl, bloblen);
 		const uint8_t *p = l->d + blob + so;
 		if (p[sl] != 0)
 			return fail(l, blob + so + sl, "string %u is not NUL-terminated", i);
@@ -318,9 +324,10 @@ static bool load_params(loader *l, hp_bc *bc)
 		for (uint32_t j = 0; j < i; j++)
 			if (strcmp(hp_bc_str(bc, bc->params[j].name), hp_bc_str(bc, p->name)) == 0)
 				return fail(l, off, "param %u has the same name as param %u ('%s')",
-					    i, j, hp_bc_str(bc, p->name));
+				            i, j, hp_bc_str(bc, p->name));
 		if (p->type == HP_T_NONE || p->type >= HP_T_COUNT)
-			return fail(l, off + 4, "param %u has type %u", i, p->type);
+			return fail(l, off + 4, "param %u: type %u is not a value type", i,
+			            p->type);
 		if (!zero(l, off + 5, 3, "param") ||
 		    !read_region(l, bc, off + 8, &p->code, "param") ||
 		    !read_loc(l, bc, off + 16, &p->loc, "param"))
@@ -354,21 +361,23 @@ static bool load_roles(loader *l, hp_bc *bc)
 		bc->role_index[r->role] = (int)i;
 		if (r->flags & ~HP_BC_ROLE_FLAGS)
 			return fail(l, off + 1, "role %s: unknown flags 0x%02x",
-				    hp_role_names[r->role], r->flags);
+			            hp_role_names[r->role], r->flags);
 		if ((r->flags & HP_BC_ROLE_NO_CAPS) && (r->flags & HP_BC_ROLE_KEEP_CAPS))
 			return fail(l, off + 1, "role %s: both no caps and keep caps",
-				    hp_role_names[r->role]);
+			            hp_role_names[r->role]);
 		if (!zero(l, off + 2, 2, "role"))
 			return false;
 		uint32_t k = rd32(p + 4);
 		if (r->flags & HP_BC_ROLE_KEEP_CAPS) {
 			if (k >= bc->nconsts || bc->consts[k].type != HP_T_CAPS)
-				return fail(l, off + 4, "role %s: kept capabilities %u is not a caps constant",
-					    hp_role_names[r->role], k);
+				return fail(l, off + 4,
+				            "role %s: kept capabilities %u is not a caps constant",
+				            hp_role_names[r->role], k);
 			r->keep_caps = bc->consts[k].value;
 		} else if (k != HP_BC_NONE) {
-			return fail(l, off + 4, "role %s: kept capabilities given without the keep caps flag",
-				    hp_role_names[r->role]);
+			return fail(l, off + 4,
+			            "role %s: kept capabilities given without the keep caps flag",
+			            hp_role_names[r->role]);
 		}
 		if (!read_region(l, bc, off + 8, &r->identity, "role identity") ||
 		    !read_region(l, bc, off + 16, &r->body, "role checks") ||
@@ -406,13 +415,14 @@ static bool load_rules(loader *l, hp_bc *bc)
 		for (uint32_t j = 0; j < i; j++)
 			if (strcmp(hp_bc_str(bc, bc->rules[j].id), hp_bc_str(bc, r->id)) == 0)
 				return fail(l, off, "rule %u has the same id as rule %u ('%s')", i,
-					    j, hp_bc_str(bc, r->id));
+				            j, hp_bc_str(bc, r->id));
 		if (r->applies & ~HP_APPLIES_ALL)
-			return fail(l, off + 12, "rule %u: applicability mask 0x%x has bits past 0x%x",
-				    i, r->applies, HP_APPLIES_ALL);
+			return fail(l, off + 12,
+			            "rule %u: applicability mask 0x%x has bits past 0x%x", i,
+			            r->applies, HP_APPLIES_ALL);
 		if (r->first != next)
 			return fail(l, off + 16, "rule %u: first assertion %u, expected %u", i,
-				    r->first, next);
+			            r->first, next);
 		if (r->count > UINT32_MAX - next)
 			return fail(l, off + 20, "rule %u: %u assertions overflow", i, r->count);
 		next += r->count;
@@ -443,13 +453,18 @@ static bool load_rules(loader *l, hp_bc *bc)
 		a->text = rd32(p + 8);
 		a->pc = HP_BC_NONE;
 		if (a->rule != rule)
-			return fail(l, off, "assertion %u belongs to rule %u, its place says rule %u",
-				    i, a->rule, rule);
-		if (a->role >= HP_ROLE_COUNT || bc->role_index[a->role] < 0)
-			return fail(l, off + 4, "assertion %u: role %u is not declared", i, a->role);
+			return fail(l, off,
+			            "assertion %u belongs to rule %u, its place says rule %u", i,
+			            a->rule, rule);
+		if (a->role >= HP_ROLE_COUNT)
+			return fail(l, off + 4, "assertion %u: no role has id %u", i, a->role);
+		if (bc->role_index[a->role] < 0)
+			return fail(l, off + 4, "assertion %u: role %s is not declared", i,
+			            hp_role_names[a->role]);
 		if (a->kind > HP_BC_FORBID)
-			return fail(l, off + 5, "assertion %u: kind %u is neither require nor forbid",
-				    i, a->kind);
+			return fail(l, off + 5,
+			            "assertion %u: kind %u is neither require nor forbid", i,
+			            a->kind);
 		if (!zero(l, off + 6, 2, "assertion") ||
 		    !check_str(l, bc, off + 8, a->text, false, "assertion text") ||
 		    !read_loc(l, bc, off + 12, &a->loc, "assertion"))
@@ -482,21 +497,21 @@ static bool load_providers(loader *l, hp_bc *bc)
 			return fail(l, off, "provider %u: no provider has id %u", i, pv->provider);
 		if (bc->provider_index[pv->provider] >= 0)
 			return fail(l, off, "provider %s is declared twice",
-				    hp_provider_names[pv->provider]);
+			            hp_provider_names[pv->provider]);
 		bc->provider_index[pv->provider] = (int)i;
 		if (pv->uid_split >= HP_SETTING_COUNT)
 			return fail(l, off + 1, "provider %s: uid_split default %u",
-				    hp_provider_names[pv->provider], pv->uid_split);
+			            hp_provider_names[pv->provider], pv->uid_split);
 		if (!zero(l, off + 2, 2, "provider"))
 			return false;
 		pv->first = rd32(p + 4);
 		pv->count = rd32(p + 8);
 		if (pv->first != next)
 			return fail(l, off + 4, "provider %s: first condition %u, expected %u",
-				    hp_provider_names[pv->provider], pv->first, next);
+			            hp_provider_names[pv->provider], pv->first, next);
 		if (pv->count > UINT32_MAX - next)
 			return fail(l, off + 8, "provider %s: %u conditions overflow",
-				    hp_provider_names[pv->provider], pv->count);
+			            hp_provider_names[pv->provider], pv->count);
 		next += pv->count;
 		if (!read_loc(l, bc, off + 12, &pv->loc, "provider"))
 			return false;
@@ -516,7 +531,7 @@ static bool load_providers(loader *l, hp_bc *bc)
 		c->kind = p[0];
 		if (c->kind > HP_BC_NEVER)
 			return fail(l, off, "condition %u: kind %u is neither needs nor never", i,
-				    c->kind);
+			            c->kind);
 		if (!zero(l, off + 1, 3, "condition") ||
 		    !read_region(l, bc, off + 4, &c->code, "condition"))
 			return false;
@@ -554,11 +569,12 @@ static bool load_srcmap(loader *l, hp_bc *bc)
 		if (i == 0 && m->pc != 0)
 			return fail(l, off, "source map starts at instruction %u, not 0", m->pc);
 		if (i > 0 && m->pc <= bc->srcmap[i - 1].pc)
-			return fail(l, off, "source map entry %u: instruction %u does not follow %u", i,
-				    m->pc, bc->srcmap[i - 1].pc);
+			return fail(l, off,
+			            "source map entry %u: instruction %u does not follow %u", i,
+			            m->pc, bc->srcmap[i - 1].pc);
 		if (m->pc >= bc->ncode)
-			return fail(l, off, "source map entry %u: instruction %u out of range (%u)", i,
-				    m->pc, bc->ncode);
+			return fail(l, off, "source map entry %u: instruction %u out of range (%u)",
+			            i, m->pc, bc->ncode);
 		m->line_text = rd32(l->d + off + 16);
 		if (!read_loc(l, bc, off + 4, &m->loc, "source map") ||
 		    !check_str(l, bc, off + 16, m->line_text, false, "source line"))
@@ -569,9 +585,11 @@ static bool load_srcmap(loader *l, hp_bc *bc)
 
 /* Every instruction belongs to exactly one region: no overlap, no code
  * that nothing runs. */
+typedef enum { REG_PARAM, REG_IDENTITY, REG_BODY, REG_COND } region_kind;
+
 typedef struct {
 	hp_bc_region r;
-	const char *what;
+	region_kind kind;
 	uint32_t index;
 } region_ref;
 
@@ -581,35 +599,57 @@ static int region_cmp(const void *a, const void *b)
 	return x->r.start < y->r.start ? -1 : x->r.start > y->r.start;
 }
 
+static const char *region_name(const hp_bc *bc, const region_ref *r, char *buf, size_t n)
+{
+	switch (r->kind) {
+	case REG_PARAM:
+		snprintf(buf, n, "param %s", hp_bc_str(bc, bc->params[r->index].name));
+		break;
+	case REG_IDENTITY:
+		snprintf(buf, n, "the identity of role %s",
+		         hp_role_names[bc->roles[r->index].role]);
+		break;
+	case REG_BODY:
+		snprintf(buf, n, "the checks of role %s", hp_role_names[bc->roles[r->index].role]);
+		break;
+	default:
+		snprintf(buf, n, "provider condition %u", r->index);
+		break;
+	}
+	return buf;
+}
+
 static bool check_regions(loader *l, hp_bc *bc)
 {
 	size_t n = (size_t)bc->nparams + 2u * bc->nroles + bc->nconds;
 	region_ref *rs = hp_xcalloc(n, sizeof *rs);
 	size_t k = 0;
 	for (uint32_t i = 0; i < bc->nparams; i++)
-		rs[k++] = (region_ref){bc->params[i].code, "param", i};
+		rs[k++] = (region_ref){bc->params[i].code, REG_PARAM, i};
 	for (uint32_t i = 0; i < bc->nroles; i++) {
-		rs[k++] = (region_ref){bc->roles[i].identity, "role identity", i};
-		rs[k++] = (region_ref){bc->roles[i].body, "role checks", i};
+		rs[k++] = (region_ref){bc->roles[i].identity, REG_IDENTITY, i};
+		rs[k++] = (region_ref){bc->roles[i].body, REG_BODY, i};
 	}
 	for (uint32_t i = 0; i < bc->nconds; i++)
-		rs[k++] = (region_ref){bc->conds[i].code, "condition", i};
+		rs[k++] = (region_ref){bc->conds[i].code, REG_COND, i};
 	qsort(rs, n, sizeof *rs, region_cmp);
 	uint32_t next = 0;
 	bool ok = true;
+	char a[120], b[120];
 	for (size_t i = 0; i < n && ok; i++) {
 		if (rs[i].r.start < next)
 			ok = fail(l, bc->code_offset + (size_t)rs[i].r.start * HP_BC_INSN_SIZE,
-				  "instruction %u: the code of %s %u overlaps another region",
-				  rs[i].r.start, rs[i].what, rs[i].index);
+			          "instruction %u: the code of %s overlaps the code of %s",
+			          rs[i].r.start, region_name(bc, &rs[i], a, sizeof a),
+			          region_name(bc, &rs[i - 1], b, sizeof b));
 		else if (rs[i].r.start > next)
 			ok = fail(l, bc->code_offset + (size_t)next * HP_BC_INSN_SIZE,
-				  "instruction %u belongs to no region", next);
+			          "instruction %u belongs to no region", next);
 		next = rs[i].r.start + rs[i].r.len;
 	}
 	if (ok && next != bc->ncode)
 		ok = fail(l, bc->code_offset + (size_t)next * HP_BC_INSN_SIZE,
-			  "instruction %u belongs to no region", next);
+		          "instruction %u belongs to no region", next);
 	free(rs);
 	return ok;
 }
@@ -617,7 +657,8 @@ static bool check_regions(loader *l, hp_bc *bc)
 hp_bc *hp_bc_load(const char *path, const uint8_t *data, size_t len, hp_err *err)
 {
 	if (len > HP_BC_MAX_FILE) {
-		hp_err_set(err, "%s: %zu bytes, more than the limit of %u", path, len, HP_BC_MAX_FILE);
+		hp_err_set(err, "%s: %zu bytes, more than the limit of %u", path, len,
+		           HP_BC_MAX_FILE);
 		return NULL;
 	}
 	hp_bc *bc = hp_xcalloc(1, sizeof *bc);
@@ -632,10 +673,10 @@ hp_bc *hp_bc_load(const char *path, const uint8_t *data, size_t len, hp_err *err
 		bc->provider_index[i] = -1;
 	loader l = {bc->data, len, path, err, {0}, {0}};
 	bool ok = load_header(&l, bc) && load_strings(&l, bc) &&
-		  check_str(&l, bc, 20, bc->name, false, "policy name") && load_consts(&l, bc) &&
-		  load_code(&l, bc) && load_params(&l, bc) && load_roles(&l, bc) &&
-		  load_rules(&l, bc) && load_providers(&l, bc) && load_srcmap(&l, bc) &&
-		  check_regions(&l, bc) && hp_bc_verify(bc, err);
+	          check_str(&l, bc, 20, bc->name, false, "policy name") && load_consts(&l, bc) &&
+	          load_code(&l, bc) && load_params(&l, bc) && load_roles(&l, bc) &&
+	          load_rules(&l, bc) && load_providers(&l, bc) && load_srcmap(&l, bc) &&
+	          check_regions(&l, bc) && hp_bc_verify(bc, err);
 	if (!ok) {
 		hp_bc_free(bc);
 		return NULL;

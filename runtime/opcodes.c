@@ -4,13 +4,14 @@
 #include <string.h>
 
 const char *const hp_operand_kind_names[HP_K_COUNT] = {
-	"none", "bool", "role", "slot", "field", "probe", "bound",
-	"int constant", "caps constant", "string", "param", "target", "assertion",
+    "none",         "bool",          "role",   "slot",  "field",  "probe",     "bound",
+    "int constant", "caps constant", "string", "param", "target", "assertion",
 };
 
 const hp_opcode_info hp_opcodes[HP_I_COUNT] = {
-#define HP_OPCODE(name, a, b, c, pops, pushes, doc) \
-	{#name, {HP_K_##a, HP_K_##b, HP_K_##c}, pops, pushes, sizeof pops - 1, sizeof pushes - 1, doc},
+#define HP_OPCODE(name, a, b, c, pops, pushes, doc)                                               \
+	{#name, {HP_K_##a, HP_K_##b, HP_K_##c}, pops, pushes, sizeof pops - 1, sizeof pushes - 1, \
+	 doc},
 #include "opcodes.def"
 };
 

@@ -57,15 +57,15 @@ static bool split_items(const char *text, hp_pool *pool, hp_list *out)
 	return true;
 }
 
-bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *pool,
-		    hp_value *out, hp_err *err)
+bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *pool, hp_value *out,
+                    hp_err *err)
 {
 	const char *name = hp_bc_str(bc, bc->params[param].name);
 	hp_type t = (hp_type)bc->params[param].type;
 	size_t len = strlen(text);
 	if (len > HP_VALUE_MAX_STRING) {
 		hp_err_set(err, "--param %s: the value is %zu bytes, more than %u", name, len,
-			   HP_VALUE_MAX_STRING);
+		           HP_VALUE_MAX_STRING);
 		return false;
 	}
 	switch (t) {
@@ -79,8 +79,9 @@ bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *
 	case HP_T_INT: {
 		int64_t v;
 		if (!parse_int(text, &v)) {
-			hp_err_set(err, "--param %s: '%s' is not an int (decimal, 0o octal or 0x hex)",
-				   name, text);
+			hp_err_set(err,
+			           "--param %s: '%s' is not an int (decimal, 0o octal or 0x hex)",
+			           name, text);
 			return false;
 		}
 		*out = hp_v_int(v);
@@ -113,10 +114,11 @@ bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *
 			char full[80];
 			cap_value_t c;
 			snprintf(full, sizeof full, "cap_%s", l.items[i].p);
-			if (l.items[i].len == 0 || l.items[i].len > 60 || strchr(l.items[i].p, ' ') ||
-			    cap_from_name(full, &c) != 0 || c < 0 || c > 63) {
+			if (l.items[i].len == 0 || l.items[i].len > 60 ||
+			    strchr(l.items[i].p, ' ') || cap_from_name(full, &c) != 0 || c < 0 ||
+			    c > 63) {
 				hp_err_set(err, "--param %s: '%s' is not a capability name", name,
-					   l.items[i].p);
+				           l.items[i].p);
 				return false;
 			}
 			caps |= (uint64_t)1 << c;
@@ -127,8 +129,8 @@ bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *
 	case HP_T_ROLE: {
 		int r = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, text);
 		if (r < 0) {
-			hp_err_set(err, "--param %s: '%s' is not a role (root, hangar or agent)", name,
-				   text);
+			hp_err_set(err, "--param %s: '%s' is not a role (root, hangar or agent)",
+			           name, text);
 			return false;
 		}
 		*out = hp_v_role((hp_role)r);
@@ -136,7 +138,7 @@ bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *
 	}
 	default:
 		hp_err_set(err, "--param %s: a %s cannot be given on the command line", name,
-			   hp_type_names[t]);
+		           hp_type_names[t]);
 		return false;
 	}
 	hp_err_set(err, "--param %s: memory limit reached", name);

@@ -11,8 +11,7 @@
 
 #include "bytecode.h"
 
-bool hp_read_regular_file(const char *path, size_t max, uint8_t **data, size_t *len,
-			  hp_err *err)
+bool hp_read_regular_file(const char *path, size_t max, uint8_t **data, size_t *len, hp_err *err)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
@@ -32,7 +31,7 @@ bool hp_read_regular_file(const char *path, size_t max, uint8_t **data, size_t *
 	}
 	if ((unsigned long long)st.st_size > max) {
 		hp_err_set(err, "%s: %lld bytes, more than the limit of %zu", path,
-			   (long long)st.st_size, max);
+		           (long long)st.st_size, max);
 		close(fd);
 		return false;
 	}

@@ -10,7 +10,7 @@
 #include <string.h>
 
 const char *const hp_outcome_names[HP_OUT_COUNT] = {"holds", "fails", "unknown", "absent",
-						     "skipped"};
+                                                    "skipped"};
 const char *const hp_run_status_names[HP_RUN_COUNT] = {"complete", "stopped", "not run"};
 
 #define RES_MAGIC "HPRR"
@@ -137,7 +137,7 @@ static bool bad(hp_err *err, const char *fmt, ...)
 /* The value at off is well formed and of type want (or a non-value of
  * it); *state gets its state. */
 static bool value_ok(const uint8_t *data, size_t n, uint32_t off, hp_type want, uint8_t *state,
-		     hp_err *err, const char *what)
+                     hp_err *err, const char *what)
 {
 	size_t at = off;
 	hp_err e;
@@ -152,13 +152,13 @@ static bool value_ok(const uint8_t *data, size_t n, uint32_t off, hp_type want, 
 		return bad(err, "%s: %s", what, e.msg);
 	if (v.type != want)
 		return bad(err, "%s: a %s where a %s belongs", what, hp_type_names[v.type],
-			   hp_type_names[want]);
+		           hp_type_names[want]);
 	*state = v.state;
 	return true;
 }
 
 bool hp_role_result_decode(const hp_bc *bc, const uint8_t *p, size_t len, hp_role_result *r,
-			   hp_err *err)
+                           hp_err *err)
 {
 	hp_role_result_init(r, HP_ROLE_ROOT);
 	if (len < RES_HEADER)
@@ -176,10 +176,10 @@ bool hp_role_result_decode(const hp_bc *bc, const uint8_t *p, size_t len, hp_rol
 	if (role >= HP_ROLE_COUNT || status >= HP_RUN_COUNT)
 		return bad(err, "role %u or status %u out of range", role, status);
 	uint64_t need = RES_HEADER + (uint64_t)no * 28 + (uint64_t)nobs * 4 + (uint64_t)nb * 8 +
-			(uint64_t)nf * 16 + nd;
+	                (uint64_t)nf * 16 + nd;
 	if (need != len)
-		return bad(err, "the counts need %llu bytes, there are %zu", (unsigned long long)need,
-			   len);
+		return bad(err, "the counts need %llu bytes, there are %zu",
+		           (unsigned long long)need, len);
 	const uint8_t *q = p + RES_HEADER;
 	const uint8_t *data = p + len - nd;
 	if (reason != HP_RES_NONE && !str_ok(data, nd, reason))
@@ -207,26 +207,26 @@ bool hp_role_result_decode(const hp_bc *bc, const uint8_t *p, size_t len, hp_rol
 		o->bind_count = get32(q + 24);
 		if (o->assertion >= bc->nasserts || bc->asserts[o->assertion].role != role)
 			ok = bad(err, "outcome %u: assertion %u is not one of role %s's", i,
-				 o->assertion, hp_role_names[role]);
+			         o->assertion, hp_role_names[role]);
 		else if (o->kind >= HP_OUT_COUNT)
 			ok = bad(err, "outcome %u: kind %u", i, o->kind);
 		else if (o->obs_first > nobs || o->obs_count > nobs - o->obs_first)
 			ok = bad(err, "outcome %u: observations out of range", i);
 		else if (o->bind_first > nb || o->bind_count > nb - o->bind_first ||
-			 o->bind_count > HP_BC_MAX_LOOP_DEPTH)
+		         o->bind_count > HP_BC_MAX_LOOP_DEPTH)
 			ok = bad(err, "outcome %u: loop variables out of range", i);
 		else if (o->kind <= HP_OUT_FAILS && o->value != HP_RES_NONE)
 			ok = bad(err, "outcome %u: a %s outcome carries a value", i,
-				 hp_outcome_names[o->kind]);
+			         hp_outcome_names[o->kind]);
 		else if (o->kind > HP_OUT_FAILS &&
-			 !value_ok(data, nd, o->value, HP_T_BOOL, &state, err, "outcome value"))
+		         !value_ok(data, nd, o->value, HP_T_BOOL, &state, err, "outcome value"))
 			ok = false;
 		else if (o->kind > HP_OUT_FAILS &&
-			 state != (o->kind == HP_OUT_UNKNOWN  ? HP_VAL_UNKNOWN
-				   : o->kind == HP_OUT_ABSENT ? HP_VAL_ABSENT
-							      : HP_VAL_SKIPPED))
+		         state != (o->kind == HP_OUT_UNKNOWN  ? HP_VAL_UNKNOWN
+		                   : o->kind == HP_OUT_ABSENT ? HP_VAL_ABSENT
+		                                              : HP_VAL_SKIPPED))
 			ok = bad(err, "outcome %u: its value is %s, its kind %s", i,
-				 hp_vstate_names[state], hp_outcome_names[o->kind]);
+			         hp_vstate_names[state], hp_outcome_names[o->kind]);
 	}
 	for (uint32_t i = 0; i < nobs && ok; i++, q += 4) {
 		r->obs[i] = get32(q);
@@ -246,11 +246,12 @@ bool hp_role_result_decode(const hp_bc *bc, const uint8_t *p, size_t len, hp_rol
 		f->arg = get32(q + 8);
 		f->answer = get32(q + 12);
 		if (f->probe >= HP_PROBE_COUNT || f->role >= HP_ROLE_COUNT)
-			ok = bad(err, "fact %u: probe %u or role %u out of range", i, f->probe, f->role);
+			ok = bad(err, "fact %u: probe %u or role %u out of range", i, f->probe,
+			         f->role);
 		else if (!value_ok(data, nd, f->arg, hp_probes[f->probe].arg, &state, err,
-				   "fact argument") ||
-			 !value_ok(data, nd, f->answer, hp_probes[f->probe].result, &state, err,
-				   "fact answer"))
+		                   "fact argument") ||
+		         !value_ok(data, nd, f->answer, hp_probes[f->probe].result, &state, err,
+		                   "fact answer"))
 			ok = false;
 	}
 	if (!ok) {

@@ -66,9 +66,9 @@ typedef enum {
 extern const char *const hp_run_status_names[HP_RUN_COUNT];
 
 typedef struct {
-	uint32_t role;   /* hp_role */
-	uint32_t status; /* hp_run_status */
-	uint32_t reason; /* data offset of a string: why it stopped or did not run */
+	uint32_t role;    /* hp_role */
+	uint32_t status;  /* hp_run_status */
+	uint32_t reason;  /* data offset of a string: why it stopped or did not run */
 	uint32_t stop_pc; /* STOPPED: the instruction, else HP_RES_NONE */
 	uint64_t steps, probes;
 	hp_outcome *outcomes;
@@ -100,12 +100,12 @@ bool hp_role_result_value(const hp_role_result *r, uint32_t off, hp_pool *pool, 
  * anything is used. */
 void hp_role_result_encode(const hp_role_result *r, hp_buf *out);
 bool hp_role_result_decode(const hp_bc *bc, const uint8_t *bytes, size_t len, hp_role_result *r,
-			   hp_err *err);
+                           hp_err *err);
 
 /* Evidence for one outcome, on one line: the assertion's text, where it is,
  * what was observed, the loop variables:
- *   forbid writable(dir) at p.hpol:12:9 as agent: writable("/usr/bin") is true (dir = "/usr/bin") */
-void hp_outcome_format(hp_buf *b, const hp_bc *bc, const hp_role_result *r,
-		       const hp_outcome *o);
+ *   forbid writable(dir) at p.hpol:12:9 as agent: writable("/usr/bin") is true (dir = "/usr/bin")
+ */
+void hp_outcome_format(hp_buf *b, const hp_bc *bc, const hp_role_result *r, const hp_outcome *o);
 
 #endif

@@ -375,7 +375,8 @@ typedef struct {
 static bool need(reader *r, size_t n, const char *what)
 {
 	if (n > r->len - r->off) {
-		hp_err_set(r->err, "encoded value truncated at byte %zu (reading %s)", r->off, what);
+		hp_err_set(r->err, "encoded value truncated at byte %zu (reading %s)", r->off,
+		           what);
 		return false;
 	}
 	return true;
@@ -422,7 +423,7 @@ static bool get_str(reader *r, hp_str *s, const char *what)
 		return false;
 	if (n > HP_VALUE_MAX_STRING) {
 		hp_err_set(r->err, "encoded value at byte %zu: %s is %u bytes, more than %u", at,
-			   what, n, HP_VALUE_MAX_STRING);
+		           what, n, HP_VALUE_MAX_STRING);
 		return false;
 	}
 	if (!need(r, n, what))
@@ -449,7 +450,7 @@ static bool get_list(reader *r, hp_list *l, const char *what)
 		return false;
 	if (n > HP_VALUE_MAX_LIST) {
 		hp_err_set(r->err, "encoded value at byte %zu: %s has %u items, more than %u", at,
-			   what, n, HP_VALUE_MAX_LIST);
+		           what, n, HP_VALUE_MAX_LIST);
 		return false;
 	}
 	/* each item takes at least its 4-byte length: check before allocating */
@@ -466,8 +467,8 @@ static bool get_list(reader *r, hp_list *l, const char *what)
 	return true;
 }
 
-bool hp_value_decode(const uint8_t *data, size_t len, size_t *off, hp_pool *pool,
-		     hp_value *out, hp_err *err)
+bool hp_value_decode(const uint8_t *data, size_t len, size_t *off, hp_pool *pool, hp_value *out,
+                     hp_err *err)
 {
 	reader r = {data, len, *off, pool, err};
 	uint8_t state, type;
@@ -480,7 +481,7 @@ bool hp_value_decode(const uint8_t *data, size_t len, size_t *off, hp_pool *pool
 		return false;
 	if (state >= HP_VAL_STATE_COUNT || type >= HP_T_COUNT) {
 		hp_err_set(err, "encoded value at byte %zu: bad state %u or type %u", at, state,
-			   type);
+		           type);
 		return false;
 	}
 	memset(out, 0, sizeof *out);

@@ -175,7 +175,7 @@ void hp_value_encode(hp_buf *b, const hp_value *v);
 /* Decode one value at data[*off], advancing *off. Every length is checked
  * before use, strings and lists are bounded by the limits above, and the
  * result's memory comes from pool. false with err set on malformed input. */
-bool hp_value_decode(const uint8_t *data, size_t len, size_t *off, hp_pool *pool,
-		     hp_value *out, hp_err *err);
+bool hp_value_decode(const uint8_t *data, size_t len, size_t *off, hp_pool *pool, hp_value *out,
+                     hp_err *err);
 
 #endif

@@ -40,10 +40,10 @@ typedef struct {
 	hp_err *err;
 	region_kind kind;
 	hp_bc_region r;
-	uint32_t index;      /* the param's index (R_PARAM) */
-	uint8_t role;        /* R_BODY */
-	uint8_t want;        /* the type RETURN takes; HP_T_COUNT: int or user */
-	uint8_t returned;    /* the type RETURN took */
+	uint32_t index;   /* the param's index (R_PARAM) */
+	uint8_t role;     /* R_BODY */
+	uint8_t want;     /* the type RETURN takes; HP_T_COUNT: int or user */
+	uint8_t returned; /* the type RETURN took */
 	pending pend[HP_BC_MAX_PENDING];
 	unsigned npend;
 	vstate loop_entry[HP_BC_MAX_LOOP_DEPTH];
@@ -51,7 +51,8 @@ typedef struct {
 	hp_bc_bounds bounds;
 } verifier;
 
-static bool vfail(verifier *v, uint32_t pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool vfail(verifier *v, uint32_t pc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static bool vfail(verifier *v, uint32_t pc, const char *fmt, ...)
 {
 	char msg[400];
@@ -60,9 +61,13 @@ static bool vfail(verifier *v, uint32_t pc, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	const hp_insn *in = &v->bc->code[pc];
-	const char *name = in->op < HP_I_COUNT ? hp_opcodes[in->op].name : "?";
+	char name[24];
+	if (in->op < HP_I_COUNT)
+		snprintf(name, sizeof name, "%s", hp_opcodes[in->op].name);
+	else
+		snprintf(name, sizeof name, "opcode %u", in->op);
 	hp_err_set(v->err, "%s: byte %zu, instruction %u (%s): %s", v->bc->path,
-		   (size_t)v->bc->code_offset + (size_t)pc * HP_BC_INSN_SIZE, pc, name, msg);
+	           (size_t)v->bc->code_offset + (size_t)pc * HP_BC_INSN_SIZE, pc, name, msg);
 	return false;
 }
 
@@ -96,7 +101,7 @@ static void types_text(char *out, size_t n, const uint8_t *types, unsigned count
 	out[0] = '\0';
 	for (unsigned i = 0; i < count && k < n; i++)
 		k += (size_t)snprintf(out + k, n - k, "%s%s", i ? ", " : "",
-				      types[i] < HP_T_COUNT ? hp_type_names[types[i]] : "?");
+		                      types[i] < HP_T_COUNT ? hp_type_names[types[i]] : "?");
 }
 
 static const char *region_name(const verifier *v, char *buf, size_t n)
@@ -129,12 +134,15 @@ static bool same_state(const vstate *a, const vstate *b)
 static bool merge_error(verifier *v, uint32_t pc, uint32_t from, const vstate *a, const vstate *b)
 {
 	if (a->nloops != b->nloops || memcmp(a->loops, b->loops, a->nloops * sizeof a->loops[0]))
-		return vfail(v, pc, "reached from instruction %u inside a different loop", from);
+		return vfail(v, pc,
+		             "the jump from instruction %u crosses a loop boundary (a jump may not "
+		             "enter or leave a loop)",
+		             from);
 	char x[200], y[200];
 	types_text(x, sizeof x, a->types, a->depth);
 	types_text(y, sizeof y, b->types, b->depth);
 	return vfail(v, pc, "the stack differs between paths: (%s) from instruction %u, (%s) here",
-		     x, from, y);
+	             x, from, y);
 }
 
 /* The operand field i (0 a, 1 b, 2 c) of the instruction at pc. */
@@ -167,16 +175,17 @@ static bool check_operands(verifier *v, uint32_t pc, const vstate *st)
 			break;
 		case HP_K_SLOT:
 			if (in->op == HP_I_FOR && x != st->nloops)
-				return vfail(v, pc, "loop slot %u, expected %u (its nesting depth)", x,
-					     st->nloops);
+				return vfail(v, pc, "loop slot %u, expected %u (its nesting depth)",
+				             x, st->nloops);
 			if (in->op == HP_I_ENDFOR && (st->nloops == 0 || x != st->nloops - 1u))
 				return st->nloops == 0
-					       ? vfail(v, pc, "no loop is open")
-					       : vfail(v, pc, "closes loop slot %u, the open loop is slot %u",
-						       x, st->nloops - 1u);
+				           ? vfail(v, pc, "no loop is open")
+				           : vfail(v, pc,
+				                   "closes loop slot %u, the open loop is slot %u",
+				                   x, st->nloops - 1u);
 			if (in->op == HP_I_LOAD_LOCAL && x >= st->nloops)
 				return vfail(v, pc, "loop slot %u is not open here (%u open)", x,
-					     st->nloops);
+				             st->nloops);
 			break;
 		case HP_K_FIELD:
 			if (x >= HP_RF_COUNT)
@@ -186,13 +195,17 @@ static bool check_operands(verifier *v, uint32_t pc, const vstate *st)
 			if (x >= HP_PROBE_COUNT)
 				return vfail(v, pc, "operand %c is %u, not a probe", f, x);
 			if (in->op == HP_I_PROBE0 && hp_probes[x].arg != HP_T_NONE)
-				return vfail(v, pc, "probe %s takes an argument", hp_probes[x].name);
+				return vfail(v, pc, "probe %s takes an argument",
+				             hp_probes[x].name);
 			if (in->op == HP_I_PROBE1 && hp_probes[x].arg == HP_T_NONE)
-				return vfail(v, pc, "probe %s takes no argument", hp_probes[x].name);
+				return vfail(v, pc, "probe %s takes no argument",
+				             hp_probes[x].name);
 			if (v->kind != R_BODY && hp_probes[x].scope != HP_SCOPE_GLOBAL) {
 				char rn[120];
-				return vfail(v, pc, "probe %s is asked as a role; %s may ask only global probes",
-					     hp_probes[x].name, region_name(v, rn, sizeof rn));
+				return vfail(
+				    v, pc,
+				    "probe %s is asked as a role; %s may ask only global probes",
+				    hp_probes[x].name, region_name(v, rn, sizeof rn));
 			}
 			break;
 		case HP_K_BOUND:
@@ -200,52 +213,60 @@ static bool check_operands(verifier *v, uint32_t pc, const vstate *st)
 				return vfail(v, pc, "loop without a bound");
 			if (x > HP_BC_MAX_LOOP_BOUND)
 				return vfail(v, pc, "loop bound %u is more than %u", x,
-					     HP_BC_MAX_LOOP_BOUND);
+				             HP_BC_MAX_LOOP_BOUND);
 			break;
 		case HP_K_INTK:
 		case HP_K_CAPSK: {
 			uint8_t want = op->kind[i] == HP_K_INTK ? HP_T_INT : HP_T_CAPS;
 			if (x >= bc->nconsts)
 				return vfail(v, pc, "constant %u out of range (%u constants)", x,
-					     bc->nconsts);
+				             bc->nconsts);
 			if (bc->consts[x].type != want)
 				return vfail(v, pc, "constant %u is %s, not %s", x,
-					     hp_type_names[bc->consts[x].type], hp_type_names[want]);
+				             hp_type_names[bc->consts[x].type],
+				             hp_type_names[want]);
 			break;
 		}
 		case HP_K_STR:
 			if (x >= bc->nstrings)
 				return vfail(v, pc, "string %u out of range (%u strings)", x,
-					     bc->nstrings);
+				             bc->nstrings);
 			break;
 		case HP_K_PARAM:
 			if (x >= bc->nparams)
-				return vfail(v, pc, "param %u out of range (%u params)", x, bc->nparams);
+				return vfail(v, pc, "param %u out of range (%u params)", x,
+				             bc->nparams);
 			if (v->kind == R_PARAM && x >= v->index)
-				return vfail(v, pc, "param %s reads param %s, which is not defined before it",
-					     hp_bc_str(bc, bc->params[v->index].name),
-					     hp_bc_str(bc, bc->params[x].name));
+				return vfail(
+				    v, pc,
+				    "param %s reads param %s, which is not defined before it",
+				    hp_bc_str(bc, bc->params[v->index].name),
+				    hp_bc_str(bc, bc->params[x].name));
 			break;
 		case HP_K_TARGET:
 			if (x <= pc)
 				return vfail(v, pc, "backward jump to instruction %u", x);
 			if (x >= v->r.start + v->r.len) {
 				char rn[120];
-				return vfail(v, pc, "jump to instruction %u, out of %s (instructions %u to %u)",
-					     x, region_name(v, rn, sizeof rn), v->r.start,
-					     v->r.start + v->r.len - 1);
+				return vfail(
+				    v, pc,
+				    "jump to instruction %u, out of %s (instructions %u to %u)", x,
+				    region_name(v, rn, sizeof rn), v->r.start,
+				    v->r.start + v->r.len - 1);
 			}
 			break;
 		case HP_K_ASSERT:
 			if (x >= bc->nasserts)
 				return vfail(v, pc, "assertion %u out of range (%u assertions)", x,
-					     bc->nasserts);
+				             bc->nasserts);
 			if (bc->asserts[x].role != v->role)
 				return vfail(v, pc, "assertion %u is role %s's, not role %s's", x,
-					     hp_role_names[bc->asserts[x].role], hp_role_names[v->role]);
+				             hp_role_names[bc->asserts[x].role],
+				             hp_role_names[v->role]);
 			if (bc->asserts[x].pc != HP_BC_NONE)
-				return vfail(v, pc, "assertion %u is already checked at instruction %u",
-					     x, bc->asserts[x].pc);
+				return vfail(v, pc,
+				             "assertion %u is already checked at instruction %u", x,
+				             bc->asserts[x].pc);
 			break;
 		default:
 			return vfail(v, pc, "operand %c has no kind", f);
@@ -261,7 +282,7 @@ static bool apply_stack(verifier *v, uint32_t pc, vstate *st)
 	const hp_opcode_info *op = &hp_opcodes[in->op];
 	if (st->depth < op->npops)
 		return vfail(v, pc, "stack underflow: takes %u values, the stack has %u", op->npops,
-			     st->depth);
+		             st->depth);
 	uint8_t any = HP_T_NONE, set = HP_T_NONE, rec = HP_T_NONE;
 	const uint8_t *have = st->types + st->depth - op->npops;
 	bool ok = true;
@@ -299,7 +320,7 @@ static bool apply_stack(verifier *v, uint32_t pc, vstate *st)
 				w = v->want;
 			ok = ok && t == w;
 			wname = v->want == HP_T_COUNT && in->op == HP_I_RETURN ? "int or user"
-									       : hp_type_names[w];
+			                                                       : hp_type_names[w];
 			break;
 		default:
 			ok = ok && t == w;
@@ -337,8 +358,9 @@ static bool apply_stack(verifier *v, uint32_t pc, vstate *st)
 		} else if (in->op == HP_I_FIELD) {
 			if (hp_rfields[in->a].record != rec)
 				return vfail(v, pc, "field %s is a %s's, the stack has a %s",
-					     hp_rfields[in->a].name,
-					     hp_type_names[hp_rfields[in->a].record], hp_type_names[rec]);
+				             hp_rfields[in->a].name,
+				             hp_type_names[hp_rfields[in->a].record],
+				             hp_type_names[rec]);
 			t = hp_rfields[in->a].type;
 		} else {
 			t = hp_probes[in->b].result;
@@ -404,25 +426,27 @@ static bool verify_region(verifier *v)
 	for (uint32_t pc = v->r.start; pc < end; pc++) {
 		hp_insn *in = &bc->code[pc];
 		if (in->op >= HP_I_COUNT)
-			return vfail(v, pc, "unknown opcode %u", in->op);
+			return vfail(v, pc, "unknown opcode");
 		if (!join(v, pc, &st))
 			return false;
 		bool terminal = in->op == HP_I_END || in->op == HP_I_RETURN;
-		bool body_only = in->op == HP_I_END || in->op == HP_I_FOR || in->op == HP_I_ENDFOR ||
-				 in->op == HP_I_REQUIRE || in->op == HP_I_FORBID;
+		bool body_only = in->op == HP_I_END || in->op == HP_I_FOR ||
+		                 in->op == HP_I_ENDFOR || in->op == HP_I_REQUIRE ||
+		                 in->op == HP_I_FORBID;
 		char rn[120];
 		if (body_only && v->kind != R_BODY)
 			return vfail(v, pc, "not allowed in %s (only in a role's checks)",
-				     region_name(v, rn, sizeof rn));
+			             region_name(v, rn, sizeof rn));
 		if (in->op == HP_I_RETURN && v->kind == R_BODY)
 			return vfail(v, pc, "not allowed in %s (only in a value region)",
-				     region_name(v, rn, sizeof rn));
+			             region_name(v, rn, sizeof rn));
 		if (terminal && pc != last)
 			return vfail(v, pc, "ends %s before its last instruction %u",
-				     region_name(v, rn, sizeof rn), last);
+			             region_name(v, rn, sizeof rn), last);
 		if (pc == last && !terminal)
-			return vfail(v, pc, "%s does not end with %s", region_name(v, rn, sizeof rn),
-				     v->kind == R_BODY ? "END" : "RETURN");
+			return vfail(v, pc, "%s does not end with %s",
+			             region_name(v, rn, sizeof rn),
+			             v->kind == R_BODY ? "END" : "RETURN");
 		if (!check_operands(v, pc, &st))
 			return false;
 		/* a FOR runs as often as its enclosing loops; its body, bound times more */
@@ -432,24 +456,27 @@ static bool verify_region(verifier *v)
 			v->bounds.probes += w;
 		if (v->bounds.steps > HP_BC_MAX_STEPS)
 			return vfail(v, pc, "%s can run more than %llu instructions",
-				     region_name(v, rn, sizeof rn), (unsigned long long)HP_BC_MAX_STEPS);
+			             region_name(v, rn, sizeof rn),
+			             (unsigned long long)HP_BC_MAX_STEPS);
 		if (v->bounds.probes > HP_BC_MAX_PROBES)
 			return vfail(v, pc, "%s can ask more than %llu probes",
-				     region_name(v, rn, sizeof rn), (unsigned long long)HP_BC_MAX_PROBES);
+			             region_name(v, rn, sizeof rn),
+			             (unsigned long long)HP_BC_MAX_PROBES);
 		if (in->op == HP_I_ENDFOR) {
 			const vstate *entry = &v->loop_entry[st.nloops - 1];
 			if (st.depth != entry->depth || memcmp(st.types, entry->types, st.depth)) {
 				char x[200], y[200];
 				types_text(x, sizeof x, entry->types, entry->depth);
 				types_text(y, sizeof y, st.types, st.depth);
-				return vfail(v, pc, "the loop body changes the stack from (%s) to (%s)", x,
-					     y);
+				return vfail(v, pc,
+				             "the loop body changes the stack from (%s) to (%s)", x,
+				             y);
 			}
 			for (unsigned i = 0; i < v->npend; i++)
 				if (v->pend[i].st.nloops == st.nloops)
 					return vfail(v, v->pend[i].from,
-						     "jump to instruction %u leaves its loop",
-						     v->pend[i].target);
+					             "jump to instruction %u leaves its loop",
+					             v->pend[i].target);
 			uint32_t for_pc = st.loops[--st.nloops];
 			in->aux = for_pc;
 			bc->code[for_pc].aux = pc;
@@ -460,7 +487,7 @@ static bool verify_region(verifier *v)
 		if (in->op == HP_I_FOR) {
 			if (st.nloops >= HP_BC_MAX_LOOP_DEPTH)
 				return vfail(v, pc, "loops nested more than %u deep",
-					     HP_BC_MAX_LOOP_DEPTH);
+				             HP_BC_MAX_LOOP_DEPTH);
 			v->loop_entry[st.nloops] = st;
 			st.loops[st.nloops++] = pc;
 			v->weight[st.nloops] = sat_mul(w, in->c);
@@ -476,7 +503,7 @@ static bool verify_region(verifier *v)
 		char rn[120], x[200];
 		types_text(x, sizeof x, st.types, st.depth);
 		return vfail(v, last, "%s ends with values left on the stack (%s)",
-			     region_name(v, rn, sizeof rn), x);
+		             region_name(v, rn, sizeof rn), x);
 	}
 	return true;
 }
@@ -523,9 +550,10 @@ bool hp_bc_verify(hp_bc *bc, hp_err *err)
 	}
 	for (uint32_t i = 0; i < bc->nasserts; i++)
 		if (bc->asserts[i].pc == HP_BC_NONE) {
-			hp_err_set(err, "%s: byte %zu: assertion %u (rule %s) is never checked", bc->path,
-				   (size_t)bc->asserts_offset + (size_t)i * HP_BC_ASSERTION_SIZE, i,
-				   hp_bc_str(bc, bc->rules[bc->asserts[i].rule].id));
+			hp_err_set(err, "%s: byte %zu: assertion %u (rule %s) is never checked",
+			           bc->path,
+			           (size_t)bc->asserts_offset + (size_t)i * HP_BC_ASSERTION_SIZE, i,
+			           hp_bc_str(bc, bc->rules[bc->asserts[i].rule].id));
 			return false;
 		}
 	return true;

@@ -395,14 +395,14 @@ static hp_value checked_answer(vm *m, unsigned probe, hp_value v)
 		v.type = (uint8_t)want;
 		if (!v.u.reason && v.state != HP_VAL_ABSENT)
 			v.u.reason = v.state == HP_VAL_UNKNOWN ? "the backend gave no reason"
-							       : "skipped by the backend";
+			                                       : "skipped by the backend";
 		return v;
 	}
 	if (v.type != want) {
 		const char *msg = NULL;
 		char buf[160];
 		snprintf(buf, sizeof buf, "the %s backend answered a %s, not a %s", m->b->ops->name,
-			 v.type < HP_T_COUNT ? hp_type_names[v.type] : "?", hp_type_names[want]);
+		         v.type < HP_T_COUNT ? hp_type_names[v.type] : "?", hp_type_names[want]);
 		msg = hp_pool_strndup(m->pool, buf, strlen(buf));
 		return hp_v_unknown(want, msg ? msg : "the backend answered the wrong type");
 	}
@@ -427,7 +427,8 @@ static hp_value ask(vm *m, unsigned probe, const hp_value *arg, uint32_t pc)
 		e->probe = (uint8_t)probe;
 		e->arg = *arg;
 		e->seed = HP_RES_NONE;
-		e->ans = checked_answer(m, probe, hp_backend_ask(m->b, asked_as, probe, arg, m->pool));
+		e->ans =
+		    checked_answer(m, probe, hp_backend_ask(m->b, asked_as, probe, arg, m->pool));
 		m->cache_n++;
 		add_fact(m, e, asked_as);
 		if (past_deadline(m))
@@ -475,7 +476,7 @@ static void record(vm *m, uint32_t assertion, const hp_value *v, unsigned nloops
 	hp_role_result *r = m->res;
 	if (r->noutcomes == r->cap_outcomes)
 		r->outcomes = hp_xgrow(r->outcomes, &r->cap_outcomes, (size_t)r->noutcomes + 1,
-				       sizeof *r->outcomes);
+		                       sizeof *r->outcomes);
 	hp_outcome *o = &r->outcomes[r->noutcomes++];
 	o->assertion = assertion;
 	o->value = HP_RES_NONE;
@@ -506,7 +507,7 @@ static void record(vm *m, uint32_t assertion, const hp_value *v, unsigned nloops
 	for (unsigned i = 0; i < nloops; i++) {
 		if (r->nbinds == r->cap_binds)
 			r->binds = hp_xgrow(r->binds, &r->cap_binds, (size_t)r->nbinds + 1,
-					    sizeof *r->binds);
+			                    sizeof *r->binds);
 		r->binds[r->nbinds].name = m->loops[i].name;
 		r->binds[r->nbinds].value = loop_item(m, i);
 		r->nbinds++;
@@ -518,7 +519,7 @@ static void record(vm *m, uint32_t assertion, const hp_value *v, unsigned nloops
 /* A loop whose list is not a usable value: every assertion in its body gets
  * that value instead of running. */
 static void skip_body(vm *m, uint32_t from, uint32_t to, const hp_value *why, unsigned nloops,
-		      uint32_t pc)
+                      uint32_t pc)
 {
 	for (uint32_t p = from; p < to && !m->stopped; p++) {
 		const hp_insn *in = &m->bc->code[p];
@@ -669,9 +670,9 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 			if (!propagate2(&TOP, &b, HP_T_BOOL, &t)) {
 				int64_t x = TOP.u.i, y = b.u.i;
 				bool v = in->op == HP_I_LT   ? x < y
-					 : in->op == HP_I_LE ? x <= y
-					 : in->op == HP_I_GT ? x > y
-							     : x >= y;
+				         : in->op == HP_I_LE ? x <= y
+				         : in->op == HP_I_GT ? x > y
+				                             : x >= y;
 				t = hp_v_bool(v);
 			}
 			TOP = t;
@@ -718,7 +719,8 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 				char buf[24];
 				int n = snprintf(buf, sizeof buf, "%" PRId64, TOP.u.i);
 				char *p = hp_pool_strndup(m->pool, buf, (size_t)n);
-				t = p ? hp_v_str(p, (uint32_t)n) : hp_v_unknown(HP_T_STR, no_memory);
+				t = p ? hp_v_str(p, (uint32_t)n)
+				      : hp_v_unknown(HP_T_STR, no_memory);
 			}
 			TOP = t;
 			break;
@@ -794,10 +796,11 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 			if (l.state == HP_VAL_KNOWN) {
 				char buf[120];
 				snprintf(buf, sizeof buf,
-					 "the list has %u items, more than the loop's bound of %u",
-					 l.u.l.n, in->c);
+				         "the list has %u items, more than the loop's bound of %u",
+				         l.u.l.n, in->c);
 				const char *p = hp_pool_strndup(m->pool, buf, strlen(buf));
-				l = hp_v_unknown(HP_T_BOOL, p ? p : "the list is longer than the loop's bound");
+				l = hp_v_unknown(
+				    HP_T_BOOL, p ? p : "the list is longer than the loop's bound");
 			}
 			l.type = HP_T_BOOL;
 			skip_body(m, pc + 1, endfor, &l, nloops, pc);
@@ -846,7 +849,7 @@ void hp_limits_default(hp_limits *l)
 }
 
 static void vm_init(vm *m, const hp_bc *bc, hp_backend *b, hp_role role, const hp_value *params,
-		    hp_pool *pool, hp_role_result *res, const hp_limits *lim)
+                    hp_pool *pool, hp_role_result *res, const hp_limits *lim)
 {
 	memset(m, 0, sizeof *m);
 	m->bc = bc;
@@ -869,7 +872,7 @@ static void vm_init(vm *m, const hp_bc *bc, hp_backend *b, hp_role role, const h
 }
 
 void hp_vm_run_role(const hp_bc *bc, const hp_globals *g, hp_role role, hp_backend *b,
-		    const hp_limits *lim, hp_role_result *out)
+                    const hp_limits *lim, hp_role_result *out)
 {
 	hp_role_result_init(out, role);
 	int ri = role < HP_ROLE_COUNT ? bc->role_index[role] : -1;
@@ -912,7 +915,7 @@ static hp_value global_value(vm *m, hp_bc_region r, hp_type t)
 }
 
 bool hp_globals_eval(const hp_bc *bc, hp_backend *b, const hp_param_override *ov, size_t nov,
-		     const hp_limits *lim, hp_globals *g, hp_err *err)
+                     const hp_limits *lim, hp_globals *g, hp_err *err)
 {
 	memset(g, 0, sizeof *g);
 	hp_pool_init(&g->pool, lim ? lim->max_memory : HP_VM_DEFAULT_MEMORY);
@@ -922,14 +925,17 @@ bool hp_globals_eval(const hp_bc *bc, hp_backend *b, const hp_param_override *ov
 	g->conds = hp_xcalloc(bc->nconds, sizeof *g->conds);
 	for (size_t i = 0; i < nov; i++) {
 		uint32_t p = 0;
-		while (p < bc->nparams && strcmp(hp_bc_str(bc, bc->params[p].name), ov[i].name) != 0)
+		while (p < bc->nparams &&
+		       strcmp(hp_bc_str(bc, bc->params[p].name), ov[i].name) != 0)
 			p++;
 		if (p == bc->nparams) {
 			hp_buf names = {0};
 			for (uint32_t k = 0; k < bc->nparams; k++)
-				hp_buf_printf(&names, "%s%s", k ? ", " : "", hp_bc_str(bc, bc->params[k].name));
-			hp_err_set(err, "--param %s: the policy has no param named '%s' (its params: %s)",
-				   ov[i].name, ov[i].name, names.len ? names.data : "none");
+				hp_buf_printf(&names, "%s%s", k ? ", " : "",
+				              hp_bc_str(bc, bc->params[k].name));
+			hp_err_set(
+			    err, "--param %s: the policy has no param named '%s' (its params: %s)",
+			    ov[i].name, ov[i].name, names.len ? names.data : "none");
 			hp_buf_free(&names);
 			hp_globals_free(g);
 			return false;
@@ -947,9 +953,9 @@ bool hp_globals_eval(const hp_bc *bc, hp_backend *b, const hp_param_override *ov
 			g->params[i] = global_value(&m, bc->params[i].code, bc->params[i].type);
 	for (int r = 0; r < HP_ROLE_COUNT; r++) {
 		int ri = bc->role_index[r];
-		g->identity[r] = ri < 0 ? hp_v_none()
-					: global_value(&m, bc->roles[ri].identity,
-						       bc->roles[ri].identity_type);
+		g->identity[r] =
+		    ri < 0 ? hp_v_none()
+		           : global_value(&m, bc->roles[ri].identity, bc->roles[ri].identity_type);
 	}
 	for (uint32_t i = 0; i < bc->nconds; i++)
 		g->conds[i] = global_value(&m, bc->conds[i].code, HP_T_BOOL);

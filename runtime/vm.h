@@ -31,8 +31,8 @@
 #include "result.h"
 #include "value.h"
 
-#define HP_VM_DEFAULT_MILLIS 30000u          /* wall time of one run */
-#define HP_VM_DEFAULT_MEMORY (64u << 20)     /* bytes of values and results of one run */
+#define HP_VM_DEFAULT_MILLIS 30000u      /* wall time of one run */
+#define HP_VM_DEFAULT_MEMORY (64u << 20) /* bytes of values and results of one run */
 
 typedef struct {
 	uint64_t max_steps;  /* instructions */
@@ -52,11 +52,11 @@ typedef struct {
 /* What phase one computed. Values point into pool (or the program). */
 typedef struct {
 	hp_pool pool;
-	hp_value *params;                   /* one per param */
-	bool *overridden;                   /* one per param */
-	hp_value identity[HP_ROLE_COUNT];   /* declared roles: a uid (int) or a user */
-	hp_value *conds;                    /* one per provider condition: a bool */
-	hp_role_result facts;               /* what phase one asked (role root) */
+	hp_value *params;                 /* one per param */
+	bool *overridden;                 /* one per param */
+	hp_value identity[HP_ROLE_COUNT]; /* declared roles: a uid (int) or a user */
+	hp_value *conds;                  /* one per provider condition: a bool */
+	hp_role_result facts;             /* what phase one asked (role root) */
 	/* phase one's answers, kept as values so that role runs answer the
 	 * same GLOBAL questions the same way without asking again */
 	uint32_t nseeds;
@@ -68,19 +68,19 @@ typedef struct {
  * 0o octal or 0x hex; bool true or false; list and caps as comma-separated
  * items (capability names without cap_); role by name. user and group
  * params cannot be given. false with err set. */
-bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *pool,
-		    hp_value *out, hp_err *err);
+bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *pool, hp_value *out,
+                    hp_err *err);
 
 /* Phase one. false (with err) only for a bad override: an unknown name or
  * a value that does not parse. Everything else is a value, maybe UNKNOWN. */
 bool hp_globals_eval(const hp_bc *bc, hp_backend *b, const hp_param_override *ov, size_t nov,
-		     const hp_limits *lim, hp_globals *g, hp_err *err);
+                     const hp_limits *lim, hp_globals *g, hp_err *err);
 void hp_globals_free(hp_globals *g);
 
 /* Phase two for one role. out is initialised here; free it with
  * hp_role_result_free. A role the program does not declare gets a complete
  * run with no outcomes. */
 void hp_vm_run_role(const hp_bc *bc, const hp_globals *g, hp_role role, hp_backend *b,
-		    const hp_limits *lim, hp_role_result *out);
+                    const hp_limits *lim, hp_role_result *out);
 
 #endif

@@ -52,7 +52,7 @@ hp_value bt_param0(const hp_bc *bc, hp_backend *b, hp_globals *g)
 }
 
 static hp_value stub_ask(hp_backend *base, hp_role role, hp_probe_id probe, const hp_value *arg,
-			 hp_pool *pool)
+                         hp_pool *pool)
 {
 	bt_backend *b = (bt_backend *)base;
 	(void)pool;

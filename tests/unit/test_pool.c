@@ -56,9 +56,9 @@ static void test_strndup(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_alignment_and_growth),
-		cmocka_unit_test(test_limit),
-		cmocka_unit_test(test_strndup),
+	    cmocka_unit_test(test_alignment_and_growth),
+	    cmocka_unit_test(test_limit),
+	    cmocka_unit_test(test_strndup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

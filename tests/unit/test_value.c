@@ -54,8 +54,9 @@ static void test_format(void **state)
 	assert_string_equal(fmt(&v), "hangar");
 	hp_user u = {S("hangar"), 1001, 1002, S("/var/lib/hangar"), S("/bin/sh"), {items, 1}};
 	v = hp_v_user(&u);
-	assert_string_equal(fmt(&v), "user \"hangar\" (uid 1001, gid 1002, home \"/var/lib/hangar\", "
-				     "shell \"/bin/sh\", groups { \"sudo\" })");
+	assert_string_equal(fmt(&v),
+	                    "user \"hangar\" (uid 1001, gid 1002, home \"/var/lib/hangar\", "
+	                    "shell \"/bin/sh\", groups { \"sudo\" })");
 	hp_group g = {S("docker"), 999, {NULL, 0}};
 	v = hp_v_group(&g);
 	assert_string_equal(fmt(&v), "group \"docker\" (gid 999, members {})");
@@ -124,10 +125,18 @@ static void test_round_trip(void **state)
 	hp_user u = {S("agent"), 1000, 1000, S("/home/agent"), S("/bin/bash"), {items, 3}};
 	hp_group g = {S("sudo"), 27, {items, 2}};
 	hp_value vs[] = {
-		hp_v_bool(false),     hp_v_int(INT64_MIN),	       hp_v_str("path", 4),
-		hp_v_list(items, 3),  hp_v_caps(UINT64_C(1) << 40),    hp_v_role(HP_ROLE_AGENT),
-		hp_v_user(&u),	      hp_v_group(&g),		       hp_v_absent(HP_T_USER, NULL),
-		hp_v_none(),	      hp_v_unknown(HP_T_BOOL, "EPERM"), hp_v_skipped(HP_T_CAPS, "offline"),
+	    hp_v_bool(false),
+	    hp_v_int(INT64_MIN),
+	    hp_v_str("path", 4),
+	    hp_v_list(items, 3),
+	    hp_v_caps(UINT64_C(1) << 40),
+	    hp_v_role(HP_ROLE_AGENT),
+	    hp_v_user(&u),
+	    hp_v_group(&g),
+	    hp_v_absent(HP_T_USER, NULL),
+	    hp_v_none(),
+	    hp_v_unknown(HP_T_BOOL, "EPERM"),
+	    hp_v_skipped(HP_T_CAPS, "offline"),
 	};
 	for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++)
 		round_trip(&vs[i]);
@@ -154,15 +163,16 @@ static void test_decode_errors(void **state)
 	decode_error(bad_bool, sizeof bad_bool, "encoded value at byte 0: bool is 2");
 	const uint8_t long_str[] = {0, HP_T_STR, 0x01, 0x00, 0x01, 0x00};
 	decode_error(long_str, sizeof long_str,
-		     "encoded value at byte 2: string is 65537 bytes, more than 65536");
+	             "encoded value at byte 2: string is 65537 bytes, more than 65536");
 	const uint8_t nul_str[] = {0, HP_T_STR, 2, 0, 0, 0, 'a', 0};
-	decode_error(nul_str, sizeof nul_str, "encoded value at byte 2: string contains a NUL byte");
+	decode_error(nul_str, sizeof nul_str,
+	             "encoded value at byte 2: string contains a NUL byte");
 	const uint8_t big_list[] = {0, HP_T_LIST, 0xff, 0xff, 0xff, 0xff};
 	decode_error(big_list, sizeof big_list,
-		     "encoded value at byte 2: list has 4294967295 items, more than 4096");
+	             "encoded value at byte 2: list has 4294967295 items, more than 4096");
 	const uint8_t short_list[] = {0, HP_T_LIST, 3, 0, 0, 0, 0, 0, 0, 0};
 	decode_error(short_list, sizeof short_list,
-		     "encoded value truncated at byte 6 (reading list)");
+	             "encoded value truncated at byte 6 (reading list)");
 	const uint8_t bad_role[] = {0, HP_T_ROLE, 3};
 	decode_error(bad_role, sizeof bad_role, "encoded value at byte 0: role 3");
 }
@@ -187,9 +197,9 @@ static void test_copy(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fields),	  cmocka_unit_test(test_format),
-		cmocka_unit_test(test_equal),	  cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_decode_errors), cmocka_unit_test(test_copy),
+	    cmocka_unit_test(test_fields),        cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_equal),         cmocka_unit_test(test_round_trip),
+	    cmocka_unit_test(test_decode_errors), cmocka_unit_test(test_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

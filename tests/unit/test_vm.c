@@ -19,22 +19,22 @@
 #define CAPS(v) hp_bcw_const(w, HP_T_CAPS, (uint64_t)(v))
 
 static hp_str groups_items[2] = {{"agent", 5}, {"docker", 6}};
-static hp_user agent_user = {{"agent", 5}, 1000, 1000, {"/home/agent", 11}, {"/bin/bash", 9},
-			     {groups_items, 2}};
+static hp_user agent_user = {{"agent", 5},     1000, 1000, {"/home/agent", 11}, {"/bin/bash", 9},
+                             {groups_items, 2}};
 static hp_group docker_group = {{"docker", 6}, 999, {groups_items, 1}};
 
 static const bt_answer answers[] = {
-	{-1, HP_PROBE_USER, "agent", {HP_VAL_KNOWN, HP_T_USER, {.user = &agent_user}}},
-	{-1, HP_PROBE_USER, "ghost", {HP_VAL_ABSENT, HP_T_USER, {.reason = NULL}}},
-	{-1, HP_PROBE_GROUP, "docker", {HP_VAL_KNOWN, HP_T_GROUP, {.group = &docker_group}}},
-	{-1, HP_PROBE_ENV, "PATH", {HP_VAL_KNOWN, HP_T_STR, {.s = {"/usr/bin:/bin", 13}}}},
-	{-1, HP_PROBE_ENV, "UNSET", {HP_VAL_ABSENT, HP_T_STR, {.reason = NULL}}},
-	{-1, HP_PROBE_ENV, "WRONG", {HP_VAL_KNOWN, HP_T_INT, {.i = 3}}},
-	{HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/usr/bin", {HP_VAL_KNOWN, HP_T_BOOL, {.b = false}}},
-	{HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/bin", {HP_VAL_KNOWN, HP_T_BOOL, {.b = true}}},
-	{HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/tmp", {HP_VAL_SKIPPED, HP_T_BOOL, {.reason = "offline"}}},
-	{HP_ROLE_AGENT, HP_PROBE_SUDO, NULL, {HP_VAL_KNOWN, HP_T_BOOL, {.b = false}}},
-	{HP_ROLE_AGENT, HP_PROBE_SIGNAL, NULL, {HP_VAL_KNOWN, HP_T_BOOL, {.b = true}}},
+    {-1, HP_PROBE_USER, "agent", {HP_VAL_KNOWN, HP_T_USER, {.user = &agent_user}}},
+    {-1, HP_PROBE_USER, "ghost", {HP_VAL_ABSENT, HP_T_USER, {.reason = NULL}}},
+    {-1, HP_PROBE_GROUP, "docker", {HP_VAL_KNOWN, HP_T_GROUP, {.group = &docker_group}}},
+    {-1, HP_PROBE_ENV, "PATH", {HP_VAL_KNOWN, HP_T_STR, {.s = {"/usr/bin:/bin", 13}}}},
+    {-1, HP_PROBE_ENV, "UNSET", {HP_VAL_ABSENT, HP_T_STR, {.reason = NULL}}},
+    {-1, HP_PROBE_ENV, "WRONG", {HP_VAL_KNOWN, HP_T_INT, {.i = 3}}},
+    {HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/usr/bin", {HP_VAL_KNOWN, HP_T_BOOL, {.b = false}}},
+    {HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/bin", {HP_VAL_KNOWN, HP_T_BOOL, {.b = true}}},
+    {HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/tmp", {HP_VAL_SKIPPED, HP_T_BOOL, {.reason = "offline"}}},
+    {HP_ROLE_AGENT, HP_PROBE_SUDO, NULL, {HP_VAL_KNOWN, HP_T_BOOL, {.b = false}}},
+    {HP_ROLE_AGENT, HP_PROBE_SIGNAL, NULL, {HP_VAL_KNOWN, HP_T_BOOL, {.b = true}}},
 };
 
 static bt_backend stub;
@@ -62,7 +62,8 @@ static const char *eval(hp_bcw *w, uint32_t start, hp_type t)
 	if (!bc)
 		fail_msg("rejected: %s", err.msg);
 	hp_globals g;
-	hp_value v = bt_param0(bc, bt_backend_init(&stub, answers, sizeof answers / sizeof answers[0]), &g);
+	hp_value v =
+	    bt_param0(bc, bt_backend_init(&stub, answers, sizeof answers / sizeof answers[0]), &g);
 	fmt(&v);
 	hp_globals_free(&g);
 	hp_bc_free(bc);
@@ -142,12 +143,14 @@ static void test_load_param_and_pop(void **state)
 	hp_bc *bc = bt_load(w, &err);
 	assert_non_null(bc);
 	hp_globals g;
-	assert_true(hp_globals_eval(bc, bt_backend_init(&stub, answers, 0), NULL, 0, NULL, &g, &err));
+	assert_true(
+	    hp_globals_eval(bc, bt_backend_init(&stub, answers, 0), NULL, 0, NULL, &g, &err));
 	assert_string_equal(fmt(&g.params[1]), "\"first-second\"");
 	hp_globals_free(&g);
 	/* an override replaces the param's code, and later params see it */
 	hp_param_override ov = {"a", "given"};
-	assert_true(hp_globals_eval(bc, bt_backend_init(&stub, answers, 0), &ov, 1, NULL, &g, &err));
+	assert_true(
+	    hp_globals_eval(bc, bt_backend_init(&stub, answers, 0), &ov, 1, NULL, &g, &err));
 	assert_string_equal(fmt(&g.params[1]), "\"given-second\"");
 	hp_globals_free(&g);
 	hp_bc_free(bc);
@@ -205,15 +208,15 @@ static const char *outcomes(const run_t *x, bool evidence)
 /* Emit one REQUIRE of a new assertion of rule "r". */
 static void require(hp_bcw *w, const char *what)
 {
-	uint32_t a = hp_bcw_assertion(w, HP_ROLE_AGENT, HP_BC_REQUIRE, what,
-				      (hp_bcw_loc){"t.hpol", 3, 5});
+	uint32_t a =
+	    hp_bcw_assertion(w, HP_ROLE_AGENT, HP_BC_REQUIRE, what, (hp_bcw_loc){"t.hpol", 3, 5});
 	E(REQUIRE, 0, 0, a);
 }
 
 static void forbid(hp_bcw *w, const char *what)
 {
-	uint32_t a = hp_bcw_assertion(w, HP_ROLE_AGENT, HP_BC_FORBID, what,
-				      (hp_bcw_loc){"t.hpol", 4, 5});
+	uint32_t a =
+	    hp_bcw_assertion(w, HP_ROLE_AGENT, HP_BC_FORBID, what, (hp_bcw_loc){"t.hpol", 4, 5});
 	E(FORBID, 0, 0, a);
 }
 
@@ -331,7 +334,9 @@ static void test_jump_false(void **state)
 		for (uint32_t i = 0; i < x.r.nfacts; i++)
 			sudo_asked += x.r.facts[i].probe == HP_PROBE_SUDO;
 		assert_int_equal(sudo_asked, left == 0 ? 0 : 1);
-		assert_string_equal(outcomes(&x, false), left == 0 ? "fails" : left == 1 ? "holds" : "unknown");
+		assert_string_equal(outcomes(&x, false), left == 0   ? "fails"
+		                                         : left == 1 ? "holds"
+		                                                     : "unknown");
 		run_free(&x);
 	}
 }
@@ -460,7 +465,8 @@ static void test_band_to_str_concat(void **state)
 	E(PUSH_STR, 0, 0, S(big));
 	E(CONCAT, 0, 0, 0);
 	E(RETURN, 0, 0, 0);
-	assert_string_equal(eval(w, 0, HP_T_STR), "unknown (string longer than the limit of 65536 bytes)");
+	assert_string_equal(eval(w, 0, HP_T_STR),
+	                    "unknown (string longer than the limit of 65536 bytes)");
 }
 
 /* Lists a and b given as comma-separated strings, combined with op. */
@@ -506,7 +512,8 @@ static void test_split(void **state)
 	E(PUSH_STR, 0, 0, S(","));
 	E(SPLIT, 0, 0, 0);
 	E(RETURN, 0, 0, 0);
-	assert_string_equal(eval(w, 0, HP_T_LIST), "unknown (split gives more than the limit of 4096 items)");
+	assert_string_equal(eval(w, 0, HP_T_LIST),
+	                    "unknown (split gives more than the limit of 4096 items)");
 }
 
 static void test_in(void **state)
@@ -537,7 +544,8 @@ static void test_subset_superset_intersect_lists(void **state)
 	assert_string_equal(list_op(HP_I_SUBSET, "a,d", "c,b,a", HP_T_BOOL), "false");
 	assert_string_equal(list_op(HP_I_SUPERSET, "a,d", "d", HP_T_BOOL), "true");
 	assert_string_equal(list_op(HP_I_SUPERSET, "a", "d", HP_T_BOOL), "false");
-	assert_string_equal(list_op(HP_I_INTERSECT, "c,a,b", "b,c,x", HP_T_LIST), "{ \"c\", \"b\" }");
+	assert_string_equal(list_op(HP_I_INTERSECT, "c,a,b", "b,c,x", HP_T_LIST),
+	                    "{ \"c\", \"b\" }");
 	/* long lists take the sorted path */
 	char a[4000] = "", b[4000] = "";
 	for (int i = 0; i < 200; i++) {
@@ -570,7 +578,8 @@ static void test_subset_superset_intersect_caps(void **state)
 	assert_string_equal(caps_op(HP_I_SUPERSET, 0xe0, 0x60, HP_T_BOOL), "true");
 	assert_string_equal(caps_op(HP_I_SUPERSET, 0x60, 0xe0, HP_T_BOOL), "false");
 	assert_string_equal(caps_op(HP_I_SUBSET, 0, 0, HP_T_BOOL), "true");
-	assert_string_equal(caps_op(HP_I_INTERSECT, 0xe1, 0x61, HP_T_CAPS), "{ chown, kill, setgid }");
+	assert_string_equal(caps_op(HP_I_INTERSECT, 0xe1, 0x61, HP_T_CAPS),
+	                    "{ chown, kill, setgid }");
 }
 
 static const char *record(const char *probe_arg, hp_probe_id probe, int field_id, hp_type t)
@@ -592,17 +601,20 @@ static void test_field(void **state)
 	assert_string_equal(record("agent", HP_PROBE_USER, HP_RF_USER_NAME, HP_T_STR), "\"agent\"");
 	assert_string_equal(record("agent", HP_PROBE_USER, HP_RF_USER_UID, HP_T_INT), "1000");
 	assert_string_equal(record("agent", HP_PROBE_USER, HP_RF_USER_GID, HP_T_INT), "1000");
-	assert_string_equal(record("agent", HP_PROBE_USER, HP_RF_USER_HOME, HP_T_STR), "\"/home/agent\"");
-	assert_string_equal(record("agent", HP_PROBE_USER, HP_RF_USER_SHELL, HP_T_STR), "\"/bin/bash\"");
+	assert_string_equal(record("agent", HP_PROBE_USER, HP_RF_USER_HOME, HP_T_STR),
+	                    "\"/home/agent\"");
+	assert_string_equal(record("agent", HP_PROBE_USER, HP_RF_USER_SHELL, HP_T_STR),
+	                    "\"/bin/bash\"");
 	assert_string_equal(record("agent", HP_PROBE_USER, HP_RF_USER_GROUPS, HP_T_LIST),
-			    "{ \"agent\", \"docker\" }");
-	assert_string_equal(record("docker", HP_PROBE_GROUP, HP_RF_GROUP_NAME, HP_T_STR), "\"docker\"");
+	                    "{ \"agent\", \"docker\" }");
+	assert_string_equal(record("docker", HP_PROBE_GROUP, HP_RF_GROUP_NAME, HP_T_STR),
+	                    "\"docker\"");
 	assert_string_equal(record("docker", HP_PROBE_GROUP, HP_RF_GROUP_GID, HP_T_INT), "999");
 	assert_string_equal(record("docker", HP_PROBE_GROUP, HP_RF_GROUP_MEMBERS, HP_T_LIST),
-			    "{ \"agent\" }");
+	                    "{ \"agent\" }");
 	assert_string_equal(record("ghost", HP_PROBE_USER, HP_RF_USER_UID, HP_T_INT), "absent");
 	assert_string_equal(record("nobody", HP_PROBE_USER, HP_RF_USER_UID, HP_T_INT),
-			    "unknown (no stub answer)");
+	                    "unknown (no stub answer)");
 }
 
 static void test_exists(void **state)
@@ -610,7 +622,8 @@ static void test_exists(void **state)
 	(void)state;
 	assert_string_equal(record("agent", HP_PROBE_USER, -1, HP_T_BOOL), "true");
 	assert_string_equal(record("ghost", HP_PROBE_USER, -1, HP_T_BOOL), "false");
-	assert_string_equal(record("nobody", HP_PROBE_USER, -1, HP_T_BOOL), "unknown (no stub answer)");
+	assert_string_equal(record("nobody", HP_PROBE_USER, -1, HP_T_BOOL),
+	                    "unknown (no stub answer)");
 }
 
 static void test_probes(void **state)
@@ -621,7 +634,8 @@ static void test_probes(void **state)
 	E(PUSH_STR, 0, 0, S("WRONG"));
 	E(PROBE1, 0, HP_PROBE_ENV, 0);
 	E(RETURN, 0, 0, 0);
-	assert_string_equal(eval(w, 0, HP_T_STR), "unknown (the stub backend answered a int, not a string)");
+	assert_string_equal(eval(w, 0, HP_T_STR),
+	                    "unknown (the stub backend answered a int, not a string)");
 	/* an argument that is not a value is not asked about */
 	w = bt_new();
 	E(PUSH_STR, 0, 0, S("UNSET"));
@@ -649,12 +663,13 @@ static void test_probes(void **state)
 	/* a global probe is asked as root, even in a role's checks */
 	assert_int_equal(x.r.facts[1].role, HP_ROLE_ROOT);
 	assert_int_equal(x.r.probes, 3);
-	assert_string_equal(outcomes(&x, true),
-			    "holds: forbid sudo (t.hpol:4:5) as agent: holds; observed sudo as agent is false | "
-			    "holds: forbid sudo (t.hpol:4:5) as agent: holds; observed sudo as agent is false | "
-			    "holds: require exists user(\"agent\") (t.hpol:3:5) as agent: holds; observed "
-			    "user(\"agent\") is user \"agent\" (uid 1000, gid 1000, home \"/home/agent\", "
-			    "shell \"/bin/bash\", groups { \"agent\", \"docker\" })");
+	assert_string_equal(
+	    outcomes(&x, true),
+	    "holds: forbid sudo (t.hpol:4:5) as agent: holds; observed sudo as agent is false | "
+	    "holds: forbid sudo (t.hpol:4:5) as agent: holds; observed sudo as agent is false | "
+	    "holds: require exists user(\"agent\") (t.hpol:3:5) as agent: holds; observed "
+	    "user(\"agent\") is user \"agent\" (uid 1000, gid 1000, home \"/home/agent\", "
+	    "shell \"/bin/bash\", groups { \"agent\", \"docker\" })");
 	run_free(&x);
 	/* PROBE1 with a role argument */
 	w = rule_new();
@@ -663,9 +678,10 @@ static void test_probes(void **state)
 	forbid(w, "forbid signal(canary hangar)");
 	E(END, 0, 0, 0);
 	run_body(&x, w, 0, NULL);
-	assert_string_equal(outcomes(&x, true),
-			    "fails: forbid signal(canary hangar) (t.hpol:4:5) as agent: fails; observed "
-			    "signal(hangar) as agent is true");
+	assert_string_equal(
+	    outcomes(&x, true),
+	    "fails: forbid signal(canary hangar) (t.hpol:4:5) as agent: fails; observed "
+	    "signal(hangar) as agent is true");
 	run_free(&x);
 }
 
@@ -684,7 +700,8 @@ static void test_require_forbid(void **state)
 	E(END, 0, 0, 0);
 	run_t x;
 	run_body(&x, w, 0, NULL);
-	assert_string_equal(outcomes(&x, false), "fails | holds | unknown | skipped | absent | holds | fails");
+	assert_string_equal(outcomes(&x, false),
+	                    "fails | holds | unknown | skipped | absent | holds | fails");
 	run_free(&x);
 }
 
@@ -731,13 +748,14 @@ static void test_for_endfor_load_local(void **state)
 	(void)state;
 	run_t x;
 	loop_program(&x, "/usr/bin,/bin", 256, false);
-	assert_string_equal(outcomes(&x, true),
-			    "holds: forbid writable(d) (t.hpol:4:5) as agent: holds; observed "
-			    "writable(\"/usr/bin\") as agent is false; with d = \"/usr/bin\" | "
-			    "holds: require d == d (t.hpol:3:5) as agent: holds; with d = \"/usr/bin\" | "
-			    "fails: forbid writable(d) (t.hpol:4:5) as agent: fails; observed "
-			    "writable(\"/bin\") as agent is true; with d = \"/bin\" | "
-			    "holds: require d == d (t.hpol:3:5) as agent: holds; with d = \"/bin\"");
+	assert_string_equal(
+	    outcomes(&x, true),
+	    "holds: forbid writable(d) (t.hpol:4:5) as agent: holds; observed "
+	    "writable(\"/usr/bin\") as agent is false; with d = \"/usr/bin\" | "
+	    "holds: require d == d (t.hpol:3:5) as agent: holds; with d = \"/usr/bin\" | "
+	    "fails: forbid writable(d) (t.hpol:4:5) as agent: fails; observed "
+	    "writable(\"/bin\") as agent is true; with d = \"/bin\" | "
+	    "holds: require d == d (t.hpol:3:5) as agent: holds; with d = \"/bin\"");
 	/* FOR ran once, ENDFOR twice: 4 + 2 * 8 instructions, then END */
 	assert_int_equal(x.r.steps, 4 + 2 * 8 + 1);
 	run_free(&x);
@@ -748,18 +766,20 @@ static void test_for_bound_and_non_values(void **state)
 	(void)state;
 	run_t x;
 	loop_program(&x, "/usr/bin,/bin,/sbin", 2, false);
-	assert_string_equal(outcomes(&x, true),
-			    "unknown: forbid writable(d) (t.hpol:4:5) as agent: unknown (the list has 3 "
-			    "items, more than the loop's bound of 2) | "
-			    "unknown: require d == d (t.hpol:3:5) as agent: unknown (the list has 3 items, "
-			    "more than the loop's bound of 2)");
+	assert_string_equal(
+	    outcomes(&x, true),
+	    "unknown: forbid writable(d) (t.hpol:4:5) as agent: unknown (the list has 3 "
+	    "items, more than the loop's bound of 2) | "
+	    "unknown: require d == d (t.hpol:3:5) as agent: unknown (the list has 3 items, "
+	    "more than the loop's bound of 2)");
 	assert_int_equal(x.r.nfacts, 0);
 	run_free(&x);
 	loop_program(&x, NULL, 8, true);
-	assert_string_equal(outcomes(&x, true),
-			    "unknown: forbid writable(d) (t.hpol:4:5) as agent: unknown (no stub answer); "
-			    "observed env(\"NOPE\") is unknown (no stub answer) | "
-			    "unknown: require d == d (t.hpol:3:5) as agent: unknown (no stub answer)");
+	assert_string_equal(
+	    outcomes(&x, true),
+	    "unknown: forbid writable(d) (t.hpol:4:5) as agent: unknown (no stub answer); "
+	    "observed env(\"NOPE\") is unknown (no stub answer) | "
+	    "unknown: require d == d (t.hpol:3:5) as agent: unknown (no stub answer)");
 	run_free(&x);
 	/* the empty list has no items, and `split("", ",")` is one empty item */
 	hp_bcw *w = rule_new();
@@ -799,7 +819,8 @@ static void test_nested_loops(void **state)
 	assert_int_equal(x.r.noutcomes, 4);
 	hp_buf b = {0};
 	hp_outcome_format(&b, x.bc, &x.r, &x.r.outcomes[3]);
-	assert_string_equal(b.data, "require i != j (t.hpol:3:5) as agent: holds; with i = \"b\", j = \"y\"");
+	assert_string_equal(
+	    b.data, "require i != j (t.hpol:3:5) as agent: holds; with i = \"b\", j = \"y\"");
 	hp_buf_free(&b);
 	run_free(&x);
 }
@@ -884,32 +905,32 @@ static void test_undeclared_role_runs_nothing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_return_and_constants),
-		cmocka_unit_test(test_lists),
-		cmocka_unit_test(test_load_param_and_pop),
-		cmocka_unit_test(test_not),
-		cmocka_unit_test(test_and),
-		cmocka_unit_test(test_or),
-		cmocka_unit_test(test_jump_false),
-		cmocka_unit_test(test_jump_true),
-		cmocka_unit_test(test_jump_present),
-		cmocka_unit_test(test_eq_ne),
-		cmocka_unit_test(test_ordering),
-		cmocka_unit_test(test_band_to_str_concat),
-		cmocka_unit_test(test_split),
-		cmocka_unit_test(test_in),
-		cmocka_unit_test(test_subset_superset_intersect_lists),
-		cmocka_unit_test(test_subset_superset_intersect_caps),
-		cmocka_unit_test(test_field),
-		cmocka_unit_test(test_exists),
-		cmocka_unit_test(test_probes),
-		cmocka_unit_test(test_require_forbid),
-		cmocka_unit_test(test_end),
-		cmocka_unit_test(test_for_endfor_load_local),
-		cmocka_unit_test(test_for_bound_and_non_values),
-		cmocka_unit_test(test_nested_loops),
-		cmocka_unit_test(test_limits),
-		cmocka_unit_test(test_undeclared_role_runs_nothing),
+	    cmocka_unit_test(test_return_and_constants),
+	    cmocka_unit_test(test_lists),
+	    cmocka_unit_test(test_load_param_and_pop),
+	    cmocka_unit_test(test_not),
+	    cmocka_unit_test(test_and),
+	    cmocka_unit_test(test_or),
+	    cmocka_unit_test(test_jump_false),
+	    cmocka_unit_test(test_jump_true),
+	    cmocka_unit_test(test_jump_present),
+	    cmocka_unit_test(test_eq_ne),
+	    cmocka_unit_test(test_ordering),
+	    cmocka_unit_test(test_band_to_str_concat),
+	    cmocka_unit_test(test_split),
+	    cmocka_unit_test(test_in),
+	    cmocka_unit_test(test_subset_superset_intersect_lists),
+	    cmocka_unit_test(test_subset_superset_intersect_caps),
+	    cmocka_unit_test(test_field),
+	    cmocka_unit_test(test_exists),
+	    cmocka_unit_test(test_probes),
+	    cmocka_unit_test(test_require_forbid),
+	    cmocka_unit_test(test_end),
+	    cmocka_unit_test(test_for_endfor_load_local),
+	    cmocka_unit_test(test_for_bound_and_non_values),
+	    cmocka_unit_test(test_nested_loops),
+	    cmocka_unit_test(test_limits),
+	    cmocka_unit_test(test_undeclared_role_runs_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
