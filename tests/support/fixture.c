@@ -27,6 +27,19 @@ static void die(const char *what, const char *path)
 	abort();
 }
 
+/* Set once when the test program starts, so forked children agree. */
+static uid_t uid_base;
+
+__attribute__((constructor)) static void init_uid_base(void)
+{
+	uid_base = 3000000 + (uid_t)(getpid() % 100000) * 8;
+}
+
+uid_t fx_uid(int k)
+{
+	return uid_base + (uid_t)k;
+}
+
 char *fx_tmpdir(void)
 {
 	char *d = strdup("/tmp/hp-test-XXXXXX");

@@ -8,8 +8,14 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Throwaway ids no user database names. */
-enum { FX_AGENT = 4242, FX_OTHER = 4243, FX_HANGAR = 4244, FX_GROUP = 4250 };
+/* Throwaway ids no user database names, different for every test process
+ * (other test suites may run at the same time on the machine, and the
+ * tests count and attack processes by uid). */
+uid_t fx_uid(int k);
+#define FX_AGENT fx_uid(0)
+#define FX_OTHER fx_uid(1)
+#define FX_HANGAR fx_uid(2)
+#define FX_GROUP fx_uid(3)
 
 /* A fresh 0755 directory under /tmp; free with fx_rmtree. */
 char *fx_tmpdir(void);

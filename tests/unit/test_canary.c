@@ -26,15 +26,22 @@
 #include "identity.h"
 #include "sysx.h"
 
-static const hp_identity hangar = {.kind = HP_ID_KEEP_CAPS,
-                                   .uid = FX_HANGAR,
-                                   .gid = FX_HANGAR,
-                                   .keep_caps = 1ull << CAP_KILL,
-                                   .dumpable = 1};
-static const hp_identity agent = {
-    .kind = HP_ID_NO_CAPS, .uid = FX_AGENT, .gid = FX_AGENT, .no_new_privs = 1};
-static const hp_identity agent_plain = {
-    .kind = HP_ID_PLAIN, .uid = FX_AGENT, .gid = FX_AGENT, .dumpable = 1};
+static hp_identity hangar, agent, agent_plain;
+
+static int setup_ids(void **state)
+{
+	(void)state;
+	hangar = (hp_identity){.kind = HP_ID_KEEP_CAPS,
+	                       .uid = FX_HANGAR,
+	                       .gid = FX_HANGAR,
+	                       .keep_caps = 1ull << CAP_KILL,
+	                       .dumpable = 1};
+	agent = (hp_identity){
+	    .kind = HP_ID_NO_CAPS, .uid = FX_AGENT, .gid = FX_AGENT, .no_new_privs = 1};
+	agent_plain =
+	    (hp_identity){.kind = HP_ID_PLAIN, .uid = FX_AGENT, .gid = FX_AGENT, .dumpable = 1};
+	return 0;
+}
 
 static int probe_all(void *arg, hp_frame_writer *out)
 {
@@ -280,5 +287,5 @@ int main(void)
 	    cmocka_unit_test(test_failed_switch_and_dead_canary),
 	    cmocka_unit_test(test_hammering_while_switching),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup_ids, NULL);
 }

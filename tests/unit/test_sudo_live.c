@@ -22,7 +22,7 @@
 
 static char *dir;
 static hp_root root;
-static const hp_identity agent = {.kind = HP_ID_PLAIN, .uid = FX_AGENT, .gid = FX_AGENT};
+static hp_identity agent;
 static const hp_sudo_opts opts = {.deadline_ms = 2000, .out_cap = 65536};
 
 static void fake(const char *name, const char *script, unsigned mode, unsigned dirmode)
@@ -36,6 +36,7 @@ static void fake(const char *name, const char *script, unsigned mode, unsigned d
 static int setup(void **state)
 {
 	(void)state;
+	agent = (hp_identity){.kind = HP_ID_PLAIN, .uid = FX_AGENT, .gid = FX_AGENT};
 	if (geteuid() != 0)
 		return 0;
 	dir = fx_tmpdir();
