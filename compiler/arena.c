@@ -20,8 +20,14 @@ typedef struct chunk {
 	_Alignas(16) unsigned char data[];
 } chunk;
 
+typedef struct adopted {
+	struct adopted *next;
+	void *p;
+} adopted;
+
 struct hp_arena {
 	chunk *cur;
+	adopted *owned;
 	size_t next_size;
 	size_t total;
 };
@@ -37,6 +43,11 @@ void hp_arena_free(hp_arena *a)
 {
 	if (!a)
 		return;
+	for (adopted *o = a->owned; o;) {
+		adopted *n = o->next;
+		free(o->p);
+		o = n; /* the record itself lives in a chunk */
+	}
 	chunk *c = a->cur;
 	while (c) {
 		chunk *p = c->prev;
@@ -53,7 +64,8 @@ static chunk *new_chunk(hp_arena *a, size_t need)
 		size = need;
 	if (size > SIZE_MAX - sizeof(chunk))
 		size = SIZE_MAX - sizeof(chunk); /* hp_xmalloc then fails cleanly */
-	chunk *c = hp_xmalloc(sizeof(chunk) + size);
+	/* calloc: fresh pages come zeroed, so alloc need not clear them */
+	chunk *c = hp_xcalloc(1, sizeof(chunk) + size);
 	c->size = size;
 	c->used = 0;
 	if (a->next_size < ARENA_MAX_CHUNK)
@@ -82,8 +94,15 @@ void *hp_arena_alloc(hp_arena *a, size_t n)
 	void *p = c->data + c->used;
 	c->used += n;
 	a->total += n;
-	memset(p, 0, n);
 	return p;
+}
+
+void hp_arena_adopt(hp_arena *a, void *p)
+{
+	adopted *o = hp_arena_alloc(a, sizeof *o);
+	o->p = p;
+	o->next = a->owned;
+	a->owned = o;
 }
 
 char *hp_arena_strndup(hp_arena *a, const char *s, size_t n)

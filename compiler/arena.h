@@ -15,6 +15,8 @@ void hp_arena_free(hp_arena *a);
 void *hp_arena_alloc(hp_arena *a, size_t n);
 /* A NUL-terminated copy of s[0..n). */
 char *hp_arena_strndup(hp_arena *a, const char *s, size_t n);
+/* Make p (from malloc) the arena's: freed with it. */
+void hp_arena_adopt(hp_arena *a, void *p);
 /* Bytes handed out so far (for benchmarks and limits). */
 size_t hp_arena_used(const hp_arena *a);
 

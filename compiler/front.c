@@ -112,14 +112,13 @@ static void index_lines(hp_arena *a, hp_src *s)
 	s->nlines = n;
 }
 
-static hp_src *add_src(front *f, const char *path, const char *text, size_t len, int32_t parent)
+/* text: malloc'd, NUL after it; the arena takes it over. */
+static hp_src *add_src(front *f, const char *path, char *text, size_t len, int32_t parent)
 {
 	hp_src *s = hp_arena_alloc(f->arena, sizeof *s);
 	s->path = path;
-	char *t = hp_arena_alloc(f->arena, len + 1);
-	memcpy(t, text, len);
-	t[len] = '\0';
-	s->text = t;
+	hp_arena_adopt(f->arena, text);
+	s->text = text;
 	s->len = (uint32_t)len;
 	s->index = (uint32_t)f->nfiles;
 	s->parent = parent;
@@ -248,7 +247,6 @@ static void follow_include(front *f, hp_src *s, hp_decl *inc)
 		return;
 	}
 	hp_src *c = add_src(f, path, text, len, (int32_t)s->index);
-	free(text);
 	inc->u.include.file = (int32_t)c->index;
 	hp_parse_src(c, f->arena, f->names, f->d);
 	expand(f, c);
@@ -268,7 +266,7 @@ static void expand(front *f, hp_src *s)
 	f->depth--;
 }
 
-static hp_program *run(front *f, const char *name, const char *text, size_t len)
+static hp_program *run(front *f, const char *name, char *text, size_t len)
 {
 	uint32_t errors_before = f->d->nerrors;
 	const char *path = hp_intern_name(f->names, name, strlen(name));
@@ -318,9 +316,7 @@ hp_program *hp_front_compile(const char *path, const hp_front_opts *opts, hp_dia
 		hp_intern_free(f.names);
 		return p;
 	}
-	hp_program *p = run(&f, path, text, len);
-	free(text);
-	return p;
+	return run(&f, path, text, len);
 }
 
 hp_program *hp_front_compile_text(const char *name, const char *text, size_t len,
@@ -334,7 +330,10 @@ hp_program *hp_front_compile_text(const char *name, const char *text, size_t len
 		hp_intern_free(f.names);
 		return f.p;
 	}
-	return run(&f, name, text, len);
+	char *copy = hp_xmalloc(len + 1);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	return run(&f, name, copy, len);
 }
 
 void hp_program_free(hp_program *p)

@@ -365,6 +365,8 @@ loop:
 		const unsigned char c = *ps->tok;
 		unsigned n = u8len(ps->tok, ps->lim);
 		if (c == 0) {
+			while (ps->cur < ps->lim && *ps->cur == 0)
+				ps->cur++; /* one message for a run */
 			hp_parse_error(ps, HP_DG_LEX, tok_span(ps), "NUL byte in the source");
 		} else if (n == 0) {
 			/* one message for a run of bad bytes */
