@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -379,6 +381,77 @@ static void test_permission_denied_is_unknown(void **state)
 	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, read_locked, *state), 0);
 }
 
+/* openat2 refused by a seccomp filter (ENOSYS, EPERM): the walker answers,
+ * the same answers. */
+static int answers_without_openat2(fx *f)
+{
+	hp_fileinfo fi;
+	hp_err e;
+	if (info(f, 0, "abs", 0, &fi, &e) != HP_TRUE || fi.ino != ino_of(f->dir, "etc/secret"))
+		return 1;
+	if (info(f, 0, "up/etc/passwd", 0, &fi, &e) != HP_TRUE)
+		return 2;
+	if (info(f, 0, "loop1", 0, &fi, &e) != HP_UNKNOWN)
+		return 3;
+	if (info(f, 0, "etc/nothing", 0, &fi, &e) != HP_FALSE)
+		return 4;
+	char *buf;
+	size_t len;
+	if (hp_read_file_in_root(&f->root[0], "etc/secret", 100, &buf, &len, &e) != HP_TRUE)
+		return 5;
+	free(buf);
+	return 0;
+}
+
+static void test_openat2_filtered(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	const int errs[] = {ENOSYS, EPERM};
+	for (int i = 0; i < 2; i++) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			const int nr[] = {SYS_openat2};
+			if (fx_seccomp_fail(nr, 1, errs[i]) < 0)
+				_exit(50);
+			_exit(answers_without_openat2(f));
+		}
+		int st;
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_int_equal(st, 0);
+	}
+}
+
+/* /proc replaced by something that is not procfs: the reader does not trust
+ * it, and reads through openat2 instead. */
+static void test_read_without_procfs(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		    mount("tmpfs", "/proc", "tmpfs", 0, "size=64k") < 0)
+			_exit(60);
+		char *buf;
+		size_t len;
+		hp_err e;
+		if (hp_read_file_in_root(&f->root[0], "etc/secret", 100, &buf, &len, &e) != HP_TRUE)
+			_exit(61);
+		free(buf);
+		/* the walker has no openat2 to fall back on: unknown, with the reason */
+		if (hp_read_file_in_root(&f->root[1], "etc/secret", 100, &buf, &len, &e) !=
+		        HP_UNKNOWN ||
+		    strcmp(e.msg, "etc/secret: cannot reopen for reading without procfs") != 0)
+			_exit(62);
+		_exit(0);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_int_equal(st, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -396,6 +469,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_read_refuses_fifo_dir_and_big, setup, teardown),
 	    cmocka_unit_test(test_read_refuses_device),
 	    cmocka_unit_test_setup_teardown(test_permission_denied_is_unknown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_openat2_filtered, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_without_procfs, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
