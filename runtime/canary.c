@@ -18,12 +18,7 @@
 
 static void canary_main(const hp_identity *id, int wfd, pid_t parent)
 {
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			signal(sig, SIG_DFL);
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	hp_reset_signals();
 	setpgid(0, 0);
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	const char *err = NULL;
@@ -51,10 +46,7 @@ void hp_canary_stop(hp_canary *c)
 {
 	if (c->pid <= 0)
 		return;
-	if (c->pidfd < 0 || hp_sys_pidfd_send_signal(c->pidfd, SIGKILL) < 0)
-		kill(c->pid, SIGKILL);
-	while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	(void)hp_kill_reap(c->pid, c->pidfd);
 	if (c->pidfd >= 0)
 		close(c->pidfd);
 	c->pid = 0;

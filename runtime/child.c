@@ -125,7 +125,7 @@ static void send_error(int fd, const char *reason)
 	_exit(0);
 }
 
-static void reset_signals(void)
+void hp_reset_signals(void)
 {
 	sigset_t all;
 	sigemptyset(&all);
@@ -138,7 +138,7 @@ static void reset_signals(void)
 
 static void child_main(const hp_child_opts *o, hp_child_fn fn, void *arg, int wfd, pid_t parent)
 {
-	reset_signals();
+	hp_reset_signals();
 	setpgid(0, 0);
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null < 0)
@@ -174,18 +174,6 @@ static void child_main(const hp_child_opts *o, hp_child_fn fn, void *arg, int wf
 	_exit(0);
 }
 
-/* SIGKILL the child's group and the child (pid is unreaped, so neither id
- * can have been reused). */
-static void kill_all(pid_t pid, int pidfd)
-{
-	kill(-pid, SIGKILL);
-	if (pidfd < 0 || hp_sys_pidfd_send_signal(pidfd, SIGKILL) < 0)
-		kill(pid, SIGKILL);
-}
-
-/* The runtime is the subreaper of what its children leave behind, so a
- * killed grandchild is reaped here rather than left as a zombie under a
- * container init that may never reap it. */
 void hp_reap_group(pid_t pgid)
 {
 	for (int i = 0; i < 100; i++) {
@@ -201,6 +189,19 @@ void hp_reap_group(pid_t pgid)
 	}
 }
 
+int hp_kill_reap(pid_t pid, int pidfd)
+{
+	/* pid is unreaped, so neither it nor its group id can have been reused */
+	kill(-pid, SIGKILL);
+	if (pidfd < 0 || hp_sys_pidfd_send_signal(pidfd, SIGKILL) < 0)
+		kill(pid, SIGKILL);
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	hp_reap_group(pid);
+	return st;
+}
+
 static int remaining(int64_t end)
 {
 	int64_t left = end - hp_now_ms();
@@ -208,7 +209,7 @@ static int remaining(int64_t end)
 }
 
 /* Wait, without reaping, until the child exits or the deadline passes. */
-static int wait_exit(pid_t pid, int pidfd, int64_t end)
+int hp_wait_exit(pid_t pid, int pidfd, int64_t end)
 {
 	for (;;) {
 		siginfo_t si;
@@ -288,14 +289,10 @@ hp_tri hp_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame 
 		}
 	}
 	close(p[0]);
-	if (!timed_out && !too_big && wait_exit(pid, pidfd, end) < 0)
+	if (!timed_out && !too_big && hp_wait_exit(pid, pidfd, end) < 0)
 		timed_out = 1;
 	/* whatever happened, nothing of the child's may stay running */
-	kill_all(pid, pidfd);
-	int st = 0;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	hp_reap_group(pid);
+	int st = hp_kill_reap(pid, pidfd);
 	if (pidfd >= 0)
 		close(pidfd);
 	if (timed_out) {

@@ -38,6 +38,8 @@
 #define HP_CHILD_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "frame.h"
 #include "identity.h"
@@ -70,6 +72,18 @@ hp_tri hp_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame 
 /* Close every descriptor above 2 except keep[0..n) (used in the child, and
  * by sudo_live before exec). 0, or -1 when even the fallback failed. */
 int hp_close_fds_except(const int *keep, size_t n);
+
+/* For any process the runtime forks: default handlers for every signal
+ * and an empty mask (the parent's handlers are not the child's business). */
+void hp_reset_signals(void);
+
+/* Wait, without reaping, until child pid exits or the monotonic deadline
+ * end (hp_now_ms) passes: 0, or -1 at the deadline. pidfd may be -1. */
+int hp_wait_exit(pid_t pid, int pidfd, int64_t end);
+
+/* SIGKILL child pid's process group and pid (pidfd when there is one),
+ * reap it and what its group left behind; its wait status. */
+int hp_kill_reap(pid_t pid, int pidfd);
 
 /* Reap what is left of process group pgid among the caller's children
  * (orphans come to the caller when it is a child subreaper): for about

@@ -75,12 +75,7 @@ hp_tri hp_sudo_verify(const hp_root *r, const char *dir, int *fd, hp_err *why)
 /* In the forked grandchild: fence in and exec. Never returns. */
 static void exec_child(int fd, const char *const argv[], int out)
 {
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			signal(sig, SIG_DFL);
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	hp_reset_signals();
 	if (setsid() < 0)
 		_exit(126);
 	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -154,33 +149,10 @@ hp_tri hp_sudo_exec(int fd, const char *const argv[], const hp_sudo_opts *o, hp_
 	close(p[0]);
 	run->out[run->len] = '\0';
 	/* the output is closed; wait for the exit until the deadline */
-	while (!run->timed_out && !run->overflow) {
-		siginfo_t si;
-		memset(&si, 0, sizeof si);
-		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-		    si.si_pid == pid)
-			break;
-		int64_t left = end - hp_now_ms();
-		if (left <= 0) {
-			run->timed_out = 1;
-			break;
-		}
-		if (pidfd >= 0) {
-			struct pollfd pf = {pidfd, POLLIN, 0};
-			poll(&pf, 1, (int)left);
-		} else {
-			usleep(2000);
-		}
-	}
-	/* the session's process group, then the process; it is unreaped, so
-	 * neither id can have been reused */
-	kill(-pid, SIGKILL);
-	if (pidfd < 0 || hp_sys_pidfd_send_signal(pidfd, SIGKILL) < 0)
-		kill(pid, SIGKILL);
-	int st = 0;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	hp_reap_group(pid);
+	if (!run->timed_out && !run->overflow && hp_wait_exit(pid, pidfd, end) < 0)
+		run->timed_out = 1;
+	/* the session's process group, then the process */
+	int st = hp_kill_reap(pid, pidfd);
 	if (pidfd >= 0)
 		close(pidfd);
 	if (!run->timed_out && !run->overflow) {
