@@ -113,6 +113,10 @@ static void index_lines(hp_arena *a, hp_src *s)
 }
 
 /* text: malloc'd, NUL after it; the arena takes it over. */
+static const char *join_path(front *f, const char *from, const char *rel);
+
+/* path: as messages name it; its normalized form is the key that finds
+ * the file again (a cycle through "./a.hpol" and "a.hpol" is one cycle). */
 static hp_src *add_src(front *f, const char *path, char *text, size_t len, int32_t parent)
 {
 	hp_src *s = hp_arena_alloc(f->arena, sizeof *s);
@@ -125,7 +129,7 @@ static hp_src *add_src(front *f, const char *path, char *text, size_t len, int32
 	index_lines(f->arena, s);
 	f->files = hp_xgrow(f->files, &f->files_cap, f->nfiles + 1, sizeof *f->files);
 	f->files[f->nfiles++] = s;
-	hp_namemap_put(&f->by_path, path, s);
+	hp_namemap_put(&f->by_path, join_path(f, "", path), s);
 	return s;
 }
 
