@@ -56,17 +56,17 @@ typedef struct hp_decl hp_decl;
 
 /* One source file of the compilation. */
 typedef struct hp_src {
-	const char *path;     /* as it is named in messages */
-	const char *text;     /* the whole file, with a NUL after it (it may hold NULs) */
-	uint32_t len;         /* bytes of text */
-	uint32_t *lines;      /* byte offset where each line starts */
+	const char *path; /* as it is named in messages */
+	const char *text; /* the whole file, with a NUL after it (it may hold NULs) */
+	uint32_t len;     /* bytes of text */
+	uint32_t *lines;  /* byte offset where each line starts */
 	uint32_t nlines;
 	hp_comment *comments; /* in order of offset */
 	uint32_t ncomments;
-	hp_decl *decls;       /* this file's top-level declarations, in order */
+	hp_decl *decls; /* this file's top-level declarations, in order */
 	uint32_t ndecls;
-	uint32_t index;       /* its index in hp_program.files */
-	int32_t parent;       /* index of the file that included it, -1 at top */
+	uint32_t index; /* its index in hp_program.files */
+	int32_t parent; /* index of the file that included it, -1 at top */
 } hp_src;
 
 /* --- expressions --------------------------------------------------------- */
@@ -110,12 +110,12 @@ extern const char *const hp_op_names[HP_OP_COUNT];
 /* What an identifier resolved to (checked). */
 typedef enum {
 	HP_REF_NONE,
-	HP_REF_PARAM,    /* u.name.param */
-	HP_REF_LOOP,     /* u.name.loop: the for statement that binds it */
-	HP_REF_PROBE,    /* u.name.index: a probe without argument (sudo, caps.ambient) */
-	HP_REF_MODE,     /* u.name.index: an hp_mode constant (in `when`) */
-	HP_REF_PROVIDER, /* u.name.index: an hp_provider constant (in `when`) */
-	HP_REF_CAP,      /* u.name.index: a capability number (libcap), in a caps set */
+	HP_REF_PARAM,         /* u.name.param */
+	HP_REF_LOOP,          /* u.name.loop: the for statement that binds it */
+	HP_REF_PROBE,         /* u.name.index: a probe without argument (sudo, caps.ambient) */
+	HP_REF_MODE,          /* u.name.index: an hp_mode constant (in `when`) */
+	HP_REF_PROVIDER,      /* u.name.index: an hp_provider constant (in `when`) */
+	HP_REF_CAP,           /* u.name.index: a capability number (libcap), in a caps set */
 	HP_REF_TURN_MODE,     /* the word `mode` in a `when`: the turn's mode */
 	HP_REF_TURN_PROVIDER, /* the word `provider` in a `when` */
 } hp_ref_kind;
@@ -142,8 +142,8 @@ typedef struct hp_stmt hp_stmt;
 
 struct hp_expr {
 	hp_expr_kind kind;
-	hp_span span;     /* the whole expression's text */
-	hp_expr *next;    /* next item in a set literal or argument list */
+	hp_span span;  /* the whole expression's text */
+	hp_expr *next; /* next item in a set literal or argument list */
 	/* checked: the value type. A set literal gets HP_T_LIST or HP_T_CAPS
 	 * (`{}` takes its type from the other operand). HP_T_NONE on error and
 	 * for the `mode` / `provider` words and their constants in a `when`
@@ -152,39 +152,39 @@ struct hp_expr {
 	/* checked: 1 + the deepest operand's depth (a literal is 1). */
 	uint32_t depth;
 	union {
-		bool b;          /* HP_EX_BOOL */
-		int64_t i;       /* HP_EX_INT */
-		struct {         /* HP_EX_STR: no NUL inside */
+		bool b;    /* HP_EX_BOOL */
+		int64_t i; /* HP_EX_INT */
+		struct {   /* HP_EX_STR: no NUL inside */
 			const char *s;
 			uint32_t len;
 		} str;
-		struct {         /* HP_EX_SET */
+		struct { /* HP_EX_SET */
 			hp_expr *items;
 			uint32_t n;
 			uint64_t caps; /* checked, caps sets: bit N = capability N */
 		} set;
-		struct {         /* HP_EX_NAME */
+		struct { /* HP_EX_NAME */
 			const char *name;
-			hp_ref_kind ref;      /* checked */
-			int index;            /* checked: probe, mode, provider or cap number */
-			hp_decl *param;       /* checked, HP_REF_PARAM */
-			hp_stmt *loop;        /* checked, HP_REF_LOOP */
+			hp_ref_kind ref; /* checked */
+			int index;       /* checked: probe, mode, provider or cap number */
+			hp_decl *param;  /* checked, HP_REF_PARAM */
+			hp_stmt *loop;   /* checked, HP_REF_LOOP */
 		} name;
-		struct {         /* HP_EX_CALL */
+		struct { /* HP_EX_CALL */
 			const char *name;
 			hp_span name_span;
 			hp_expr *args;
 			uint32_t nargs;
-			int probe;            /* checked: hp_probe_id, or -1 for a builtin */
-			hp_builtin builtin;   /* checked */
+			int probe;          /* checked: hp_probe_id, or -1 for a builtin */
+			hp_builtin builtin; /* checked */
 		} call;
-		struct {         /* HP_EX_FIELD */
+		struct { /* HP_EX_FIELD */
 			hp_expr *base;
 			const char *name;
 			hp_span name_span;
-			hp_field field;       /* checked */
+			hp_field field; /* checked */
 		} field;
-		struct {         /* HP_EX_UNARY, HP_EX_BINARY (b is NULL when unary) */
+		struct { /* HP_EX_UNARY, HP_EX_BINARY (b is NULL when unary) */
 			hp_op op;
 			hp_expr *a;
 			hp_expr *b;
@@ -197,10 +197,10 @@ struct hp_expr {
 			 * it to decimal; `&` on lists and caps intersects. */
 			int probe;
 		} op;
-		hp_expr *inner;  /* HP_EX_UID (an int), HP_EX_PAREN */
-		struct {         /* HP_EX_CANARY */
+		hp_expr *inner; /* HP_EX_UID (an int), HP_EX_PAREN */
+		struct {        /* HP_EX_CANARY */
 			const char *name;
-			hp_role role;         /* checked */
+			hp_role role; /* checked */
 		} canary;
 	} u;
 };
@@ -219,15 +219,15 @@ typedef enum {
 
 struct hp_stmt {
 	hp_stmt_kind kind;
-	hp_span span;       /* from the keyword to the end of the statement */
+	hp_span span; /* from the keyword to the end of the statement */
 	hp_stmt *next;
-	hp_expr *expr;      /* the assertion, or the loop's list */
+	hp_expr *expr; /* the assertion, or the loop's list */
 	/* HP_ST_FOR only: */
 	const char *var;
 	hp_span var_span;
 	hp_stmt *body;
 	uint32_t nbody;
-	uint32_t max;       /* iteration bound: `max N`, else HP_LOOP_DEFAULT_MAX */
+	uint32_t max; /* iteration bound: `max N`, else HP_LOOP_DEFAULT_MAX */
 	bool max_given;
 	hp_span max_span;
 	uint32_t loop_depth; /* checked: 0 for the outermost loop of a block */
@@ -251,7 +251,7 @@ typedef struct hp_block {
 	const char *role_name;
 	hp_span role_span;
 	hp_span span;
-	hp_role role;       /* checked */
+	hp_role role; /* checked */
 	hp_stmt *body;
 	uint32_t nbody;
 	struct hp_block *next;
@@ -259,7 +259,7 @@ typedef struct hp_block {
 
 /* Items of a role declaration, in source order. */
 typedef enum {
-	HP_RI_IDENTITY, /* uid N, or user(NAME): expr is HP_EX_UID or a user call */
+	HP_RI_IDENTITY,  /* uid N, or user(NAME): expr is HP_EX_UID or a user call */
 	HP_RI_KEEP_CAPS, /* keep caps { ... }: expr is the set */
 	HP_RI_NO_CAPS,   /* no caps */
 	HP_RI_NO_NEW_PRIVS,
@@ -284,59 +284,59 @@ typedef struct hp_prov_item {
 	hp_span span;
 	const char *setting_name; /* HP_PI_DEFAULT */
 	hp_span setting_span;
-	hp_setting setting;       /* checked */
-	hp_expr *expr;            /* HP_PI_NEEDS, HP_PI_NEVER */
-	const char *because;      /* HP_PI_NEVER */
+	hp_setting setting;  /* checked */
+	hp_expr *expr;       /* HP_PI_NEEDS, HP_PI_NEVER */
+	const char *because; /* HP_PI_NEVER */
 	hp_span because_span;
 	struct hp_prov_item *next;
 } hp_prov_item;
 
 struct hp_decl {
 	hp_decl_kind kind;
-	hp_span span;       /* the whole declaration */
-	hp_span name_span;  /* its name (policy, param, role, rule id, provider) */
-	hp_decl *next;      /* next declaration of the same file */
-	const char *name;   /* policy name, param, role, rule id, provider; include path as written */
+	hp_span span;      /* the whole declaration */
+	hp_span name_span; /* its name (policy, param, role, rule id, provider) */
+	hp_decl *next;     /* next declaration of the same file */
+	const char *name; /* policy name, param, role, rule id, provider; include path as written */
 	union {
-		struct {                /* HP_D_POLICY */
+		struct { /* HP_D_POLICY */
 			int64_t version;
 			hp_span version_span;
 		} policy;
-		struct {                /* HP_D_INCLUDE */
-			int32_t file;   /* checked: index in hp_program.files, -1 if not read */
+		struct {              /* HP_D_INCLUDE */
+			int32_t file; /* checked: index in hp_program.files, -1 if not read */
 		} include;
-		struct {                /* HP_D_PARAM */
+		struct { /* HP_D_PARAM */
 			hp_expr *expr;
 			uint32_t index; /* checked: position in hp_program.params */
 			bool used;      /* checked */
 		} param;
-		struct {                /* HP_D_ROLE */
+		struct { /* HP_D_ROLE */
 			hp_role_item *items;
-			hp_role role;           /* checked */
-			hp_expr *identity;      /* checked: the HP_RI_IDENTITY item's expr */
-			bool keep_caps;         /* checked: `keep caps` given */
-			uint64_t caps;          /* checked: kept capabilities (bit N = cap N) */
-			bool no_new_privs;      /* checked */
+			hp_role role;      /* checked */
+			hp_expr *identity; /* checked: the HP_RI_IDENTITY item's expr */
+			bool keep_caps;    /* checked: `keep caps` given */
+			uint64_t caps;     /* checked: kept capabilities (bit N = cap N) */
+			bool no_new_privs; /* checked */
 		} role;
-		struct {                /* HP_D_RULE */
+		struct { /* HP_D_RULE */
 			const char *title;
 			hp_span title_span;
-			hp_expr *when;          /* NULL: applies everywhere */
+			hp_expr *when; /* NULL: applies everywhere */
 			hp_block *blocks;
 			uint32_t nblocks;
-			const char *remedy;     /* NULL when none */
+			const char *remedy; /* NULL when none */
 			hp_span remedy_span;
 			/* checked: the folded `when` (domain.h's hp_applies
 			 * layout); HP_APPLIES_ALL without `when`. */
 			hp_applies applies;
-			uint32_t roles;         /* checked: bit per hp_role used by a block */
-			uint32_t nloops;        /* checked: loops in the rule (slots) */
-			uint32_t index;         /* checked: position in hp_program.rules */
+			uint32_t roles;  /* checked: bit per hp_role used by a block */
+			uint32_t nloops; /* checked: loops in the rule (slots) */
+			uint32_t index;  /* checked: position in hp_program.rules */
 		} rule;
-		struct {                /* HP_D_PROVIDER */
+		struct { /* HP_D_PROVIDER */
 			hp_prov_item *items;
-			hp_provider provider;   /* checked */
-			hp_setting setting;     /* checked: the default (auto when none given) */
+			hp_provider provider; /* checked */
+			hp_setting setting;   /* checked: the default (auto when none given) */
 		} provider;
 	} u;
 };
@@ -345,20 +345,20 @@ struct hp_decl {
 
 typedef struct hp_program {
 	struct hp_arena *arena;
-	hp_src **files;     /* files[0] is the top-level file; then in order read */
+	hp_src **files; /* files[0] is the top-level file; then in order read */
 	uint32_t nfiles;
 	/* checked views, in evaluation order: the include-expanded order of
 	 * declarations (an included file's declarations stand where its
 	 * include is; a file included twice counts once, at its first include). */
-	const char *name;   /* the top-level policy's name and version */
+	const char *name; /* the top-level policy's name and version */
 	int64_t version;
 	hp_decl **params;
 	uint32_t nparams;
-	hp_decl *roles[HP_ROLE_COUNT];         /* NULL when not declared */
+	hp_decl *roles[HP_ROLE_COUNT]; /* NULL when not declared */
 	hp_decl **rules;
 	uint32_t nrules;
 	hp_decl *providers[HP_PROVIDER_COUNT]; /* NULL when not declared */
-	bool ok;            /* checked: no error was reported */
+	bool ok;                               /* checked: no error was reported */
 } hp_program;
 
 #endif

@@ -26,8 +26,8 @@ hp_diag *hp_parse_error(hp_parse *ps, hp_diag_code code, hp_span at, const char 
 	hp_diag *g = hp_diag_add(ps->diags, HP_SEV_ERROR, code, ps->src, at, "%s", buf);
 	if (++ps->nerrors >= MAX_ERRORS_PER_FILE) {
 		hp_diag_add(ps->diags, HP_SEV_ERROR, HP_DG_LIMIT, ps->src, at,
-			    "too many errors in this file (%u): the rest of it is not checked",
-			    ps->nerrors);
+		            "too many errors in this file (%u): the rest of it is not checked",
+		            ps->nerrors);
 		ps->stop = true;
 	}
 	return g;
@@ -80,8 +80,8 @@ static hp_expr *bounded(hp_parse *ps, hp_expr *e, uint32_t d, bool child_saturat
 		return e;
 	if (!child_saturated) {
 		hp_diag *g = hp_parse_error(ps, HP_DG_LIMIT, e->span,
-					    "expression nested too deeply (the limit is %u levels)",
-					    HP_MAX_EXPR_DEPTH);
+		                            "expression nested too deeply (the limit is %u levels)",
+		                            HP_MAX_EXPR_DEPTH);
 		hp_diag_help(g, "split it with params");
 	}
 	hp_expr *x = hp_mk_expr(ps, HP_EX_ERROR, e->span);
@@ -217,7 +217,7 @@ hp_stmt *hp_mk_stmt(hp_parse *ps, hp_stmt_kind kind, hp_expr *e, hp_span at)
 }
 
 hp_stmt *hp_mk_for(hp_parse *ps, const char *var, hp_span var_at, hp_expr *list, int64_t max,
-		   bool max_given, hp_span max_at, hp_list body, hp_span at)
+                   bool max_given, hp_span max_at, hp_list body, hp_span at)
 {
 	hp_stmt *s = hp_mk_stmt(ps, HP_ST_FOR, list, at);
 	s->var = var;
@@ -229,8 +229,9 @@ hp_stmt *hp_mk_for(hp_parse *ps, const char *var, hp_span var_at, hp_expr *list,
 	s->max = HP_LOOP_DEFAULT_MAX;
 	if (max_given) {
 		if (max < 1 || max > (int64_t)HP_LOOP_LIMIT) {
-			hp_diag *g = hp_parse_error(ps, HP_DG_INT_RANGE, max_at,
-						    "a loop bound must be between 1 and %u", HP_LOOP_LIMIT);
+			hp_diag *g =
+			    hp_parse_error(ps, HP_DG_INT_RANGE, max_at,
+			                   "a loop bound must be between 1 and %u", HP_LOOP_LIMIT);
 			hp_diag_help(g, "the default bound is %u", HP_LOOP_DEFAULT_MAX);
 		} else {
 			s->max = (uint32_t)max;
@@ -239,8 +240,7 @@ hp_stmt *hp_mk_for(hp_parse *ps, const char *var, hp_span var_at, hp_expr *list,
 	return s;
 }
 
-hp_decl *hp_mk_decl(hp_parse *ps, hp_decl_kind kind, const char *name, hp_span name_at,
-		    hp_span at)
+hp_decl *hp_mk_decl(hp_parse *ps, hp_decl_kind kind, const char *name, hp_span name_at, hp_span at)
 {
 	hp_decl *d = hp_arena_alloc(ps->arena, sizeof *d);
 	d->kind = kind;
@@ -304,8 +304,10 @@ void hp_mk_rule_body(hp_parse *ps, hp_decl *rule, hp_list parts)
 			continue;
 		}
 		if (rule->u.rule.remedy) {
-			hp_diag *g = hp_parse_error(ps, HP_DG_STRUCTURE, p->at, "a rule has one remedy");
-			hp_diag_note(g, ps->src, rule->u.rule.remedy_span, "the first remedy is here");
+			hp_diag *g =
+			    hp_parse_error(ps, HP_DG_STRUCTURE, p->at, "a rule has one remedy");
+			hp_diag_note(g, ps->src, rule->u.rule.remedy_span,
+			             "the first remedy is here");
 			hp_diag_help(g, "say everything in one remedy");
 			continue;
 		}

@@ -52,8 +52,8 @@ typedef enum { SC_PARAM, SC_PROVIDER, SC_IDENTITY, SC_ROLE, SC_WHEN } scope_kind
 
 typedef struct {
 	scope_kind kind;
-	hp_role role;      /* SC_ROLE */
-	uint32_t nparams;  /* SC_PARAM: params declared before this one */
+	hp_role role;     /* SC_ROLE */
+	uint32_t nparams; /* SC_PARAM: params declared before this one */
 } scope;
 
 typedef struct {
@@ -69,7 +69,7 @@ typedef struct {
 	uint32_t rule_loops;
 	bool rule_asserts;
 	const char *w_mode, *w_provider, *w_split; /* interned "mode", "provider", "split" */
-	hp_namemap probes; /* interned probe name -> index + 1 */
+	hp_namemap probes;                         /* interned probe name -> index + 1 */
 } checker;
 
 /* The probe named name (interned), or -1: a hash probe, not a scan. */
@@ -85,7 +85,7 @@ static const hp_src *src_of(checker *c, hp_span s)
 }
 
 static hp_diag *err(checker *c, hp_diag_code code, hp_span at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 static hp_diag *err(checker *c, hp_diag_code code, hp_span at, const char *fmt, ...)
 {
 	char buf[768];
@@ -97,7 +97,7 @@ static hp_diag *err(checker *c, hp_diag_code code, hp_span at, const char *fmt, 
 }
 
 static hp_diag *warn(checker *c, hp_diag_code code, hp_span at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 static hp_diag *warn(checker *c, hp_diag_code code, hp_span at, const char *fmt, ...)
 {
 	char buf[768];
@@ -158,24 +158,37 @@ static void list_help(hp_diag *g, const char *what, const char *const *t, size_t
 	char buf[256];
 	size_t m = 0;
 	for (size_t i = 0; i < n && m < sizeof buf; i++)
-		m += (size_t)snprintf(buf + m, sizeof buf - m, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ",
-				      t[i]);
+		m += (size_t)snprintf(buf + m, sizeof buf - m, "%s%s",
+		                      i == 0       ? ""
+		                      : i == n - 1 ? " and "
+		                                   : ", ",
+		                      t[i]);
 	hp_diag_help(g, "%s %s", what, buf);
 }
 
 static const char *type_desc(hp_type t)
 {
 	switch (t) {
-	case HP_T_BOOL: return "a bool";
-	case HP_T_INT: return "an int";
-	case HP_T_STR: return "a string";
-	case HP_T_LIST: return "a list";
-	case HP_T_CAPS: return "a capability set";
-	case HP_T_USER: return "a user";
-	case HP_T_GROUP: return "a group";
-	case HP_T_ROLE: return "a role";
-	case HP_T_NONE: return "nothing";
-	default: return "an empty set"; /* `{}` before its context settles it */
+	case HP_T_BOOL:
+		return "a bool";
+	case HP_T_INT:
+		return "an int";
+	case HP_T_STR:
+		return "a string";
+	case HP_T_LIST:
+		return "a list";
+	case HP_T_CAPS:
+		return "a capability set";
+	case HP_T_USER:
+		return "a user";
+	case HP_T_GROUP:
+		return "a group";
+	case HP_T_ROLE:
+		return "a role";
+	case HP_T_NONE:
+		return "nothing";
+	default:
+		return "an empty set"; /* `{}` before its context settles it */
 	}
 }
 
@@ -229,10 +242,14 @@ static bool scope_global(const scope *sc)
 static const char *scope_where(const scope *sc)
 {
 	switch (sc->kind) {
-	case SC_PARAM: return "a param";
-	case SC_PROVIDER: return "a provider block";
-	case SC_IDENTITY: return "a role's identity";
-	default: return "this place";
+	case SC_PARAM:
+		return "a param";
+	case SC_PROVIDER:
+		return "a provider block";
+	case SC_IDENTITY:
+		return "a role's identity";
+	default:
+		return "this place";
 	}
 }
 
@@ -241,9 +258,9 @@ static void check_probe_scope(checker *c, int probe, hp_span at, const scope *sc
 {
 	const hp_probe_info *pi = &hp_probes[probe];
 	if (pi->scope == HP_SCOPE_ROLE && scope_global(sc)) {
-		hp_diag *g = err(c, HP_DG_SCOPE, at,
-				 "'%s' is asked as a role, so it cannot be used in %s", pi->name,
-				 scope_where(sc));
+		hp_diag *g =
+		    err(c, HP_DG_SCOPE, at, "'%s' is asked as a role, so it cannot be used in %s",
+		        pi->name, scope_where(sc));
 		hp_diag_help(g, "use it in a rule, inside an 'as ROLE { ... }' block");
 		return;
 	}
@@ -253,7 +270,8 @@ static void check_probe_scope(checker *c, int probe, hp_span at, const scope *sc
 		return;
 	}
 	if (sc->kind == SC_ROLE && probe == HP_PROBE_SUDO && sc->role == HP_ROLE_ROOT) {
-		hp_diag *g = warn(c, HP_DG_SCOPE, at, "'sudo' as root means nothing: root needs no sudo");
+		hp_diag *g =
+		    warn(c, HP_DG_SCOPE, at, "'sudo' as root means nothing: root needs no sudo");
 		hp_diag_help(g, "ask it as agent or hangar");
 	}
 }
@@ -269,7 +287,7 @@ static void undefined_name(checker *c, hp_expr *e, const scope *sc)
 	int probe = probe_of(c, n);
 	if (probe >= 0) {
 		hp_diag *g = err(c, HP_DG_TYPE, e->span, "'%s' takes an argument (%s)", n,
-				 type_desc(hp_probes[probe].arg));
+		                 type_desc(hp_probes[probe].arg));
 		hp_diag_help(g, "write %s(...)", n);
 		return;
 	}
@@ -300,7 +318,8 @@ static hp_type check_name(checker *c, hp_expr *e, const scope *sc)
 	hp_decl *pd = hp_namemap_get(&c->params, n);
 	if (pd) {
 		if (sc->kind == SC_PARAM && pd->u.param.index >= sc->nparams) {
-			hp_diag *g = err(c, HP_DG_UNDEFINED, e->span, "param '%s' is used before its declaration", n);
+			hp_diag *g = err(c, HP_DG_UNDEFINED, e->span,
+			                 "param '%s' is used before its declaration", n);
 			note(c, g, pd->name_span, "declared here");
 			hp_diag_help(g, "declare params before the params that use them");
 			return T_ERR;
@@ -327,14 +346,14 @@ static hp_type check_set(checker *c, hp_expr *e, const scope *sc)
 	if (!first)
 		return T_EMPTY;
 	bool caps = first->kind == HP_EX_NAME && !is_variable(c, first->u.name.name) &&
-		    !(probe_of(c, first->u.name.name) >= 0);
+	            !(probe_of(c, first->u.name.name) >= 0);
 	if (caps) {
 		uint64_t mask = 0;
 		bool ok = true;
 		for (hp_expr *it = first; it; it = it->next) {
 			if (it->kind != HP_EX_NAME) {
 				hp_diag *g = err(c, HP_DG_TYPE, it->span,
-						 "a capability set holds only capability names");
+				                 "a capability set holds only capability names");
 				hp_diag_help(g, "a list of strings is written { \"a\", \"b\" }");
 				ok = false;
 				continue;
@@ -342,7 +361,8 @@ static hp_type check_set(checker *c, hp_expr *e, const scope *sc)
 			const char *n = it->u.name.name;
 			int cap = hp_cap_lookup(n);
 			if (cap < 0) {
-				hp_diag *g = err(c, HP_DG_UNKNOWN_CAP, it->span, "unknown capability '%s'", n);
+				hp_diag *g = err(c, HP_DG_UNKNOWN_CAP, it->span,
+				                 "unknown capability '%s'", n);
 				if (strncmp(n, "cap_", 4) == 0 && hp_cap_lookup(n + 4) >= 0) {
 					hp_diag_help(g, "write '%s', without 'cap_'", n + 4);
 				} else {
@@ -350,14 +370,18 @@ static hp_type check_set(checker *c, hp_expr *e, const scope *sc)
 					suggest_init(&s, n);
 					char buf[64];
 					for (int i = 0; i < 64; i++)
-						suggest_try(&s, hp_cap_name(i, buf, sizeof buf) ? hp_intern_name(c->names, buf, strlen(buf)) : NULL);
+						suggest_try(&s, hp_cap_name(i, buf, sizeof buf)
+						                    ? hp_intern_name(c->names, buf,
+						                                     strlen(buf))
+						                    : NULL);
 					suggest_help(g, &s);
 				}
 				ok = false;
 				continue;
 			}
 			if (mask & (1ull << cap))
-				warn(c, HP_DG_DUPLICATE, it->span, "capability '%s' is listed twice", n);
+				warn(c, HP_DG_DUPLICATE, it->span,
+				     "capability '%s' is listed twice", n);
 			mask |= 1ull << cap;
 			it->u.name.ref = HP_REF_CAP;
 			it->u.name.index = cap;
@@ -374,7 +398,8 @@ static hp_type check_set(checker *c, hp_expr *e, const scope *sc)
 			continue;
 		}
 		if (t != HP_T_STR) {
-			hp_diag *g = err(c, HP_DG_TYPE, it->span, "a list holds strings, not %s", type_desc(t));
+			hp_diag *g = err(c, HP_DG_TYPE, it->span, "a list holds strings, not %s",
+			                 type_desc(t));
 			if (t == HP_T_INT)
 				hp_diag_help(g, "write the number as a string");
 			ok = false;
@@ -390,8 +415,8 @@ static hp_type check_call(checker *c, hp_expr *e, const scope *sc)
 	if (n == c->w_split) {
 		e->u.call.builtin = HP_BUILTIN_SPLIT;
 		if (e->u.call.nargs != 2) {
-			hp_diag *g = err(c, HP_DG_TYPE, e->span, "'split' takes 2 arguments, not %u",
-					 e->u.call.nargs);
+			hp_diag *g = err(c, HP_DG_TYPE, e->span,
+			                 "'split' takes 2 arguments, not %u", e->u.call.nargs);
 			hp_diag_help(g, "write split(text, separator)");
 			for (; a; a = a->next)
 				check_expr(c, a, sc);
@@ -401,7 +426,8 @@ static hp_type check_call(checker *c, hp_expr *e, const scope *sc)
 		for (; a; a = a->next) {
 			hp_type t = check_expr(c, a, sc);
 			if (t != HP_T_STR && t != T_ERR) {
-				err(c, HP_DG_TYPE, a->span, "'split' takes strings, not %s", type_desc(t));
+				err(c, HP_DG_TYPE, a->span, "'split' takes strings, not %s",
+				    type_desc(t));
 				ok = false;
 			}
 			ok &= t != T_ERR;
@@ -435,7 +461,7 @@ static hp_type check_call(checker *c, hp_expr *e, const scope *sc)
 			hp_diag_help(g, "write '%s', without parentheses", n);
 		} else {
 			g = err(c, HP_DG_TYPE, e->span, "'%s' takes one argument (%s), not %u", n,
-				type_desc(pi->arg), e->u.call.nargs);
+			        type_desc(pi->arg), e->u.call.nargs);
 		}
 		for (; a; a = a->next)
 			check_expr(c, a, sc);
@@ -450,7 +476,7 @@ static hp_type check_call(checker *c, hp_expr *e, const scope *sc)
 		}
 		if (t != T_ERR && t != pi->arg) {
 			hp_diag *g = err(c, HP_DG_TYPE, a->span, "'%s' takes %s, not %s", pi->name,
-					 type_desc(pi->arg), type_desc(t));
+			                 type_desc(pi->arg), type_desc(t));
 			if (pi->arg == HP_T_ROLE)
 				hp_diag_help(g, "write %s(canary ROLE)", pi->name);
 			else if (t == HP_T_USER && pi->arg == HP_T_STR)
@@ -464,8 +490,8 @@ static hp_type check_call(checker *c, hp_expr *e, const scope *sc)
 		if (pi->arg == HP_T_ROLE && sc->kind == SC_ROLE && a->kind == HP_EX_CANARY &&
 		    a->u.canary.role == sc->role) {
 			hp_diag *g = warn(c, HP_DG_SCOPE, a->span,
-					  "'%s' as %s on %s's own canary means nothing", pi->name,
-					  hp_role_names[sc->role], hp_role_names[sc->role]);
+			                  "'%s' as %s on %s's own canary means nothing", pi->name,
+			                  hp_role_names[sc->role], hp_role_names[sc->role]);
 			hp_diag_help(g, "ask it as another role");
 		}
 	}
@@ -478,8 +504,8 @@ static hp_type check_field(checker *c, hp_expr *e, const scope *sc)
 	if (bt == T_ERR)
 		return T_ERR;
 	const char *n = e->u.field.name;
-	static const hp_field user_fields[] = {HP_FIELD_NAME, HP_FIELD_UID, HP_FIELD_GID, HP_FIELD_HOME,
-					       HP_FIELD_SHELL, HP_FIELD_GROUPS};
+	static const hp_field user_fields[] = {HP_FIELD_NAME, HP_FIELD_UID,   HP_FIELD_GID,
+	                                       HP_FIELD_HOME, HP_FIELD_SHELL, HP_FIELD_GROUPS};
 	static const hp_field group_fields[] = {HP_FIELD_NAME, HP_FIELD_GID, HP_FIELD_MEMBERS};
 	const hp_field *fs;
 	size_t nf;
@@ -499,10 +525,13 @@ static hp_type check_field(checker *c, hp_expr *e, const scope *sc)
 			e->u.field.field = fs[i];
 			switch (fs[i]) {
 			case HP_FIELD_UID:
-			case HP_FIELD_GID: return HP_T_INT;
+			case HP_FIELD_GID:
+				return HP_T_INT;
 			case HP_FIELD_GROUPS:
-			case HP_FIELD_MEMBERS: return HP_T_LIST;
-			default: return HP_T_STR;
+			case HP_FIELD_MEMBERS:
+				return HP_T_LIST;
+			default:
+				return HP_T_STR;
 			}
 		}
 	}
@@ -514,11 +543,12 @@ static hp_type check_field(checker *c, hp_expr *e, const scope *sc)
 		suggest_try(&s, names[i]);
 	}
 	hp_diag *g = err(c, HP_DG_UNKNOWN_FIELD, e->u.field.name_span, "%s has no field '%s'",
-			 type_desc(bt), n);
+	                 type_desc(bt), n);
 	if (s.best)
 		suggest_help(g, &s);
 	else
-		list_help(g, bt == HP_T_USER ? "a user's fields are" : "a group's fields are", names, nf);
+		list_help(g, bt == HP_T_USER ? "a user's fields are" : "a group's fields are",
+		          names, nf);
 	return T_ERR;
 }
 
@@ -553,9 +583,10 @@ static hp_type check_binary(checker *c, hp_expr *e, const scope *sc)
 		tb = settled(b, tb, ta);
 		if (ta != tb) {
 			hp_diag *g = err(c, HP_DG_TYPE, e->span,
-					 "both sides of 'or' must have one type: %s or %s", type_desc(ta),
-					 type_desc(tb));
-			hp_diag_help(g, "'A or B' is B when A is absent (an unset variable, no such user)");
+			                 "both sides of 'or' must have one type: %s or %s",
+			                 type_desc(ta), type_desc(tb));
+			hp_diag_help(
+			    g, "'A or B' is B when A is absent (an unset variable, no such user)");
 			return T_ERR;
 		}
 		return ta;
@@ -579,12 +610,14 @@ static hp_type check_binary(checker *c, hp_expr *e, const scope *sc)
 	case HP_OP_GE: {
 		ta = settled(a, ta, tb);
 		tb = settled(b, tb, ta);
-		bool sets = (op == HP_OP_LE || op == HP_OP_GE) && (ta == HP_T_LIST || ta == HP_T_CAPS);
+		bool sets =
+		    (op == HP_OP_LE || op == HP_OP_GE) && (ta == HP_T_LIST || ta == HP_T_CAPS);
 		if (ta != tb || (ta != HP_T_INT && !sets)) {
 			hp_diag *g = err(c, HP_DG_TYPE, e->span, "'%s' compares %s with %s", on,
-					 type_desc(ta), type_desc(tb));
-			hp_diag_help(g, "'<' and '>' compare ints; '<=' and '>=' also compare lists and "
-					"capability sets (subset, superset)");
+			                 type_desc(ta), type_desc(tb));
+			hp_diag_help(
+			    g, "'<' and '>' compare ints; '<=' and '>=' also compare lists and "
+			       "capability sets (subset, superset)");
 			return T_ERR;
 		}
 		return HP_T_BOOL;
@@ -592,8 +625,9 @@ static hp_type check_binary(checker *c, hp_expr *e, const scope *sc)
 	case HP_OP_IN:
 		tb = settled(b, tb, HP_T_LIST);
 		if (ta != HP_T_STR || tb != HP_T_LIST) {
-			hp_diag *g = err(c, HP_DG_TYPE, e->span, "'in' tests a string in a list, not %s in %s",
-					 type_desc(ta), type_desc(tb));
+			hp_diag *g = err(c, HP_DG_TYPE, e->span,
+			                 "'in' tests a string in a list, not %s in %s",
+			                 type_desc(ta), type_desc(tb));
 			if (tb == HP_T_CAPS)
 				hp_diag_help(g, "for capabilities write SET >= { cap }");
 			return T_ERR;
@@ -605,7 +639,8 @@ static hp_type check_binary(checker *c, hp_expr *e, const scope *sc)
 			return HP_T_STR;
 		{
 			hp_diag *g = err(c, HP_DG_TYPE, e->span, "'+' joins strings, not %s and %s",
-					 type_desc(settled(a, ta, HP_T_LIST)), type_desc(settled(b, tb, HP_T_LIST)));
+			                 type_desc(settled(a, ta, HP_T_LIST)),
+			                 type_desc(settled(b, tb, HP_T_LIST)));
 			hp_diag_help(g, "an int is joined to a string as its decimal digits");
 		}
 		return T_ERR;
@@ -613,7 +648,8 @@ static hp_type check_binary(checker *c, hp_expr *e, const scope *sc)
 		ta = settled(a, ta, tb);
 		tb = settled(b, tb, ta);
 		if (ta != tb || (ta != HP_T_INT && ta != HP_T_LIST && ta != HP_T_CAPS)) {
-			err(c, HP_DG_TYPE, e->span, "'&' takes two ints, lists or capability sets, not %s and %s",
+			err(c, HP_DG_TYPE, e->span,
+			    "'&' takes two ints, lists or capability sets, not %s and %s",
 			    type_desc(ta), type_desc(tb));
 			return T_ERR;
 		}
@@ -626,20 +662,31 @@ static hp_type check_binary(checker *c, hp_expr *e, const scope *sc)
 static hp_type check_expr_inner(checker *c, hp_expr *e, const scope *sc)
 {
 	switch (e->kind) {
-	case HP_EX_ERROR: return T_ERR;
-	case HP_EX_BOOL: return HP_T_BOOL;
-	case HP_EX_INT: return HP_T_INT;
-	case HP_EX_STR: return HP_T_STR;
-	case HP_EX_SET: return check_set(c, e, sc);
-	case HP_EX_NAME: return check_name(c, e, sc);
-	case HP_EX_CALL: return check_call(c, e, sc);
-	case HP_EX_FIELD: return check_field(c, e, sc);
-	case HP_EX_PAREN: return check_expr(c, e->u.inner, sc);
-	case HP_EX_BINARY: return check_binary(c, e, sc);
+	case HP_EX_ERROR:
+		return T_ERR;
+	case HP_EX_BOOL:
+		return HP_T_BOOL;
+	case HP_EX_INT:
+		return HP_T_INT;
+	case HP_EX_STR:
+		return HP_T_STR;
+	case HP_EX_SET:
+		return check_set(c, e, sc);
+	case HP_EX_NAME:
+		return check_name(c, e, sc);
+	case HP_EX_CALL:
+		return check_call(c, e, sc);
+	case HP_EX_FIELD:
+		return check_field(c, e, sc);
+	case HP_EX_PAREN:
+		return check_expr(c, e->u.inner, sc);
+	case HP_EX_BINARY:
+		return check_binary(c, e, sc);
 	case HP_EX_UID: {
 		hp_type t = check_expr(c, e->u.inner, sc);
 		if (t != T_ERR && t != HP_T_INT) {
-			err(c, HP_DG_TYPE, e->u.inner->span, "'uid' takes an int, not %s", type_desc(t));
+			err(c, HP_DG_TYPE, e->u.inner->span, "'uid' takes an int, not %s",
+			    type_desc(t));
 			return T_ERR;
 		}
 		return t == T_ERR ? T_ERR : HP_T_INT;
@@ -650,7 +697,8 @@ static hp_type check_expr_inner(checker *c, hp_expr *e, const scope *sc)
 			suggest s;
 			suggest_init(&s, e->u.canary.name);
 			suggest_table(&s, hp_role_names, HP_ROLE_COUNT);
-			hp_diag *g = err(c, HP_DG_UNKNOWN_MODE, e->span, "unknown role '%s'", e->u.canary.name);
+			hp_diag *g = err(c, HP_DG_UNKNOWN_MODE, e->span, "unknown role '%s'",
+			                 e->u.canary.name);
 			if (s.best)
 				suggest_help(g, &s);
 			else
@@ -659,8 +707,10 @@ static hp_type check_expr_inner(checker *c, hp_expr *e, const scope *sc)
 		}
 		e->u.canary.role = (hp_role)r;
 		if (!c->role_decl[r]) {
-			hp_diag *g = err(c, HP_DG_UNDEFINED, e->span, "role '%s' is not declared", e->u.canary.name);
-			hp_diag_help(g, "a canary runs as a declared role: add 'role %s = ...'", e->u.canary.name);
+			hp_diag *g = err(c, HP_DG_UNDEFINED, e->span, "role '%s' is not declared",
+			                 e->u.canary.name);
+			hp_diag_help(g, "a canary runs as a declared role: add 'role %s = ...'",
+			             e->u.canary.name);
 			return T_ERR;
 		}
 		return HP_T_ROLE;
@@ -685,8 +735,8 @@ static hp_type check_expr_inner(checker *c, hp_expr *e, const scope *sc)
 		if (t == HP_T_USER || t == HP_T_GROUP)
 			return HP_T_BOOL;
 		hp_diag *g = err(c, HP_DG_TYPE, e->u.op.a->span,
-				 "'exists' takes a path or a user or group, not %s",
-				 type_desc(settled(e->u.op.a, t, HP_T_LIST)));
+		                 "'exists' takes a path or a user or group, not %s",
+		                 type_desc(settled(e->u.op.a, t, HP_T_LIST)));
 		hp_diag_help(g, "exists(PATH) asks for a file; exists user(NAME) tests a user");
 		return T_ERR;
 	}
@@ -709,7 +759,8 @@ static hp_type expect(checker *c, hp_expr *e, const scope *sc, hp_type want, con
 		t = settled(e, t, want == HP_T_CAPS ? HP_T_CAPS : HP_T_LIST);
 	if (t == T_ERR || want == HP_T_COUNT || t == want)
 		return t;
-	hp_diag *g = err(c, HP_DG_TYPE, e->span, "%s needs %s, not %s", what, type_desc(want), type_desc(t));
+	hp_diag *g =
+	    err(c, HP_DG_TYPE, e->span, "%s needs %s, not %s", what, type_desc(want), type_desc(t));
 	if (want == HP_T_BOOL && t == HP_T_LIST)
 		hp_diag_help(g, "test a list with 'in', '==' or '<='");
 	else if (want == HP_T_BOOL && t == HP_T_USER)
@@ -724,9 +775,11 @@ static int when_const(checker *c, hp_expr *e, bool mode)
 	while (e->kind == HP_EX_PAREN)
 		e = e->u.inner;
 	if (e->kind != HP_EX_NAME) {
-		hp_diag *g = err(c, HP_DG_TYPE, e->span, "expected a %s name", mode ? "turn mode" : "provider");
-		list_help(g, mode ? "the modes are" : "the providers are", mode ? hp_mode_names : hp_provider_names,
-			  mode ? HP_MODE_COUNT : HP_PROVIDER_COUNT);
+		hp_diag *g = err(c, HP_DG_TYPE, e->span, "expected a %s name",
+		                 mode ? "turn mode" : "provider");
+		list_help(g, mode ? "the modes are" : "the providers are",
+		          mode ? hp_mode_names : hp_provider_names,
+		          mode ? HP_MODE_COUNT : HP_PROVIDER_COUNT);
 		return -1;
 	}
 	const char *const *t = mode ? hp_mode_names : hp_provider_names;
@@ -736,8 +789,9 @@ static int when_const(checker *c, hp_expr *e, bool mode)
 		suggest s;
 		suggest_init(&s, e->u.name.name);
 		suggest_table(&s, t, n);
-		hp_diag *g = err(c, mode ? HP_DG_UNKNOWN_MODE : HP_DG_UNKNOWN_PROVIDER, e->span,
-				 "unknown %s '%s'", mode ? "turn mode" : "provider", e->u.name.name);
+		hp_diag *g =
+		    err(c, mode ? HP_DG_UNKNOWN_MODE : HP_DG_UNKNOWN_PROVIDER, e->span,
+		        "unknown %s '%s'", mode ? "turn mode" : "provider", e->u.name.name);
 		if (s.best)
 			suggest_help(g, &s);
 		else
@@ -821,9 +875,11 @@ static bool fold_when(checker *c, hp_expr *e, hp_applies *out)
 				while (set->kind == HP_EX_PAREN)
 					set = set->u.inner;
 				if (set->kind != HP_EX_SET) {
-					hp_diag *g = err(c, HP_DG_TYPE, v->span, "'%s in' needs a set of names",
-							 kind ? "mode" : "provider");
-					hp_diag_help(g, "write %s in { ... }", kind ? "mode" : "provider");
+					hp_diag *g = err(c, HP_DG_TYPE, v->span,
+					                 "'%s in' needs a set of names",
+					                 kind ? "mode" : "provider");
+					hp_diag_help(g, "write %s in { ... }",
+					             kind ? "mode" : "provider");
 					return false;
 				}
 				bool ok = true;
@@ -871,18 +927,19 @@ static void check_stmts(checker *c, hp_stmt *s, const scope *sc, uint32_t loop_d
 		if (t == T_EMPTY)
 			t = settled(s->expr, t, HP_T_LIST);
 		if (t != T_ERR && t != HP_T_LIST) {
-			hp_diag *g = err(c, HP_DG_TYPE, s->expr->span, "'for' goes over a list, not %s",
-					 type_desc(t));
+			hp_diag *g = err(c, HP_DG_TYPE, s->expr->span,
+			                 "'for' goes over a list, not %s", type_desc(t));
 			if (t == HP_T_STR)
-				hp_diag_help(g, "split a string into a list with split(text, separator)");
+				hp_diag_help(
+				    g, "split a string into a list with split(text, separator)");
 			else if (t == HP_T_CAPS)
 				hp_diag_help(g, "capability sets are compared, not iterated");
 		}
 		hp_decl *pd = hp_namemap_get(&c->params, s->var);
 		hp_stmt *outer = find_loop(c, s->var);
 		if (outer || pd) {
-			hp_diag *g = err(c, HP_DG_DUPLICATE, s->var_span, "'%s' is already %s", s->var,
-					 outer ? "a loop variable" : "a param");
+			hp_diag *g = err(c, HP_DG_DUPLICATE, s->var_span, "'%s' is already %s",
+			                 s->var, outer ? "a loop variable" : "a param");
 			note(c, g, outer ? outer->var_span : pd->name_span, "declared here");
 			hp_diag_help(g, "give the loop variable another name");
 		} else if (probe_of(c, s->var) >= 0) {
@@ -919,8 +976,9 @@ static void check_rule(checker *c, hp_decl *r)
 		if (fold_when(c, r->u.rule.when, &m)) {
 			applies = m;
 			if (m == 0) {
-				hp_diag *g = warn(c, HP_DG_SCOPE, r->u.rule.when->span,
-						  "this when never holds: the rule counts for no turn");
+				hp_diag *g =
+				    warn(c, HP_DG_SCOPE, r->u.rule.when->span,
+				         "this when never holds: the rule counts for no turn");
 				hp_diag_help(g, "check the modes and providers it names");
 			}
 		}
@@ -935,7 +993,8 @@ static void check_rule(checker *c, hp_decl *r)
 			suggest s;
 			suggest_init(&s, b->role_name);
 			suggest_table(&s, hp_role_names, HP_ROLE_COUNT);
-			hp_diag *g = err(c, HP_DG_UNKNOWN_MODE, b->role_span, "unknown role '%s'", b->role_name);
+			hp_diag *g = err(c, HP_DG_UNKNOWN_MODE, b->role_span, "unknown role '%s'",
+			                 b->role_name);
 			if (s.best)
 				suggest_help(g, &s);
 			else
@@ -947,15 +1006,16 @@ static void check_rule(checker *c, hp_decl *r)
 		}
 		b->role = (hp_role)role;
 		if (seen[role]) {
-			hp_diag *g = err(c, HP_DG_DUPLICATE, b->role_span, "a second 'as %s' block in rule '%s'",
-					 b->role_name, r->name);
+			hp_diag *g =
+			    err(c, HP_DG_DUPLICATE, b->role_span,
+			        "a second 'as %s' block in rule '%s'", b->role_name, r->name);
 			note(c, g, seen[role]->role_span, "the first one is here");
 			hp_diag_help(g, "put all of %s's assertions in one block", b->role_name);
 		}
 		seen[role] = b;
 		if (!c->role_decl[role]) {
-			hp_diag *g = err(c, HP_DG_UNDEFINED, b->role_span, "role '%s' is not declared",
-					 b->role_name);
+			hp_diag *g = err(c, HP_DG_UNDEFINED, b->role_span,
+			                 "role '%s' is not declared", b->role_name);
 			hp_diag_help(g, "declare it: role %s = ...", b->role_name);
 		}
 		r->u.rule.roles |= 1u << role;
@@ -965,7 +1025,8 @@ static void check_rule(checker *c, hp_decl *r)
 	}
 	r->u.rule.nloops = c->rule_loops;
 	if (!c->rule_asserts && !error_within(c, r->span)) {
-		hp_diag *g = err(c, HP_DG_EMPTY_RULE, r->name_span, "rule '%s' has no assertion", r->name);
+		hp_diag *g =
+		    err(c, HP_DG_EMPTY_RULE, r->name_span, "rule '%s' has no assertion", r->name);
 		hp_diag_help(g, "add 'as ROLE { require ... }' or 'forbid ...' to the rule");
 	}
 }
@@ -974,25 +1035,28 @@ static void check_role(checker *c, hp_decl *d)
 {
 	hp_role_item *identity = NULL, *caps = NULL, *nnp = NULL;
 	for (hp_role_item *it = d->u.role.items; it; it = it->next) {
-		hp_role_item **slot = it->kind == HP_RI_IDENTITY ? &identity
-				      : it->kind == HP_RI_NO_NEW_PRIVS ? &nnp
-									 : &caps;
+		hp_role_item **slot = it->kind == HP_RI_IDENTITY       ? &identity
+		                      : it->kind == HP_RI_NO_NEW_PRIVS ? &nnp
+		                                                       : &caps;
 		if (*slot) {
-			hp_diag *g = err(c, HP_DG_DUPLICATE, it->span, "role '%s' says this twice", d->name);
+			hp_diag *g =
+			    err(c, HP_DG_DUPLICATE, it->span, "role '%s' says this twice", d->name);
 			note(c, g, (*slot)->span, "it is already said here");
 			continue;
 		}
 		*slot = it;
 	}
 	if (!identity) {
-		hp_diag *g = err(c, HP_DG_STRUCTURE, d->name_span, "role '%s' has no identity", d->name);
+		hp_diag *g =
+		    err(c, HP_DG_STRUCTURE, d->name_span, "role '%s' has no identity", d->name);
 		hp_diag_help(g, "add 'uid N' or 'user(NAME)'");
 	} else {
 		scope sc = {SC_IDENTITY, HP_ROLE_ROOT, (uint32_t)-1};
 		hp_expr *e = identity->expr;
 		hp_type t = check_expr(c, e, &sc);
 		if (t != T_ERR && e->kind != HP_EX_UID && t != HP_T_USER) {
-			hp_diag *g = err(c, HP_DG_TYPE, e->span, "a role's identity is a user, not %s", type_desc(t));
+			hp_diag *g = err(c, HP_DG_TYPE, e->span,
+			                 "a role's identity is a user, not %s", type_desc(t));
 			hp_diag_help(g, "write uid N or user(NAME)");
 		}
 		d->u.role.identity = e;
@@ -1015,30 +1079,35 @@ static void check_provider(checker *c, hp_decl *d)
 		scope sc = {SC_PROVIDER, HP_ROLE_ROOT, (uint32_t)-1};
 		if (it->kind == HP_PI_DEFAULT) {
 			if (def) {
-				hp_diag *g = err(c, HP_DG_DUPLICATE, it->span,
-						 "provider '%s' has a second uid_split default", d->name);
+				hp_diag *g =
+				    err(c, HP_DG_DUPLICATE, it->span,
+				        "provider '%s' has a second uid_split default", d->name);
 				note(c, g, def->span, "the first one is here");
 				continue;
 			}
 			def = it;
-			int s = hp_lookup_name(hp_setting_names, HP_SETTING_COUNT, it->setting_name);
+			int s =
+			    hp_lookup_name(hp_setting_names, HP_SETTING_COUNT, it->setting_name);
 			if (s < 0) {
 				suggest sg;
 				suggest_init(&sg, it->setting_name);
 				suggest_table(&sg, hp_setting_names, HP_SETTING_COUNT);
-				hp_diag *g = err(c, HP_DG_UNKNOWN_MODE, it->setting_span,
-						 "unknown uid_split setting '%s'", it->setting_name);
+				hp_diag *g =
+				    err(c, HP_DG_UNKNOWN_MODE, it->setting_span,
+				        "unknown uid_split setting '%s'", it->setting_name);
 				if (sg.best)
 					suggest_help(g, &sg);
 				else
-					list_help(g, "the settings are", hp_setting_names, HP_SETTING_COUNT);
+					list_help(g, "the settings are", hp_setting_names,
+					          HP_SETTING_COUNT);
 				continue;
 			}
 			it->setting = (hp_setting)s;
 			d->u.provider.setting = (hp_setting)s;
 			continue;
 		}
-		expect(c, it->expr, &sc, HP_T_BOOL, it->kind == HP_PI_NEEDS ? "'split needs'" : "'never split when'");
+		expect(c, it->expr, &sc, HP_T_BOOL,
+		       it->kind == HP_PI_NEEDS ? "'split needs'" : "'never split when'");
 	}
 }
 
@@ -1053,8 +1122,9 @@ static void declare(checker *c, hp_decl **order, size_t n)
 		switch (d->kind) {
 		case HP_D_POLICY:
 			if (s && s->decls != d) {
-				hp_diag *g = err(c, HP_DG_STRUCTURE, d->span,
-						 "the policy header must be the first declaration of its file");
+				hp_diag *g = err(
+				    c, HP_DG_STRUCTURE, d->span,
+				    "the policy header must be the first declaration of its file");
 				hp_diag_help(g, "move it to the top");
 			}
 			if (d->u.policy.version < 1 || d->u.policy.version > INT32_MAX)
@@ -1067,15 +1137,17 @@ static void declare(checker *c, hp_decl **order, size_t n)
 			hp_decl *old = hp_namemap_put(&c->params, d->name, d);
 			if (old) {
 				hp_namemap_put(&c->params, d->name, old);
-				hp_diag *g = err(c, HP_DG_DUPLICATE, d->name_span, "param '%s' is declared twice", d->name);
+				hp_diag *g = err(c, HP_DG_DUPLICATE, d->name_span,
+				                 "param '%s' is declared twice", d->name);
 				note(c, g, old->name_span, "the first declaration is here");
 				d->kind = HP_D_ERROR;
 				break;
 			}
 			if (probe_of(c, d->name) >= 0 || strcmp(d->name, "mode") == 0 ||
 			    strcmp(d->name, "split") == 0) {
-				hp_diag *g = err(c, HP_DG_DUPLICATE, d->name_span,
-						 "'%s' is the name of a probe; a param cannot take it", d->name);
+				hp_diag *g = err(
+				    c, HP_DG_DUPLICATE, d->name_span,
+				    "'%s' is the name of a probe; a param cannot take it", d->name);
 				hp_diag_help(g, "choose another name");
 			}
 			d->u.param.index = nparams++;
@@ -1087,7 +1159,8 @@ static void declare(checker *c, hp_decl **order, size_t n)
 				suggest sg;
 				suggest_init(&sg, d->name);
 				suggest_table(&sg, hp_role_names, HP_ROLE_COUNT);
-				hp_diag *g = err(c, HP_DG_UNKNOWN_MODE, d->name_span, "unknown role '%s'", d->name);
+				hp_diag *g = err(c, HP_DG_UNKNOWN_MODE, d->name_span,
+				                 "unknown role '%s'", d->name);
 				if (sg.best)
 					suggest_help(g, &sg);
 				else
@@ -1096,8 +1169,10 @@ static void declare(checker *c, hp_decl **order, size_t n)
 				break;
 			}
 			if (c->role_decl[r]) {
-				hp_diag *g = err(c, HP_DG_DUPLICATE, d->name_span, "role '%s' is declared twice", d->name);
-				note(c, g, c->role_decl[r]->name_span, "the first declaration is here");
+				hp_diag *g = err(c, HP_DG_DUPLICATE, d->name_span,
+				                 "role '%s' is declared twice", d->name);
+				note(c, g, c->role_decl[r]->name_span,
+				     "the first declaration is here");
 				d->kind = HP_D_ERROR;
 				break;
 			}
@@ -1109,10 +1184,12 @@ static void declare(checker *c, hp_decl **order, size_t n)
 			hp_decl *old = hp_namemap_put(&c->rules, d->name, d);
 			if (old) {
 				hp_namemap_put(&c->rules, d->name, old);
-				hp_diag *g = err(c, HP_DG_DUPLICATE, d->name_span, "rule '%s' is declared twice", d->name);
+				hp_diag *g = err(c, HP_DG_DUPLICATE, d->name_span,
+				                 "rule '%s' is declared twice", d->name);
 				note(c, g, old->name_span, "the first declaration is here");
 				hp_diag_help(g, "rule ids are unique across every included file");
-				d->u.rule.index = UINT32_MAX; /* checked, but not part of the program */
+				d->u.rule.index =
+				    UINT32_MAX; /* checked, but not part of the program */
 				break;
 			}
 			d->u.rule.index = nrules++;
@@ -1124,18 +1201,21 @@ static void declare(checker *c, hp_decl **order, size_t n)
 				suggest sg;
 				suggest_init(&sg, d->name);
 				suggest_table(&sg, hp_provider_names, HP_PROVIDER_COUNT);
-				hp_diag *g = err(c, HP_DG_UNKNOWN_PROVIDER, d->name_span, "unknown provider '%s'", d->name);
+				hp_diag *g = err(c, HP_DG_UNKNOWN_PROVIDER, d->name_span,
+				                 "unknown provider '%s'", d->name);
 				if (sg.best)
 					suggest_help(g, &sg);
 				else
-					list_help(g, "the providers are", hp_provider_names, HP_PROVIDER_COUNT);
+					list_help(g, "the providers are", hp_provider_names,
+					          HP_PROVIDER_COUNT);
 				d->kind = HP_D_ERROR;
 				break;
 			}
 			if (c->prov_decl[pv]) {
-				hp_diag *g = err(c, HP_DG_DUPLICATE, d->name_span, "provider '%s' is declared twice",
-						 d->name);
-				note(c, g, c->prov_decl[pv]->name_span, "the first declaration is here");
+				hp_diag *g = err(c, HP_DG_DUPLICATE, d->name_span,
+				                 "provider '%s' is declared twice", d->name);
+				note(c, g, c->prov_decl[pv]->name_span,
+				     "the first declaration is here");
 				d->kind = HP_D_ERROR;
 				break;
 			}
@@ -1162,7 +1242,7 @@ static void declare(checker *c, hp_decl **order, size_t n)
 }
 
 void hp_check(hp_program *p, hp_decl **order, size_t n, hp_intern *names, hp_diags *d,
-	      uint32_t errors_at_start)
+              uint32_t errors_at_start)
 {
 	checker c;
 	memset(&c, 0, sizeof c);
@@ -1174,8 +1254,9 @@ void hp_check(hp_program *p, hp_decl **order, size_t n, hp_intern *names, hp_dia
 	c.w_split = hp_intern_name(names, "split", 5);
 	hp_namemap_init(&c.probes);
 	for (int i = 0; i < HP_PROBE_COUNT; i++)
-		hp_namemap_put(&c.probes, hp_intern_name(names, hp_probes[i].name, strlen(hp_probes[i].name)),
-			       (void *)(intptr_t)(i + 1));
+		hp_namemap_put(&c.probes,
+		               hp_intern_name(names, hp_probes[i].name, strlen(hp_probes[i].name)),
+		               (void *)(intptr_t)(i + 1));
 	hp_namemap_init(&c.params);
 	hp_namemap_init(&c.rules);
 	uint32_t errors_before = errors_at_start;
@@ -1187,7 +1268,7 @@ void hp_check(hp_program *p, hp_decl **order, size_t n, hp_intern *names, hp_dia
 		if (top->decls)
 			at = top->decls->span;
 		hp_diag *g = hp_diag_add(d, HP_SEV_ERROR, HP_DG_STRUCTURE, top, at,
-					 "a policy starts with its header");
+		                         "a policy starts with its header");
 		hp_diag_help(g, "add as its first line: policy \"NAME\" version 1");
 	} else if (c.policy) {
 		p->name = c.policy->name;
@@ -1215,7 +1296,8 @@ void hp_check(hp_program *p, hp_decl **order, size_t n, hp_intern *names, hp_dia
 	for (uint32_t i = 0; i < p->nparams && d->nerrors == errors_before; i++) {
 		hp_decl *pd = p->params[i];
 		if (!pd->u.param.used) {
-			hp_diag *g = warn(&c, HP_DG_UNUSED, pd->name_span, "param '%s' is never used", pd->name);
+			hp_diag *g = warn(&c, HP_DG_UNUSED, pd->name_span,
+			                  "param '%s' is never used", pd->name);
 			hp_diag_help(g, "use it in a rule or remove it");
 		}
 	}

@@ -13,7 +13,7 @@
  * d->nerrors before this compilation began (warnings about unused params
  * are left out after an error). Sets p->ok. */
 void hp_check(hp_program *p, hp_decl **order, size_t n, hp_intern *names, hp_diags *d,
-	      uint32_t errors_at_start);
+              uint32_t errors_at_start);
 
 /* Capability names as libcap spells them without "cap_" (setuid, kill):
  * the number of a name, or -1. */

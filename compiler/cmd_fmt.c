@@ -15,14 +15,14 @@
 #include "strv.h"
 
 const char hp_help_fmt[] =
-	"options:\n"
-	"  --check   list the files that are not in the canonical layout, change nothing\n"
-	"            (exit status 1 when there is one)\n"
-	"  --write   rewrite the files that are not in the canonical layout, in place\n"
-	"\n"
-	"Without an option each file's canonical text is printed on stdout.\n"
-	"A file with a syntax error is not formatted: its diagnostics are printed and\n"
-	"the exit status is 2.\n";
+    "options:\n"
+    "  --check   list the files that are not in the canonical layout, change nothing\n"
+    "            (exit status 1 when there is one)\n"
+    "  --write   rewrite the files that are not in the canonical layout, in place\n"
+    "\n"
+    "Without an option each file's canonical text is printed on stdout.\n"
+    "A file with a syntax error is not formatted: its diagnostics are printed and\n"
+    "the exit status is 2.\n";
 
 enum { MODE_PRINT, MODE_CHECK, MODE_WRITE };
 
@@ -71,8 +71,10 @@ static int format_one(const char *path, int mode, bool *changed)
 	hp_diags_init(&d2);
 	char *after = tree_of(path, out.data, out.len, &q, &d2);
 	if (!after || strcmp(after, before.data ? before.data : "") != 0) {
-		hp_cli_error("fmt", "%s: the canonical layout would change the policy's meaning; "
-				    "nothing written (a bug in fmt, please report it)", path);
+		hp_cli_error("fmt",
+		             "%s: the canonical layout would change the policy's meaning; "
+		             "nothing written (a bug in fmt, please report it)",
+		             path);
 		rc = HP_EXIT_CANNOT_RUN;
 		goto done;
 	}
@@ -113,7 +115,8 @@ int hp_cmd_fmt(int argc, char **argv)
 			int m = a[2] == 'c' ? MODE_CHECK : MODE_WRITE;
 			if (mode != MODE_PRINT && mode != m) {
 				hp_strv_free(&files);
-				return hp_cli_usage_error("fmt", "--check and --write exclude each other");
+				return hp_cli_usage_error("fmt",
+				                          "--check and --write exclude each other");
 			}
 			mode = m;
 		} else if (!opts_done && a[0] == '-' && a[1]) {

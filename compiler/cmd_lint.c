@@ -17,16 +17,16 @@
 #include "xalloc.h"
 
 const char hp_help_lint[] =
-	"options:\n"
-	"  --format text|json|sarif  how diagnostics are written (default text, on stderr;\n"
-	"                            json and sarif go to stdout)\n"
-	"  --werror                  warnings count as errors for the exit status\n"
-	"\n"
-	"PATH is a policy file or a directory: every *.hpol below it is linted, in\n"
-	"sorted order. Each file is compiled as a top-level policy with its includes.\n"
-	"\n"
-	"exit status: 0 no error (and no warning with --werror), 1 errors found,\n"
-	"2 bad usage or a PATH that cannot be read.\n";
+    "options:\n"
+    "  --format text|json|sarif  how diagnostics are written (default text, on stderr;\n"
+    "                            json and sarif go to stdout)\n"
+    "  --werror                  warnings count as errors for the exit status\n"
+    "\n"
+    "PATH is a policy file or a directory: every *.hpol below it is linted, in\n"
+    "sorted order. Each file is compiled as a top-level policy with its includes.\n"
+    "\n"
+    "exit status: 0 no error (and no warning with --werror), 1 errors found,\n"
+    "2 bad usage or a PATH that cannot be read.\n";
 
 enum { FMT_TEXT, FMT_JSON, FMT_SARIF };
 
@@ -66,12 +66,14 @@ static int walk(const char *dir, hp_strv *out, int depth)
 		qsort(names.v, names.n, sizeof *names.v, cmp_str);
 	int rc = 0;
 	for (size_t i = 0; i < names.n; i++) {
-		char *p = hp_xasprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", names.v[i]);
+		char *p =
+		    hp_xasprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", names.v[i]);
 		struct stat st;
 		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
 			if (walk(p, out, depth + 1) < 0)
 				rc = -1;
-		} else if (ends_with_hpol(names.v[i]) && lstat(p, &st) == 0 && !S_ISLNK(st.st_mode)) {
+		} else if (ends_with_hpol(names.v[i]) && lstat(p, &st) == 0 &&
+		           !S_ISLNK(st.st_mode)) {
 			hp_strv_push(out, p);
 		}
 		free(p);
@@ -92,11 +94,13 @@ int hp_cmd_lint(int argc, char **argv)
 			opts_done = true;
 		} else if (!opts_done && strcmp(a, "--werror") == 0) {
 			werror = true;
-		} else if (!opts_done && (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0)) {
+		} else if (!opts_done &&
+		           (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0)) {
 			const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
 			if (!v) {
 				hp_strv_free(&paths);
-				return hp_cli_usage_error("lint", "--format needs a value: text, json or sarif");
+				return hp_cli_usage_error(
+				    "lint", "--format needs a value: text, json or sarif");
 			}
 			if (strcmp(v, "text") == 0)
 				format = FMT_TEXT;
@@ -106,7 +110,8 @@ int hp_cmd_lint(int argc, char **argv)
 				format = FMT_SARIF;
 			else {
 				hp_strv_free(&paths);
-				return hp_cli_usage_error("lint", "unknown format '%s': text, json or sarif", v);
+				return hp_cli_usage_error(
+				    "lint", "unknown format '%s': text, json or sarif", v);
 			}
 		} else if (!opts_done && a[0] == '-' && a[1]) {
 			hp_strv_free(&paths);

@@ -44,7 +44,7 @@ void hp_diags_free(hp_diags *d)
 }
 
 static hp_diag *add(hp_diags *d, hp_severity sev, hp_diag_code code, const hp_src *src,
-		    const char *path, hp_span span, const char *fmt, va_list ap)
+                    const char *path, hp_span span, const char *fmt, va_list ap)
 {
 	if (sev == HP_SEV_ERROR)
 		d->nerrors++;
@@ -71,7 +71,7 @@ static hp_diag *add(hp_diags *d, hp_severity sev, hp_diag_code code, const hp_sr
 }
 
 hp_diag *hp_diag_add(hp_diags *d, hp_severity sev, hp_diag_code code, const hp_src *src,
-		     hp_span span, const char *fmt, ...)
+                     hp_span span, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -81,7 +81,7 @@ hp_diag *hp_diag_add(hp_diags *d, hp_severity sev, hp_diag_code code, const hp_s
 }
 
 hp_diag *hp_diag_path(hp_diags *d, hp_severity sev, hp_diag_code code, const char *path,
-		      const char *fmt, ...)
+                      const char *fmt, ...)
 {
 	va_list ap;
 	hp_span none = {0, 0, 0, 0, 0};
@@ -188,7 +188,7 @@ static unsigned utf8_len(const unsigned char *s, size_t n)
 }
 
 void hp_src_linecol(const hp_src *src, uint32_t off, uint32_t *line, uint32_t *col_bytes,
-		    uint32_t *col_chars)
+                    uint32_t *col_chars)
 {
 	if (off > src->len)
 		off = src->len;
@@ -251,7 +251,7 @@ static void put_excerpt(FILE *f, const unsigned char *t, size_t from, size_t to,
 /* The underline: blanks (tabs where the line has tabs) up to the span, then
  * ^ and ~ over it, one per displayed character. */
 static void put_underline(FILE *f, const unsigned char *t, size_t from, size_t start, size_t end,
-			  size_t len)
+                          size_t len)
 {
 	for (size_t i = from; i < start;) {
 		unsigned l = utf8_len(t + i, len - i);
@@ -270,7 +270,7 @@ static void put_underline(FILE *f, const unsigned char *t, size_t from, size_t s
 }
 
 static void print_excerpt(FILE *f, const hp_src *src, hp_span sp, const hp_diag_style *st,
-			  const char *mark)
+                          const char *mark)
 {
 	if (!src || sp.line == 0 || sp.line > src->nlines)
 		return;
@@ -334,16 +334,16 @@ void hp_diag_print(FILE *f, const hp_diag *g, const hp_diag_style *st)
 	const char *sevc = g->sev == HP_SEV_ERROR ? C_RED : C_MAGENTA;
 	if (g->src)
 		fprintf(f, "%s%s:%u:%u:%s ", col(st, C_BOLD), g->path, g->span.line, g->span.col,
-			col(st, C_RESET));
+		        col(st, C_RESET));
 	else if (g->path)
 		fprintf(f, "%s%s:%s ", col(st, C_BOLD), g->path, col(st, C_RESET));
-	fprintf(f, "%s%s:%s %s%s%s\n", col(st, sevc), sev, col(st, C_RESET), col(st, C_BOLD), g->msg,
-		col(st, C_RESET));
+	fprintf(f, "%s%s:%s %s%s%s\n", col(st, sevc), sev, col(st, C_RESET), col(st, C_BOLD),
+	        g->msg, col(st, C_RESET));
 	print_excerpt(f, g->src, g->span, st, g->sev == HP_SEV_ERROR ? C_RED : C_MAGENTA);
 	if (g->note) {
 		if (g->note_src)
 			fprintf(f, "%s%s:%u:%u:%s ", col(st, C_BOLD), g->note_src->path,
-				g->note_span.line, g->note_span.col, col(st, C_RESET));
+			        g->note_span.line, g->note_span.col, col(st, C_RESET));
 		fprintf(f, "%snote:%s %s\n", col(st, C_CYAN), col(st, C_RESET), g->note);
 		print_excerpt(f, g->note_src, g->note_span, st, C_CYAN);
 	}

@@ -37,11 +37,11 @@ typedef struct {
 	const char *path;  /* the file named (src->path, or a file not read) */
 	hp_span span;
 	char *msg;
-	char *help;        /* NULL or a "help:" line */
+	char *help;             /* NULL or a "help:" line */
 	const hp_src *note_src; /* NULL or a "note:" pointing elsewhere */
 	hp_span note_span;
 	char *note;
-	uint32_t seq;      /* order of report, for a stable sort */
+	uint32_t seq; /* order of report, for a stable sort */
 } hp_diag;
 
 /* Diagnostics kept in memory are capped; beyond the cap they are counted. */
@@ -64,13 +64,13 @@ void hp_diags_clear(hp_diags *d);
  * returned diagnostic (NULL when over the cap) can take a help line and a
  * note. Messages are complete sentences without a trailing period. */
 hp_diag *hp_diag_add(hp_diags *d, hp_severity sev, hp_diag_code code, const hp_src *src,
-		     hp_span span, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+                     hp_span span, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* The same, naming a path that was not read (no source text). */
 hp_diag *hp_diag_path(hp_diags *d, hp_severity sev, hp_diag_code code, const char *path,
-		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void hp_diag_help(hp_diag *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void hp_diag_note(hp_diag *g, const hp_src *src, hp_span span, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 /* Sort by file (order read), then position, then order of report. */
 void hp_diags_sort(hp_diags *d);
@@ -93,7 +93,7 @@ void hp_diags_print_summary(FILE *f, const hp_diags *d, uint32_t shown);
 /* Line and column (1-based, in Unicode code points, an invalid byte counting
  * as one) of byte offset off in src: for SARIF and JSON. */
 void hp_src_linecol(const hp_src *src, uint32_t off, uint32_t *line, uint32_t *col_bytes,
-		    uint32_t *col_chars);
+                    uint32_t *col_chars);
 
 /* Edit distance with a cap: returns cap+1 when the distance exceeds cap. */
 unsigned hp_edit_distance(const char *a, const char *b, unsigned cap);

@@ -12,7 +12,6 @@ static char *dup_or_null(const char *s)
 	return s ? hp_xstrdup(s) : NULL;
 }
 
-
 int hp_diag_recs_add(hp_diag_recs *r, const hp_diag *g)
 {
 	hp_diag_rec x;
@@ -91,12 +90,13 @@ void hp_diag_recs_json(hp_buf *b, const hp_diag_recs *r)
 		hp_buf_puts(b, "\"file\": ");
 		hp_buf_json_string(b, x->path);
 		if (x->has_pos)
-			hp_buf_printf(b, ", \"line\": %u, \"column\": %u, \"end_column\": %u", x->line, x->col,
-				      x->end_col);
+			hp_buf_printf(b, ", \"line\": %u, \"column\": %u, \"end_column\": %u",
+			              x->line, x->col, x->end_col);
 		else
 			hp_buf_puts(b, ", \"line\": null, \"column\": null, \"end_column\": null");
 		hp_buf_printf(b, ", \"severity\": \"%s\", \"code\": \"%s\", \"message\": ",
-			      x->sev == HP_SEV_ERROR ? "error" : "warning", hp_diag_code_names[x->code]);
+		              x->sev == HP_SEV_ERROR ? "error" : "warning",
+		              hp_diag_code_names[x->code]);
 		hp_buf_json_string(b, x->msg);
 		hp_buf_puts(b, ", \"help\": ");
 		json_str_or_null(b, x->help);
@@ -107,7 +107,8 @@ void hp_diag_recs_json(hp_buf *b, const hp_diag_recs *r)
 			if (x->note_path) {
 				hp_buf_puts(b, ", \"file\": ");
 				hp_buf_json_string(b, x->note_path);
-				hp_buf_printf(b, ", \"line\": %u, \"column\": %u", x->note_line, x->note_col);
+				hp_buf_printf(b, ", \"line\": %u, \"column\": %u", x->note_line,
+				              x->note_col);
 			}
 			hp_buf_puts(b, "}");
 		} else {
@@ -125,8 +126,8 @@ static void uri(hp_buf *b, const char *path)
 	static const char hex[] = "0123456789ABCDEF";
 	hp_buf enc = {0};
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    strchr("-._~/", *p))
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~/", *p))
 			hp_buf_putc(&enc, (char)*p);
 		else {
 			hp_buf_putc(&enc, '%');
@@ -141,25 +142,28 @@ static void uri(hp_buf *b, const char *path)
 void hp_diag_recs_sarif(hp_buf *b, const hp_diag_recs *r)
 {
 	hp_buf_puts(b, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
-		       "  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n"
-		       "      \"tool\": {\n        \"driver\": {\n"
-		       "          \"name\": \"hangar-policy\",\n");
+	               "  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n"
+	               "      \"tool\": {\n        \"driver\": {\n"
+	               "          \"name\": \"hangar-policy\",\n");
 	hp_buf_printf(b, "          \"version\": \"%s\",\n", HP_VERSION);
 	hp_buf_puts(b, "          \"rules\": [");
 	for (int i = 0; i < HP_DG_COUNT; i++) {
-		hp_buf_printf(b, "%s\n            {\"id\": \"%s\", \"shortDescription\": {\"text\": ",
-			      i ? "," : "", hp_diag_code_names[i]);
+		hp_buf_printf(b,
+		              "%s\n            {\"id\": \"%s\", \"shortDescription\": {\"text\": ",
+		              i ? "," : "", hp_diag_code_names[i]);
 		hp_buf_json_string(b, hp_diag_code_docs[i]);
 		hp_buf_puts(b, "}}");
 	}
 	hp_buf_puts(b, "\n          ]\n        }\n      },\n"
-		       "      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
+	               "      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
 	for (size_t i = 0; i < r->n; i++) {
 		const hp_diag_rec *x = &r->v[i];
-		hp_buf_printf(b, "%s\n        {\"ruleId\": \"%s\", \"ruleIndex\": %d, \"level\": \"%s\", "
-				 "\"message\": {\"text\": ",
-			      i ? "," : "", hp_diag_code_names[x->code], (int)x->code,
-			      x->sev == HP_SEV_ERROR ? "error" : "warning");
+		hp_buf_printf(
+		    b,
+		    "%s\n        {\"ruleId\": \"%s\", \"ruleIndex\": %d, \"level\": \"%s\", "
+		    "\"message\": {\"text\": ",
+		    i ? "," : "", hp_diag_code_names[x->code], (int)x->code,
+		    x->sev == HP_SEV_ERROR ? "error" : "warning");
 		hp_buf *msg = &(hp_buf){0};
 		hp_buf_puts(msg, x->msg);
 		if (x->help) {
@@ -168,13 +172,16 @@ void hp_diag_recs_sarif(hp_buf *b, const hp_diag_recs *r)
 		}
 		hp_buf_json_string(b, msg->data);
 		hp_buf_free(msg);
-		hp_buf_puts(b, "}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
+		hp_buf_puts(
+		    b,
+		    "}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
 		uri(b, x->path);
 		hp_buf_puts(b, "}");
 		if (x->has_pos)
-			hp_buf_printf(b, ", \"region\": {\"startLine\": %u, \"startColumn\": %u, "
-					 "\"endLine\": %u, \"endColumn\": %u}",
-				      x->line, x->ccol, x->line, x->end_ccol);
+			hp_buf_printf(b,
+			              ", \"region\": {\"startLine\": %u, \"startColumn\": %u, "
+			              "\"endLine\": %u, \"endColumn\": %u}",
+			              x->line, x->ccol, x->line, x->end_ccol);
 		hp_buf_puts(b, "}}]}");
 	}
 	hp_buf_puts(b, r->n ? "\n      ]\n    }\n  ]\n}\n" : "]\n    }\n  ]\n}\n");

@@ -5,11 +5,21 @@
 static void dexpr(hp_buf *b, const hp_expr *e)
 {
 	switch (e->kind) {
-	case HP_EX_ERROR: hp_buf_puts(b, "(error)"); return;
-	case HP_EX_BOOL: hp_buf_puts(b, e->u.b ? "true" : "false"); return;
-	case HP_EX_INT: hp_buf_printf(b, "%lld", (long long)e->u.i); return;
-	case HP_EX_STR: hp_buf_json_string(b, e->u.str.s); return;
-	case HP_EX_NAME: hp_buf_puts(b, e->u.name.name); return;
+	case HP_EX_ERROR:
+		hp_buf_puts(b, "(error)");
+		return;
+	case HP_EX_BOOL:
+		hp_buf_puts(b, e->u.b ? "true" : "false");
+		return;
+	case HP_EX_INT:
+		hp_buf_printf(b, "%lld", (long long)e->u.i);
+		return;
+	case HP_EX_STR:
+		hp_buf_json_string(b, e->u.str.s);
+		return;
+	case HP_EX_NAME:
+		hp_buf_puts(b, e->u.name.name);
+		return;
 	case HP_EX_SET:
 		hp_buf_puts(b, "(set");
 		for (const hp_expr *it = e->u.set.items; it; it = it->next) {
@@ -48,7 +58,9 @@ static void dexpr(hp_buf *b, const hp_expr *e)
 		dexpr(b, e->u.inner);
 		hp_buf_putc(b, ')');
 		return;
-	case HP_EX_CANARY: hp_buf_printf(b, "(canary %s)", e->u.canary.name); return;
+	case HP_EX_CANARY:
+		hp_buf_printf(b, "(canary %s)", e->u.canary.name);
+		return;
 	case HP_EX_PAREN:
 		hp_buf_puts(b, "(paren ");
 		dexpr(b, e->u.inner);
@@ -63,7 +75,8 @@ static void dstmts(hp_buf *b, const hp_stmt *s, int depth)
 		for (int i = 0; i < depth; i++)
 			hp_buf_puts(b, "  ");
 		if (s->kind == HP_ST_FOR) {
-			hp_buf_printf(b, "(for %s max %u%s ", s->var, s->max, s->max_given ? "!" : "");
+			hp_buf_printf(b, "(for %s max %u%s ", s->var, s->max,
+			              s->max_given ? "!" : "");
 			dexpr(b, s->expr);
 			hp_buf_puts(b, "\n");
 			dstmts(b, s->body, depth + 1);
@@ -80,12 +93,15 @@ static void dstmts(hp_buf *b, const hp_stmt *s, int depth)
 
 void hp_ast_dump(const hp_src *src, hp_buf *b)
 {
-	static const char *const kinds[] = {"policy", "include", "param", "role", "rule", "provider", "error"};
+	static const char *const kinds[] = {"policy", "include",  "param", "role",
+	                                    "rule",   "provider", "error"};
 	for (const hp_decl *d = src->decls; d; d = d->next) {
 		hp_buf_printf(b, "(%s ", kinds[d->kind]);
 		hp_buf_json_string(b, d->name ? d->name : "");
 		switch (d->kind) {
-		case HP_D_POLICY: hp_buf_printf(b, " %lld", (long long)d->u.policy.version); break;
+		case HP_D_POLICY:
+			hp_buf_printf(b, " %lld", (long long)d->u.policy.version);
+			break;
 		case HP_D_PARAM:
 			hp_buf_putc(b, ' ');
 			dexpr(b, d->u.param.expr);
@@ -136,7 +152,8 @@ void hp_ast_dump(const hp_src *src, hp_buf *b)
 				hp_buf_putc(b, ')');
 			}
 			break;
-		default: break;
+		default:
+			break;
 		}
 		hp_buf_puts(b, ")\n");
 	}

@@ -33,11 +33,20 @@ static void put_string(hp_buf *b, const char *s)
 	hp_buf_putc(b, '"');
 	for (; *s; s++) {
 		switch (*s) {
-		case '"': hp_buf_puts(b, "\\\""); break;
-		case '\\': hp_buf_puts(b, "\\\\"); break;
-		case '\n': hp_buf_puts(b, "\\n"); break;
-		case '\t': hp_buf_puts(b, "\\t"); break;
-		default: hp_buf_putc(b, *s);
+		case '"':
+			hp_buf_puts(b, "\\\"");
+			break;
+		case '\\':
+			hp_buf_puts(b, "\\\\");
+			break;
+		case '\n':
+			hp_buf_puts(b, "\\n");
+			break;
+		case '\t':
+			hp_buf_puts(b, "\\t");
+			break;
+		default:
+			hp_buf_putc(b, *s);
 		}
 	}
 	hp_buf_putc(b, '"');
@@ -73,7 +82,8 @@ static void emit_comment_text(fmt *f, hp_buf *b, uint32_t i)
 	const hp_comment *c = &f->src->comments[i];
 	/* trailing blanks are not part of the canonical text */
 	uint32_t len = c->len;
-	while (len > 1 && (f->src->text[c->off + len - 1] == ' ' || f->src->text[c->off + len - 1] == '\t'))
+	while (len > 1 &&
+	       (f->src->text[c->off + len - 1] == ' ' || f->src->text[c->off + len - 1] == '\t'))
 		len--;
 	hp_buf_append(b, f->src->text + c->off, len);
 	f->done[i] = true;
@@ -446,7 +456,8 @@ static void provider(fmt *f, const hp_decl *d)
 			size_t width = 4 + 17 + line.len + 9 + strlen(it->because) + 2;
 			hp_buf_puts(f->out, "never split when ");
 			hp_buf_append(f->out, line.data, line.len);
-			hp_buf_puts(f->out, width > WIDTH ? "\n" INDENT INDENT "because " : " because ");
+			hp_buf_puts(f->out,
+			            width > WIDTH ? "\n" INDENT INDENT "because " : " because ");
 			put_string(f->out, it->because);
 			hp_buf_free(&line);
 			break;
@@ -506,7 +517,7 @@ void hp_fmt_src(const hp_src *src, hp_buf *out)
 			continue;
 		leading(&f, prev, d->span.off, 0);
 		if (last && (multiline(d) || multiline(last) || last->kind == HP_D_POLICY ||
-			     last->kind != d->kind))
+		             last->kind != d->kind))
 			f.pending_blank = true;
 		begin_line(&f, 0);
 		switch (d->kind) {
@@ -514,7 +525,8 @@ void hp_fmt_src(const hp_src *src, hp_buf *out)
 			hp_buf_puts(out, "policy ");
 			put_string(out, d->name);
 			hp_buf_printf(out, " version %s", "");
-			hp_buf_append(out, src->text + d->u.policy.version_span.off, d->u.policy.version_span.len);
+			hp_buf_append(out, src->text + d->u.policy.version_span.off,
+			              d->u.policy.version_span.len);
 			break;
 		case HP_D_INCLUDE:
 			hp_buf_puts(out, "include ");

@@ -17,7 +17,7 @@
 #include "xalloc.h"
 
 int hp_front_read_file(void *ctx, const char *path, char **text, size_t *len, char *err,
-		       size_t errlen)
+                       size_t errlen)
 {
 	(void)ctx;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -51,7 +51,8 @@ int hp_front_read_file(void *ctx, const char *path, char **text, size_t *len, ch
 	for (;;) {
 		if (n + 1 >= cap) {
 			if (cap > HP_FRONT_MAX_FILE) {
-				snprintf(err, errlen, "larger than %u MiB", HP_FRONT_MAX_FILE >> 20);
+				snprintf(err, errlen, "larger than %u MiB",
+				         HP_FRONT_MAX_FILE >> 20);
 				free(buf);
 				close(fd);
 				return -1;
@@ -89,7 +90,7 @@ typedef struct {
 	bool parse_only;
 	hp_src **files;
 	size_t nfiles, files_cap;
-	hp_namemap by_path;   /* interned normalized path -> hp_src */
+	hp_namemap by_path; /* interned normalized path -> hp_src */
 	uint32_t stack[HP_FRONT_MAX_INCLUDE_DEPTH + 1];
 	uint32_t depth;
 	hp_decl **order;
@@ -211,7 +212,8 @@ static void expand(front *f, hp_src *s);
 static void follow_include(front *f, hp_src *s, hp_decl *inc)
 {
 	if (!inc->name || !*inc->name) {
-		hp_diag_add(f->d, HP_SEV_ERROR, HP_DG_INCLUDE, s, inc->name_span, "an empty include path");
+		hp_diag_add(f->d, HP_SEV_ERROR, HP_DG_INCLUDE, s, inc->name_span,
+		            "an empty include path");
 		return;
 	}
 	const char *path = join_path(f, s->path, inc->name);
@@ -225,11 +227,11 @@ static void follow_include(front *f, hp_src *s, hp_decl *inc)
 			size_t n = 0;
 			for (uint32_t k = i; k < f->depth && n < sizeof chain; k++)
 				n += (size_t)snprintf(chain + n, sizeof chain - n, "%s -> ",
-						      f->files[f->stack[k]]->path);
+				                      f->files[f->stack[k]]->path);
 			if (n < sizeof chain)
 				snprintf(chain + n, sizeof chain - n, "%s", t->path);
 			hp_diag *g = hp_diag_add(f->d, HP_SEV_ERROR, HP_DG_INCLUDE, s, inc->span,
-						 "include cycle: %s", chain);
+			                         "include cycle: %s", chain);
 			hp_diag_help(g, "remove one of these includes");
 			return;
 		}
@@ -238,7 +240,8 @@ static void follow_include(front *f, hp_src *s, hp_decl *inc)
 	}
 	if (f->depth >= HP_FRONT_MAX_INCLUDE_DEPTH) {
 		hp_diag_add(f->d, HP_SEV_ERROR, HP_DG_LIMIT, s, inc->span,
-			    "includes nested too deeply (the limit is %u)", HP_FRONT_MAX_INCLUDE_DEPTH);
+		            "includes nested too deeply (the limit is %u)",
+		            HP_FRONT_MAX_INCLUDE_DEPTH);
 		return;
 	}
 	char *text = NULL;
@@ -246,7 +249,7 @@ static void follow_include(front *f, hp_src *s, hp_decl *inc)
 	char err[256] = "";
 	if (f->read(f->read_ctx, path, &text, &len, err, sizeof err) != 0) {
 		hp_diag *g = hp_diag_add(f->d, HP_SEV_ERROR, HP_DG_INCLUDE, s, inc->name_span,
-					 "cannot include '%s': %s", path, err);
+		                         "cannot include '%s': %s", path, err);
 		hp_diag_help(g, "include paths are relative to the including file");
 		return;
 	}
@@ -324,13 +327,13 @@ hp_program *hp_front_compile(const char *path, const hp_front_opts *opts, hp_dia
 }
 
 hp_program *hp_front_compile_text(const char *name, const char *text, size_t len,
-				  const hp_front_opts *opts, hp_diags *d)
+                                  const hp_front_opts *opts, hp_diags *d)
 {
 	front f;
 	front_init(&f, opts, d);
 	if (len > HP_FRONT_MAX_FILE) {
 		hp_diag_path(d, HP_SEV_ERROR, HP_DG_IO, name, "cannot read: larger than %u MiB",
-			     HP_FRONT_MAX_FILE >> 20);
+		             HP_FRONT_MAX_FILE >> 20);
 		hp_intern_free(f.names);
 		return f.p;
 	}

@@ -27,8 +27,8 @@
  * and *len, or returns -1 with a message in err ("No such file or
  * directory"). The default reads regular files only, without blocking,
  * up to HP_FRONT_MAX_FILE bytes. */
-typedef int (*hp_front_reader)(void *ctx, const char *path, char **text, size_t *len,
-			       char *err, size_t errlen);
+typedef int (*hp_front_reader)(void *ctx, const char *path, char **text, size_t *len, char *err,
+                               size_t errlen);
 
 /* The largest source file, and how deep includes may nest. */
 #define HP_FRONT_MAX_FILE (1024u * 1024u * 1024u)
@@ -37,7 +37,7 @@ typedef int (*hp_front_reader)(void *ctx, const char *path, char **text, size_t 
 typedef struct {
 	hp_front_reader read; /* NULL: the default, from disk */
 	void *read_ctx;
-	bool parse_only;      /* stop after parsing (no includes, no checks): fmt */
+	bool parse_only; /* stop after parsing (no includes, no checks): fmt */
 } hp_front_opts;
 
 /* Compile the file at path. Never NULL; p->ok tells whether it compiled
@@ -48,12 +48,12 @@ hp_program *hp_front_compile(const char *path, const hp_front_opts *opts, hp_dia
  * opts->read, relative to name's directory). text need not be
  * NUL-terminated; it is copied. */
 hp_program *hp_front_compile_text(const char *name, const char *text, size_t len,
-				  const hp_front_opts *opts, hp_diags *d);
+                                  const hp_front_opts *opts, hp_diags *d);
 
 void hp_program_free(hp_program *p);
 
 /* The default reader (see hp_front_reader). */
 int hp_front_read_file(void *ctx, const char *path, char **text, size_t *len, char *err,
-		       size_t errlen);
+                       size_t errlen);
 
 #endif

@@ -46,8 +46,8 @@ typedef struct hp_parse {
 	uint32_t line, line_start;
 	hp_bracket brackets[HP_MAX_BRACKETS];
 	uint32_t nbrackets;
-	bool stop;           /* a limit was hit: the lexer only returns end of file */
-	bool last_was_error; /* the last token was a lexical error (no syntax error for it) */
+	bool stop;            /* a limit was hit: the lexer only returns end of file */
+	bool last_was_error;  /* the last token was a lexical error (no syntax error for it) */
 	hp_comment *comments; /* malloc'd while lexing, moved to the arena after */
 	size_t ncomments, comments_cap;
 	uint32_t last_token_line; /* for own_line comments */
@@ -68,7 +68,7 @@ int hp_yylex(union HP_YYSTYPE *lval, hp_span *lloc, hp_parse *ps);
 
 /* Report an error at a span of the file being parsed. */
 hp_diag *hp_parse_error(hp_parse *ps, hp_diag_code code, hp_span at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 /* Tree building (build.c): every node gets its span; the grammar does
  * nothing else. */
@@ -91,15 +91,14 @@ hp_list hp_list_add(hp_list l, void *item, size_t next_off);
 
 hp_stmt *hp_mk_stmt(hp_parse *ps, hp_stmt_kind kind, hp_expr *e, hp_span at);
 hp_stmt *hp_mk_for(hp_parse *ps, const char *var, hp_span var_at, hp_expr *list, int64_t max,
-		   bool max_given, hp_span max_at, hp_list body, hp_span at);
-hp_decl *hp_mk_decl(hp_parse *ps, hp_decl_kind kind, const char *name, hp_span name_at,
-		    hp_span at);
+                   bool max_given, hp_span max_at, hp_list body, hp_span at);
+hp_decl *hp_mk_decl(hp_parse *ps, hp_decl_kind kind, const char *name, hp_span name_at, hp_span at);
 hp_block *hp_mk_block(hp_parse *ps, const char *role, hp_span role_at, hp_list body, hp_span at);
 hp_role_item *hp_mk_role_item(hp_parse *ps, hp_role_item_kind kind, hp_expr *e, hp_span at);
 hp_prov_item *hp_mk_prov_item(hp_parse *ps, hp_prov_item_kind kind, hp_span at);
 /* A rule's body as parsed: `as` blocks and remedies in source order. */
 typedef struct hp_rule_part {
-	hp_block *block;  /* NULL for a remedy */
+	hp_block *block; /* NULL for a remedy */
 	hp_strval remedy;
 	hp_span at;
 	struct hp_rule_part *next;

@@ -50,14 +50,17 @@ static unsigned u8len(const unsigned char *s, const unsigned char *lim)
 	unsigned c = s[0];
 	if (c < 0x80)
 		return 1;
-	unsigned n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	unsigned n = c >= 0xc2 && c <= 0xdf   ? 2
+		     : c >= 0xe0 && c <= 0xef ? 3
+		     : c >= 0xf0 && c <= 0xf4 ? 4
+					      : 0;
 	if (!n || (size_t)(lim - s) < n)
 		return 0;
 	for (unsigned i = 1; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
-	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
-	    (c == 0xf4 && s[1] > 0x8f))
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
 		return 0;
 	return n;
 }
@@ -105,7 +108,8 @@ static int string_value(hp_parse *ps, hp_strval *out)
 			case 't': c = '\t'; break;
 			default: {
 				unsigned l = u8len(p + 1, end);
-				hp_diag *g = hp_parse_error(ps, HP_DG_LEX, sub_span(ps, p, 1 + (l ? l : 1)),
+				hp_span at = sub_span(ps, p, 1 + (l ? l : 1));
+				hp_diag *g = hp_parse_error(ps, HP_DG_LEX, at,
 							    "unknown escape sequence in a string");
 				hp_diag_help(g, "the escapes are \\\" \\\\ \\n and \\t");
 				return -1;
@@ -118,7 +122,8 @@ static int string_value(hp_parse *ps, hp_strval *out)
 		unsigned l = u8len(p, end);
 		if (l == 0 || *p == 0) {
 			if (*p == 0)
-				hp_parse_error(ps, HP_DG_LEX, sub_span(ps, p, 1), "NUL byte in a string");
+				hp_parse_error(ps, HP_DG_LEX, sub_span(ps, p, 1),
+					       "NUL byte in a string");
 			else
 				hp_parse_error(ps, HP_DG_LEX, sub_span(ps, p, 1),
 					       "invalid UTF-8 byte 0x%02x in a string", *p);
@@ -162,7 +167,8 @@ static int number_value(hp_parse *ps, int64_t *out)
 	} else if (end - p >= 2 && p[0] == '0' && p[1] >= '0' && p[1] <= '9') {
 		hp_diag *g = hp_parse_error(ps, HP_DG_LEX, tok_span(ps),
 					    "a decimal integer cannot start with 0");
-		hp_diag_help(g, "write 0o%.*s for an octal number", (int)(end - p - 1), (const char *)p + 1);
+		hp_diag_help(g, "write 0o%.*s for an octal number", (int)(end - p - 1),
+			     (const char *)p + 1);
 		return -1;
 	}
 	uint64_t v = 0;
@@ -185,8 +191,10 @@ static int number_value(hp_parse *ps, int64_t *out)
 			v = v * base + (uint64_t)d;
 	}
 	if (overflow) {
-		hp_diag *g = hp_parse_error(ps, HP_DG_INT_RANGE, tok_span(ps), "%s out of range", what);
-		hp_diag_help(g, "integers are 64-bit: the largest is 9223372036854775807 (0o777777777777777777777)");
+		hp_diag *g =
+			hp_parse_error(ps, HP_DG_INT_RANGE, tok_span(ps), "%s out of range", what);
+		hp_diag_help(g, "integers are 64-bit: the largest is 9223372036854775807 "
+				"(0o777777777777777777777)");
 		return -1;
 	}
 	*out = (int64_t)v;
@@ -197,7 +205,8 @@ static int open_bracket(hp_parse *ps, int token)
 {
 	if (ps->nbrackets >= HP_MAX_BRACKETS) {
 		hp_diag *g = hp_parse_error(ps, HP_DG_LIMIT, tok_span(ps),
-					    "brackets nested too deeply (the limit is %u)", HP_MAX_BRACKETS);
+					    "brackets nested too deeply (the limit is %u)",
+					    HP_MAX_BRACKETS);
 		hp_diag_help(g, "split the expression with params");
 		ps->stop = true;
 		ps->last_was_error = true;
@@ -306,7 +315,8 @@ loop:
 				       HP_MAX_NAME);
 			LEX_ERROR();
 		}
-		lval->name = hp_intern_name(ps->names, (const char *)ps->tok, (size_t)(ps->cur - ps->tok));
+		lval->name = hp_intern_name(ps->names, (const char *)ps->tok,
+					    (size_t)(ps->cur - ps->tok));
 		TOKEN(TK_NAME);
 	}
 	[0-9][0-9a-zA-Z_]* {
@@ -352,9 +362,11 @@ loop:
 	"!" { hp_diag *g = hp_parse_error(ps, HP_DG_LEX, tok_span(ps), "'!' is not an operator");
 	      hp_diag_help(g, "write 'not'"); LEX_ERROR(); }
 	"-" { hp_diag *g = hp_parse_error(ps, HP_DG_LEX, tok_span(ps), "'-' is not an operator");
-	      hp_diag_help(g, "the language has no subtraction; '-' only joins words in names"); LEX_ERROR(); }
+	      hp_diag_help(g, "the language has no subtraction; '-' only joins words in names");
+	      LEX_ERROR(); }
 	"'" [^'\n]* "'"? {
-		hp_diag *g = hp_parse_error(ps, HP_DG_LEX, tok_span(ps), "strings are written in double quotes");
+		hp_diag *g = hp_parse_error(ps, HP_DG_LEX, tok_span(ps),
+					    "strings are written in double quotes");
 		hp_diag_help(g, "write \"...\"");
 		lval->str.s = "";
 		lval->str.len = 0;
@@ -375,10 +387,11 @@ loop:
 			hp_parse_error(ps, HP_DG_LEX, tok_span(ps), "invalid UTF-8 byte 0x%02x", c);
 		} else if (n > 1) {
 			ps->cur = ps->tok + n;
-			hp_parse_error(ps, HP_DG_LEX, tok_span(ps), "unexpected character '%.*s'", (int)n,
-				       (const char *)ps->tok);
+			hp_parse_error(ps, HP_DG_LEX, tok_span(ps), "unexpected character '%.*s'",
+				       (int)n, (const char *)ps->tok);
 		} else if (c < 0x20 || c == 0x7f) {
-			hp_parse_error(ps, HP_DG_LEX, tok_span(ps), "unexpected control character 0x%02x", c);
+			hp_parse_error(ps, HP_DG_LEX, tok_span(ps),
+				       "unexpected control character 0x%02x", c);
 		} else {
 			hp_parse_error(ps, HP_DG_LEX, tok_span(ps), "unexpected character '%c'", c);
 		}

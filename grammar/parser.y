@@ -102,7 +102,10 @@ decl:
 		$$->u.policy.version = $4;
 		$$->u.policy.version_span = @4;
 	}
-	| INCLUDE STRING	{ $$ = hp_mk_decl(ps, HP_D_INCLUDE, $2.s, @2, @$); $$->u.include.file = -1; }
+	| INCLUDE STRING {
+		$$ = hp_mk_decl(ps, HP_D_INCLUDE, $2.s, @2, @$);
+		$$->u.include.file = -1;
+	}
 	| PARAM NAME ASSIGN expr {
 		$$ = hp_mk_decl(ps, HP_D_PARAM, $2, @2, @$);
 		$$->u.param.expr = $4;
@@ -135,7 +138,9 @@ role_items:
 	;
 
 role_item:
-	UID postfix		{ $$ = hp_mk_role_item(ps, HP_RI_IDENTITY, hp_mk_wrap(ps, HP_EX_UID, $2, @$), @$); }
+	UID postfix {
+		$$ = hp_mk_role_item(ps, HP_RI_IDENTITY, hp_mk_wrap(ps, HP_EX_UID, $2, @$), @$);
+	}
 	| NAME LPAREN args_opt RPAREN {
 		$$ = hp_mk_role_item(ps, HP_RI_IDENTITY, hp_mk_call(ps, $1, @1, $3, @$), @$);
 	}
@@ -151,7 +156,9 @@ rule_items:
 	;
 
 rule_item:
-	AS NAME LBRACE stmts RBRACE { $$ = hp_mk_part(ps, hp_mk_block(ps, $2, @2, $4, @$), NULL, @$); }
+	AS NAME LBRACE stmts RBRACE {
+		$$ = hp_mk_part(ps, hp_mk_block(ps, $2, @2, $4, @$), NULL, @$);
+	}
 	| REMEDY STRING		{ $$ = hp_mk_part(ps, NULL, &$2, @$); }
 	;
 
@@ -225,8 +232,12 @@ primary:
 	| TRUE			{ $$ = hp_mk_bool(ps, true, @$); }
 	| FALSE			{ $$ = hp_mk_bool(ps, false, @$); }
 	| NAME			{ $$ = hp_mk_name(ps, $1, @$); }
-	| NO_NEW_PRIVS		{ $$ = hp_mk_name(ps, hp_intern_name(ps->names, "no_new_privs", 12), @$); }
-	| PROVIDER		{ $$ = hp_mk_name(ps, hp_intern_name(ps->names, "provider", 8), @$); }
+	| NO_NEW_PRIVS {
+		$$ = hp_mk_name(ps, hp_intern_name(ps->names, "no_new_privs", 12), @$);
+	}
+	| PROVIDER {
+		$$ = hp_mk_name(ps, hp_intern_name(ps->names, "provider", 8), @$);
+	}
 	| NAME LPAREN args_opt RPAREN { $$ = hp_mk_call(ps, $1, @1, $3, @$); }
 	| SPLIT LPAREN args_opt RPAREN {
 		$$ = hp_mk_call(ps, hp_intern_name(ps->names, "split", 5), @1, $3, @$);
@@ -310,7 +321,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, hp_parse *ps)
 	size_t m = 0;
 	if (decl) {
 		snprintf(msg, sizeof msg,
-			 "expected a declaration (policy, include, param, role, rule or provider), found %s",
+			 "expected a declaration (policy, include, param, role, rule or provider), "
+			 "found %s",
 			 fd);
 	} else if (n > 0 && n < MAXEXP) {
 		m += (size_t)snprintf(msg + m, sizeof msg - m, "expected ");
@@ -332,7 +344,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, hp_parse *ps)
 		hp_diag_note(g, ps->src, b->at, "to close this '%c'", b->ch);
 		hp_diag_help(g, "add the missing '%c'", b->ch == '(' ? ')' : '}');
 	} else if (is_comparison(found)) {
-		hp_diag_help(g, "comparisons do not chain: join them with 'and', or add parentheses");
+		hp_diag_help(g,
+			     "comparisons do not chain: join them with 'and', or add parentheses");
 	}
 	return 0;
 }
@@ -340,9 +353,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, hp_parse *ps)
 static void hp_yyerror(hp_span *loc, hp_parse *ps, const char *msg)
 {
 	if (strcmp(msg, "memory exhausted") == 0) {
-		hp_diag *g = hp_parse_error(ps, HP_DG_LIMIT, *loc,
-					    "the text nests too deeply to parse (the limit is %d levels)",
-					    YYMAXDEPTH);
+		hp_diag *g = hp_parse_error(
+			ps, HP_DG_LIMIT, *loc,
+			"the text nests too deeply to parse (the limit is %d levels)", YYMAXDEPTH);
 		hp_diag_help(g, "split the expression with params");
 		return;
 	}

@@ -50,9 +50,9 @@ static void test_strndup(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_alloc_zeroed_aligned),
-		cmocka_unit_test(test_large_and_used),
-		cmocka_unit_test(test_strndup),
+	    cmocka_unit_test(test_alloc_zeroed_aligned),
+	    cmocka_unit_test(test_large_and_used),
+	    cmocka_unit_test(test_strndup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

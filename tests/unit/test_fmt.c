@@ -130,23 +130,24 @@ static void test_every_file(void **state)
 static void test_layout(void **state)
 {
 	(void)state;
-	static const char in[] = "policy \"x\" version 1\n"
-				 "role root=uid 0 # r\n"
-				 "rule r \"t\" { as root { require mode(\"/x\")&0o077==0 and not (1<2) } }\n";
+	static const char in[] =
+	    "policy \"x\" version 1\n"
+	    "role root=uid 0 # r\n"
+	    "rule r \"t\" { as root { require mode(\"/x\")&0o077==0 and not (1<2) } }\n";
 	hp_diags d;
 	hp_program *p = parse("x.hpol", in, sizeof in - 1, true, &d);
 	assert_true(p->ok);
 	hp_buf b = {0};
 	hp_fmt_src(p->files[0], &b);
 	assert_string_equal(b.data, "policy \"x\" version 1\n"
-				    "\n"
-				    "role root = uid 0  # r\n"
-				    "\n"
-				    "rule r \"t\" {\n"
-				    "    as root {\n"
-				    "        require mode(\"/x\") & 0o077 == 0 and not (1 < 2)\n"
-				    "    }\n"
-				    "}\n");
+	                            "\n"
+	                            "role root = uid 0  # r\n"
+	                            "\n"
+	                            "rule r \"t\" {\n"
+	                            "    as root {\n"
+	                            "        require mode(\"/x\") & 0o077 == 0 and not (1 < 2)\n"
+	                            "    }\n"
+	                            "}\n");
 	hp_buf_free(&b);
 	hp_program_free(p);
 	hp_diags_free(&d);
@@ -178,9 +179,9 @@ static void test_colour(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_file),
-		cmocka_unit_test(test_layout),
-		cmocka_unit_test(test_colour),
+	    cmocka_unit_test(test_every_file),
+	    cmocka_unit_test(test_layout),
+	    cmocka_unit_test(test_colour),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,10 +16,10 @@
 #include "front.h"
 
 static const char *files[][2] = {
-	{"lib/roles.hpol", "policy \"roles\" version 1\n"
-			   "role root = uid 0\n"
-			   "role hangar = user(\"hangar\"), keep caps { setuid, kill }\n"
-			   "role agent = user(agent_user), no caps, no_new_privs\n"},
+    {"lib/roles.hpol", "policy \"roles\" version 1\n"
+                       "role root = uid 0\n"
+                       "role hangar = user(\"hangar\"), keep caps { setuid, kill }\n"
+                       "role agent = user(agent_user), no caps, no_new_privs\n"},
 };
 
 static int reader(void *ctx, const char *path, char **text, size_t *len, char *err, size_t n)
@@ -44,24 +44,23 @@ static hp_program *compile(const char *text, hp_diags *d)
 	return hp_front_compile_text("main.hpol", text, strlen(text), &o, d);
 }
 
-static const char good[] =
-	"policy \"t\" version 3\n"
-	"param agent_user = env(\"HANGAR_AGENT_USER\") or user(uid 1000).name\n"
-	"param path = \"/bin:/usr/bin\"\n"
-	"include \"lib/roles.hpol\"\n"
-	"rule r \"title\" when mode in { ask, governed } and provider != e2b {\n"
-	"    as agent {\n"
-	"        for d in split(path, \":\") max 8 {\n"
-	"            forbid writable(d)\n"
-	"        }\n"
-	"        forbid signal(canary hangar)\n"
-	"        require exists user(agent_user)\n"
-	"        require exists(\"/x\")\n"
-	"    }\n"
-	"    as hangar { require caps.ambient >= { setuid, kill } }\n"
-	"    remedy \"do it\"\n"
-	"}\n"
-	"provider e2b { uid_split default required }\n";
+static const char good[] = "policy \"t\" version 3\n"
+                           "param agent_user = env(\"HANGAR_AGENT_USER\") or user(uid 1000).name\n"
+                           "param path = \"/bin:/usr/bin\"\n"
+                           "include \"lib/roles.hpol\"\n"
+                           "rule r \"title\" when mode in { ask, governed } and provider != e2b {\n"
+                           "    as agent {\n"
+                           "        for d in split(path, \":\") max 8 {\n"
+                           "            forbid writable(d)\n"
+                           "        }\n"
+                           "        forbid signal(canary hangar)\n"
+                           "        require exists user(agent_user)\n"
+                           "        require exists(\"/x\")\n"
+                           "    }\n"
+                           "    as hangar { require caps.ambient >= { setuid, kill } }\n"
+                           "    remedy \"do it\"\n"
+                           "}\n"
+                           "provider e2b { uid_split default required }\n";
 
 static void test_checked_annotations(void **state)
 {
@@ -88,7 +87,8 @@ static void test_checked_annotations(void **state)
 	hp_applies want = 0;
 	for (int pv = 0; pv < HP_PROVIDER_COUNT; pv++)
 		if (pv != HP_PROVIDER_E2B)
-			want |= HP_APPLIES_BIT(HP_MODE_ASK, pv) | HP_APPLIES_BIT(HP_MODE_GOVERNED, pv);
+			want |=
+			    HP_APPLIES_BIT(HP_MODE_ASK, pv) | HP_APPLIES_BIT(HP_MODE_GOVERNED, pv);
 	assert_int_equal(r->u.rule.applies, want);
 	assert_int_equal(r->u.rule.roles, (1u << HP_ROLE_AGENT) | (1u << HP_ROLE_HANGAR));
 	assert_string_equal(r->u.rule.remedy, "do it");
@@ -151,12 +151,12 @@ static void test_two_compilations_interleaved(void **state)
 	hp_diags_free(&d2);
 	char *out1 = printed(&d1);
 	char *out3 = printed(&d3);
-	assert_string_equal(out1,
-			    "main.hpol:2:11: error: 'writable' is asked as a role, so it cannot be used in a param\n"
-			    "   2 | param x = writable(\"/\")\n"
-			    "     |           ^~~~~~~~\n"
-			    "help: use it in a rule, inside an 'as ROLE { ... }' block\n"
-			    "1 error generated\n");
+	assert_string_equal(out1, "main.hpol:2:11: error: 'writable' is asked as a role, so it "
+	                          "cannot be used in a param\n"
+	                          "   2 | param x = writable(\"/\")\n"
+	                          "     |           ^~~~~~~~\n"
+	                          "help: use it in a rule, inside an 'as ROLE { ... }' block\n"
+	                          "1 error generated\n");
 	assert_string_equal(out1, out3);
 	free(out1);
 	free(out3);
@@ -171,17 +171,17 @@ static void test_diagnostics_sorted_with_tabs(void **state)
 	(void)state;
 	hp_diags d;
 	hp_program *p = compile("policy \"t\" version 1\nrole root = uid 0\n"
-				"rule b \"t\" {\n\tas root {\n\t\trequire 1 == \"x\"\n\t}\n}\n"
-				"rule a \"t\" { as root { require nope } }\n",
-				&d);
+	                        "rule b \"t\" {\n\tas root {\n\t\trequire 1 == \"x\"\n\t}\n}\n"
+	                        "rule a \"t\" { as root { require nope } }\n",
+	                        &d);
 	char *out = printed(&d);
 	assert_string_equal(out, "main.hpol:5:11: error: '==' compares an int with a string\n"
-				 "   5 | \t\trequire 1 == \"x\"\n"
-				 "     | \t\t        ^~~~~~~~\n"
-				 "main.hpol:8:32: error: undefined name 'nope'\n"
-				 "   8 | rule a \"t\" { as root { require nope } }\n"
-				 "     |                                ^~~~\n"
-				 "2 errors generated\n");
+	                         "   5 | \t\trequire 1 == \"x\"\n"
+	                         "     | \t\t        ^~~~~~~~\n"
+	                         "main.hpol:8:32: error: undefined name 'nope'\n"
+	                         "   8 | rule a \"t\" { as root { require nope } }\n"
+	                         "     |                                ^~~~\n"
+	                         "2 errors generated\n");
 	free(out);
 	hp_program_free(p);
 	hp_diags_free(&d);
@@ -195,8 +195,9 @@ static void test_unreadable_top(void **state)
 	hp_program *p = hp_front_compile("/nonexistent/x.hpol", NULL, &d);
 	assert_false(p->ok);
 	char *out = printed(&d);
-	assert_string_equal(out, "/nonexistent/x.hpol: error: cannot read: No such file or directory\n"
-				 "1 error generated\n");
+	assert_string_equal(out,
+	                    "/nonexistent/x.hpol: error: cannot read: No such file or directory\n"
+	                    "1 error generated\n");
 	free(out);
 	hp_program_free(p);
 	hp_diags_free(&d);
@@ -213,11 +214,13 @@ static void test_json_record(void **state)
 	assert_int_equal(hp_diag_recs_add(&r, &d.v[0]), 0); /* the same one again */
 	hp_buf b = {0};
 	hp_diag_recs_json(&b, &r);
-	assert_string_equal(b.data,
-			    "[\n  {\"file\": \"main.hpol\", \"line\": 2, \"column\": 11, \"end_column\": 26, "
-			    "\"severity\": \"error\", \"code\": \"type-mismatch\", \"message\": \"'+' joins strings, "
-			    "not a string and a bool\", \"help\": \"an int is joined to a string as its decimal "
-			    "digits\", \"note\": null}\n]\n");
+	assert_string_equal(
+	    b.data,
+	    "[\n  {\"file\": \"main.hpol\", \"line\": 2, \"column\": 11, \"end_column\": 26, "
+	    "\"severity\": \"error\", \"code\": \"type-mismatch\", \"message\": \"'+' joins "
+	    "strings, "
+	    "not a string and a bool\", \"help\": \"an int is joined to a string as its decimal "
+	    "digits\", \"note\": null}\n]\n");
 	assert_int_equal(r.v[0].end_ccol, 25); /* é is one code point */
 	hp_buf_free(&b);
 	hp_diag_recs_free(&r);
@@ -237,12 +240,12 @@ static void test_edit_distance(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_checked_annotations),
-		cmocka_unit_test(test_two_compilations_interleaved),
-		cmocka_unit_test(test_diagnostics_sorted_with_tabs),
-		cmocka_unit_test(test_unreadable_top),
-		cmocka_unit_test(test_json_record),
-		cmocka_unit_test(test_edit_distance),
+	    cmocka_unit_test(test_checked_annotations),
+	    cmocka_unit_test(test_two_compilations_interleaved),
+	    cmocka_unit_test(test_diagnostics_sorted_with_tabs),
+	    cmocka_unit_test(test_unreadable_top),
+	    cmocka_unit_test(test_json_record),
+	    cmocka_unit_test(test_edit_distance),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,8 +61,8 @@ static void test_namemap(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_same_pointer_through_growth),
-		cmocka_unit_test(test_namemap),
+	    cmocka_unit_test(test_same_pointer_through_growth),
+	    cmocka_unit_test(test_namemap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
