@@ -19,6 +19,10 @@ SRC=$(pwd)
 pattern=${TESTS:-*}
 pass=0 fail=0 skip=0
 
+# A case must not write into the source tree: its scratch space is $T.
+tree_state() { git status --porcelain --untracked-files=all -- tests 2>/dev/null; }
+tree_before=$(tree_state)
+
 cases=$(find tests/e2e -name cmd -type f | sed 's|/cmd$||' | LC_ALL=C sort)
 for dir in $cases; do
 	name=${dir#tests/e2e/}
@@ -68,5 +72,10 @@ for dir in $cases; do
 	fi
 	rm -rf "$T" "$T.out" "$T.err"
 done
+if [ "${UPDATE_GOLDEN:-}" != 1 ] && [ "$(tree_state)" != "$tree_before" ]; then
+	echo "--- e2e: the cases changed files under tests/ (they must write only to \$T):"
+	tree_state
+	fail=$((fail + 1))
+fi
 echo "e2e: $pass passed, $fail failed, $skip skipped"
 echo "E2E_COUNTS $pass $fail $skip"
