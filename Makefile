@@ -124,15 +124,17 @@ fuzz-bins: $(FUZZ_BIN)
 $(B)/fuzz_%: tests/fuzz/fuzz_%.c $(LIBCOMPILER) $(LIBRUNTIME)
 	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -fsanitize=fuzzer,address,undefined -o $@ $(filter %.c %.a,$^) $(RUNTIME_LIBS)
 
-# make fuzz-run FUZZ_SECONDS=N runs every harness for N seconds on its corpus.
+# make fuzz-run FUZZ_SECONDS=N runs every harness for N seconds on its corpus
+# (tests/fuzz/corpus/NAME/) with its dictionary (tests/fuzz/NAME.dict) if any.
 FUZZ_SECONDS ?= 30
 fuzz-run: fuzz
 	@for f in $(FUZZ_SRC:tests/fuzz/%.c=%); do \
+		n=$${f#fuzz_}; \
 		mkdir -p build-fuzz/corpus/$$f; \
-		dict=; [ -f tests/fuzz/$$f.dict ] && dict=-dict=tests/fuzz/$$f.dict; \
+		dict=; [ -f tests/fuzz/$$n.dict ] && dict=-dict=tests/fuzz/$$n.dict; \
 		echo "fuzzing $$f for $(FUZZ_SECONDS)s"; \
 		build-fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 $$dict \
-			-artifact_prefix=build-fuzz/$$f- build-fuzz/corpus/$$f tests/fuzz/corpus/$$f \
+			-artifact_prefix=build-fuzz/$$f- build-fuzz/corpus/$$f tests/fuzz/corpus/$$n \
 			>build-fuzz/$$f.log 2>&1 || { tail -40 build-fuzz/$$f.log; exit 1; }; \
 		tail -1 build-fuzz/$$f.log; \
 	done

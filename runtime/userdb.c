@@ -186,7 +186,7 @@ static int parse_group(hp_userdb *db, const char *buf, size_t len, const char *f
 	}
 	/* members are linked once their array stops moving */
 	for (size_t i = 0; i < db->ngroups; i++)
-		db->groups[i].members = db->members + first[i];
+		db->groups[i].members = db->groups[i].nmembers ? db->members + first[i] : NULL;
 	free(first);
 
 	hp_idxtab_init(&db->group_by_name, db->ngroups);
