@@ -165,12 +165,11 @@ static int parse_group(hp_userdb *db, const char *buf, size_t len, const char *f
 	hp_colon_init(&r, db->gr_text, len, file, "group");
 	while ((rc = hp_colon_next(&r, f, 4, layout, err)) > 0) {
 		hp_group g = { .name = f[0], .passwd = f[1], .line = r.line };
-		if (hp_colon_id(&r, f[2], "gid", &g.gid, err) < 0)
-			return -1;
 		size_t start = db->nmembers;
-		if (split_members(db, &r, f[3], &mcap, (uint32_t)db->ngroups, err) < 0) {
-			free(first);
-			return -1;
+		if (hp_colon_id(&r, f[2], "gid", &g.gid, err) < 0 ||
+		    split_members(db, &r, f[3], &mcap, (uint32_t)db->ngroups, err) < 0) {
+			rc = -1;
+			break;
 		}
 		g.nmembers = db->nmembers - start;
 		size_t old = cap;
