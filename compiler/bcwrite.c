@@ -96,17 +96,10 @@ static void rehash(hp_bcw *w)
 	w->hashcap = cap;
 }
 
-uint32_t hp_bcw_strn(hp_bcw *w, const char *s, size_t len)
+/* Append a string without interning it (a list constant's items must be
+ * consecutive); it joins the hash table only if no equal string is there. */
+static uint32_t add_string(hp_bcw *w, const char *s, size_t len, size_t slot, bool hashed)
 {
-	if ((w->nstr + 1) * 2 > w->hashcap)
-		rehash(w);
-	size_t k = fnv(s, len) & (w->hashcap - 1);
-	while (w->hash[k] != UINT32_MAX) {
-		uint32_t i = w->hash[k];
-		if (w->str_len[i] == len && memcmp(w->text.data + w->str_off[i], s, len) == 0)
-			return i;
-		k = (k + 1) & (w->hashcap - 1);
-	}
 	size_t cap = w->capstr;
 	w->str_off = hp_xgrow(w->str_off, &cap, w->nstr + 1, sizeof *w->str_off);
 	w->str_len = hp_xgrow(w->str_len, &w->capstr, w->nstr + 1, sizeof *w->str_len);
@@ -114,8 +107,61 @@ uint32_t hp_bcw_strn(hp_bcw *w, const char *s, size_t len)
 	w->str_len[w->nstr] = (uint32_t)len;
 	hp_buf_append(&w->text, s, len);
 	hp_buf_putc(&w->text, '\0');
-	w->hash[k] = (uint32_t)w->nstr;
+	if (!hashed)
+		w->hash[slot] = (uint32_t)w->nstr;
 	return (uint32_t)w->nstr++;
+}
+
+/* The hash slot of s: where it is, or where it would go. */
+static size_t find_slot(hp_bcw *w, const char *s, size_t len, bool *found)
+{
+	if ((w->nstr + 1) * 2 > w->hashcap)
+		rehash(w);
+	size_t k = fnv(s, len) & (w->hashcap - 1);
+	while (w->hash[k] != UINT32_MAX) {
+		uint32_t i = w->hash[k];
+		if (w->str_len[i] == len && memcmp(w->text.data + w->str_off[i], s, len) == 0) {
+			*found = true;
+			return k;
+		}
+		k = (k + 1) & (w->hashcap - 1);
+	}
+	*found = false;
+	return k;
+}
+
+uint32_t hp_bcw_list(hp_bcw *w, const hp_str *items, uint32_t n)
+{
+	for (size_t c = 0; c < w->nconsts; c++) {
+		if (w->consts[c].type != HP_T_LIST || (uint32_t)(w->consts[c].value >> 32) != n)
+			continue;
+		uint32_t first = (uint32_t)w->consts[c].value;
+		uint32_t k = 0;
+		while (k < n && w->str_len[first + k] == items[k].len &&
+		       memcmp(w->text.data + w->str_off[first + k], items[k].p, items[k].len) == 0)
+			k++;
+		if (k == n)
+			return (uint32_t)c;
+	}
+	uint32_t first = (uint32_t)w->nstr;
+	for (uint32_t i = 0; i < n; i++) {
+		bool found;
+		size_t slot = find_slot(w, items[i].p, items[i].len, &found);
+		add_string(w, items[i].p, items[i].len, slot, found);
+	}
+	w->consts = hp_xgrow(w->consts, &w->capconsts, w->nconsts + 1, sizeof *w->consts);
+	w->consts[w->nconsts].type = HP_T_LIST;
+	w->consts[w->nconsts].value = (uint64_t)n << 32 | first;
+	return (uint32_t)w->nconsts++;
+}
+
+uint32_t hp_bcw_strn(hp_bcw *w, const char *s, size_t len)
+{
+	bool found;
+	size_t slot = find_slot(w, s, len, &found);
+	if (found)
+		return w->hash[slot];
+	return add_string(w, s, len, slot, false);
 }
 
 uint32_t hp_bcw_str(hp_bcw *w, const char *s)

@@ -29,6 +29,8 @@ void hp_bcw_policy(hp_bcw *w, const char *name, int64_t version);
 uint32_t hp_bcw_str(hp_bcw *w, const char *s);
 uint32_t hp_bcw_strn(hp_bcw *w, const char *s, size_t len);
 uint32_t hp_bcw_const(hp_bcw *w, hp_type type, uint64_t value);
+/* A list constant: its items become a run of strings. */
+uint32_t hp_bcw_list(hp_bcw *w, const hp_str *items, uint32_t n);
 
 /* Code. Instructions emitted after hp_bcw_at carry that location in the
  * source map (an entry is added only when the location changes). */

@@ -45,6 +45,12 @@ static void operand(hp_buf *b, const hp_bc *bc, const hp_insn *in, hp_operand_ki
 	case HP_K_CAPSK:
 		hp_caps_format(b, bc->consts[x].value);
 		break;
+	case HP_K_LISTK: {
+		uint64_t lk = bc->consts[x].value;
+		hp_value v = hp_v_list(bc->strings + (uint32_t)lk, (uint32_t)(lk >> 32));
+		hp_value_format(b, &v);
+		break;
+	}
 	case HP_K_STR:
 		if (in->op == HP_I_ENDFOR)
 			hp_buf_puts(b, hp_bc_str(bc, x));

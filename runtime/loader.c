@@ -272,12 +272,22 @@ static bool load_consts(loader *l, hp_bc *bc)
 	bc->nconsts = n;
 	for (uint32_t i = 0; i < n; i++, off += HP_BC_CONST_SIZE) {
 		uint8_t t = l->d[off];
-		if (t != HP_T_INT && t != HP_T_CAPS)
-			return fail(l, off, "constant %u has type %u, not int or caps", i, t);
+		if (t != HP_T_INT && t != HP_T_CAPS && t != HP_T_LIST)
+			return fail(l, off, "constant %u has type %u, not int, caps or list", i, t);
 		if (!zero(l, off + 1, 7, "constant"))
 			return false;
 		bc->consts[i].type = t;
 		bc->consts[i].value = rd64(l->d + off + 8);
+		/* a list is a run of strings: first in the low half, count in the high */
+		uint32_t first = (uint32_t)bc->consts[i].value;
+		uint32_t count = (uint32_t)(bc->consts[i].value >> 32);
+		if (t == HP_T_LIST && count > HP_VALUE_MAX_LIST)
+			return fail(l, off + 12, "list constant %u has %u items, more than %u", i,
+			            count, HP_VALUE_MAX_LIST);
+		if (t == HP_T_LIST && (first > bc->nstrings || count > bc->nstrings - first))
+			return fail(l, off + 8,
+			            "list constant %u: strings %u+%u out of range (%u strings)", i,
+			            first, count, bc->nstrings);
 	}
 	return section_end(l, HP_SEC_CONSTS, off);
 }

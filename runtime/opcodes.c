@@ -5,7 +5,7 @@
 
 const char *const hp_operand_kind_names[HP_K_COUNT] = {
     "none",         "bool",          "role",   "slot",  "field",  "probe",     "bound",
-    "int constant", "caps constant", "string", "param", "target", "assertion",
+    "int constant", "caps constant", "list constant", "string", "param", "target", "assertion",
 };
 
 const hp_opcode_info hp_opcodes[HP_I_COUNT] = {

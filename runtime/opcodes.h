@@ -24,6 +24,7 @@ typedef enum {
 	HP_K_BOUND,  /* a loop's iteration bound, 1..HP_BC_MAX_LOOP_BOUND */
 	HP_K_INTK,   /* index of an int constant */
 	HP_K_CAPSK,  /* index of a caps constant */
+	HP_K_LISTK,  /* index of a list constant */
 	HP_K_STR,    /* index of a string */
 	HP_K_PARAM,  /* index of a param */
 	HP_K_TARGET, /* a later instruction of the same region, in the same loop */

@@ -216,8 +216,11 @@ static bool check_operands(verifier *v, uint32_t pc, const vstate *st)
 				             HP_BC_MAX_LOOP_BOUND);
 			break;
 		case HP_K_INTK:
-		case HP_K_CAPSK: {
-			uint8_t want = op->kind[i] == HP_K_INTK ? HP_T_INT : HP_T_CAPS;
+		case HP_K_CAPSK:
+		case HP_K_LISTK: {
+			uint8_t want = op->kind[i] == HP_K_INTK    ? HP_T_INT
+			               : op->kind[i] == HP_K_CAPSK ? HP_T_CAPS
+			                                           : HP_T_LIST;
 			if (x >= bc->nconsts)
 				return vfail(v, pc, "constant %u out of range (%u constants)", x,
 				             bc->nconsts);

@@ -5,6 +5,8 @@
  * flow through operators as opcodes.def says. */
 #include "vm.h"
 
+#include "ops.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,19 +40,6 @@ static inline bool propagate1(const hp_value *a, hp_type t, hp_value *out)
 	*out = *a;
 	out->type = (uint8_t)t;
 	return true;
-}
-
-static bool str_eq(hp_str a, hp_str b)
-{
-	return a.len == b.len && memcmp(a.p, b.p, a.len) == 0;
-}
-
-static int str_cmp(const void *x, const void *y)
-{
-	const hp_str *a = x, *b = y;
-	uint32_t n = a->len < b->len ? a->len : b->len;
-	int c = memcmp(a->p, b->p, n);
-	return c ? c : (a->len > b->len) - (a->len < b->len);
 }
 
 /* --- the machine ---------------------------------------------------------------- */
@@ -145,167 +134,6 @@ static void charge(vm *m, uint64_t units, uint32_t pc)
 		if (past_deadline(m))
 			stop(m, pc, "time limit of %" PRIu64 " ms reached", m->lim.max_millis);
 	}
-}
-
-static const char *no_memory = "memory limit reached";
-
-/* --- lists ------------------------------------------------------------------------ */
-
-/* A sorted copy of l's items, for membership tests in O(log n). */
-static hp_str *sorted(vm *m, hp_list l)
-{
-	hp_str *s = hp_pool_alloc(m->pool, (size_t)l.n * sizeof *s);
-	if (!s)
-		return NULL;
-	if (l.n)
-		memcpy(s, l.items, (size_t)l.n * sizeof *s);
-	qsort(s, l.n, sizeof *s, str_cmp);
-	return s;
-}
-
-static bool member(const hp_str *sorted_items, uint32_t n, hp_str x)
-{
-	return bsearch(&x, sorted_items, n, sizeof x, str_cmp) != NULL;
-}
-
-/* every item of a in b */
-static hp_value list_subset(vm *m, hp_list a, hp_list b, uint32_t pc)
-{
-	charge(m, (uint64_t)a.n + b.n, pc);
-	if (a.n * (uint64_t)b.n <= 64) {
-		for (uint32_t i = 0; i < a.n; i++) {
-			bool found = false;
-			for (uint32_t j = 0; j < b.n && !found; j++)
-				found = str_eq(a.items[i], b.items[j]);
-			if (!found)
-				return hp_v_bool(false);
-		}
-		return hp_v_bool(true);
-	}
-	hp_str *s = sorted(m, b);
-	if (!s)
-		return hp_v_unknown(HP_T_BOOL, no_memory);
-	for (uint32_t i = 0; i < a.n; i++)
-		if (!member(s, b.n, a.items[i]))
-			return hp_v_bool(false);
-	return hp_v_bool(true);
-}
-
-static hp_value list_intersect(vm *m, hp_list a, hp_list b, uint32_t pc)
-{
-	charge(m, (uint64_t)a.n + b.n, pc);
-	hp_str *out = hp_pool_alloc(m->pool, (size_t)a.n * sizeof *out);
-	hp_str *s = sorted(m, b);
-	if (!out || !s)
-		return hp_v_unknown(HP_T_LIST, no_memory);
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < a.n; i++)
-		if (member(s, b.n, a.items[i]))
-			out[n++] = a.items[i];
-	return hp_v_list(out, n);
-}
-
-static hp_value list_append(vm *m, hp_list l, hp_str s, uint32_t pc)
-{
-	if (l.n >= HP_VALUE_MAX_LIST)
-		return hp_v_unknown(HP_T_LIST, "list longer than the limit of 4096 items");
-	charge(m, l.n, pc);
-	hp_str *items = hp_pool_alloc(m->pool, ((size_t)l.n + 1) * sizeof *items);
-	if (!items)
-		return hp_v_unknown(HP_T_LIST, no_memory);
-	if (l.n)
-		memcpy(items, l.items, (size_t)l.n * sizeof *items);
-	items[l.n] = s;
-	return hp_v_list(items, l.n + 1);
-}
-
-static hp_value split(vm *m, hp_str s, hp_str sep, uint32_t pc)
-{
-	if (sep.len == 0)
-		return hp_v_unknown(HP_T_LIST, "split with an empty separator");
-	charge(m, s.len, pc);
-	uint32_t n = 1;
-	for (uint32_t i = 0; i + sep.len <= s.len;) {
-		if (memcmp(s.p + i, sep.p, sep.len) == 0) {
-			n++;
-			i += sep.len;
-		} else {
-			i++;
-		}
-	}
-	if (n > HP_VALUE_MAX_LIST)
-		return hp_v_unknown(HP_T_LIST, "split gives more than the limit of 4096 items");
-	hp_str *items = hp_pool_alloc(m->pool, (size_t)n * sizeof *items);
-	if (!items)
-		return hp_v_unknown(HP_T_LIST, no_memory);
-	uint32_t k = 0, start = 0;
-	for (uint32_t i = 0; i + sep.len <= s.len;) {
-		if (memcmp(s.p + i, sep.p, sep.len) == 0) {
-			char *p = hp_pool_strndup(m->pool, s.p + start, i - start);
-			if (!p)
-				return hp_v_unknown(HP_T_LIST, no_memory);
-			items[k++] = (hp_str){p, i - start};
-			i += sep.len;
-			start = i;
-		} else {
-			i++;
-		}
-	}
-	char *p = hp_pool_strndup(m->pool, s.p + start, s.len - start);
-	if (!p)
-		return hp_v_unknown(HP_T_LIST, no_memory);
-	items[k++] = (hp_str){p, s.len - start};
-	return hp_v_list(items, k);
-}
-
-static hp_value concat(vm *m, hp_str a, hp_str b, uint32_t pc)
-{
-	if ((uint64_t)a.len + b.len > HP_VALUE_MAX_STRING)
-		return hp_v_unknown(HP_T_STR, "string longer than the limit of 65536 bytes");
-	charge(m, ((uint64_t)a.len + b.len) / 16, pc);
-	char *p = hp_pool_alloc(m->pool, (size_t)a.len + b.len + 1);
-	if (!p)
-		return hp_v_unknown(HP_T_STR, no_memory);
-	memcpy(p, a.p, a.len);
-	memcpy(p + a.len, b.p, b.len);
-	p[a.len + b.len] = '\0';
-	return hp_v_str(p, a.len + b.len);
-}
-
-static hp_value field(const hp_value *rec, unsigned f)
-{
-	if (rec->type == HP_T_USER) {
-		const hp_user *u = rec->u.user;
-		switch (f) {
-		case HP_RF_USER_NAME:
-			return hp_v_str(u->name.p, u->name.len);
-		case HP_RF_USER_UID:
-			return hp_v_int(u->uid);
-		case HP_RF_USER_GID:
-			return hp_v_int(u->gid);
-		case HP_RF_USER_HOME:
-			return hp_v_str(u->home.p, u->home.len);
-		case HP_RF_USER_SHELL:
-			return hp_v_str(u->shell.p, u->shell.len);
-		case HP_RF_USER_GROUPS:
-			return hp_v_list(u->groups.items, u->groups.n);
-		default:
-			break;
-		}
-	} else if (rec->type == HP_T_GROUP) {
-		const hp_group *g = rec->u.group;
-		switch (f) {
-		case HP_RF_GROUP_NAME:
-			return hp_v_str(g->name.p, g->name.len);
-		case HP_RF_GROUP_GID:
-			return hp_v_int(g->gid);
-		case HP_RF_GROUP_MEMBERS:
-			return hp_v_list(g->members.items, g->members.n);
-		default:
-			break;
-		}
-	}
-	return hp_v_unknown(hp_rfields[f].type, "field of the wrong record");
 }
 
 /* --- probes ------------------------------------------------------------------------- */
@@ -588,6 +416,11 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 		case HP_I_PUSH_CAPS:
 			*sp++ = hp_v_caps(m->bc->consts[in->c].value);
 			break;
+		case HP_I_PUSH_LIST: {
+			uint64_t k = m->bc->consts[in->c].value;
+			*sp++ = hp_v_list(m->bc->strings + (uint32_t)k, (uint32_t)(k >> 32));
+			break;
+		}
 		case HP_I_PUSH_ROLE:
 			*sp++ = hp_v_role((hp_role)in->a);
 			break;
@@ -596,8 +429,10 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 			break;
 		case HP_I_APPEND: {
 			hp_value s = *POP();
-			if (!propagate2(&TOP, &s, HP_T_LIST, &t))
-				t = list_append(m, TOP.u.l, s.u.s, pc);
+			if (!propagate2(&TOP, &s, HP_T_LIST, &t)) {
+				charge(m, TOP.u.l.n, pc);
+				t = hp_op_append(m->pool, TOP.u.l, s.u.s);
+			}
 			TOP = t;
 			break;
 		}
@@ -668,12 +503,7 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 		case HP_I_GE: {
 			hp_value b = *POP();
 			if (!propagate2(&TOP, &b, HP_T_BOOL, &t)) {
-				int64_t x = TOP.u.i, y = b.u.i;
-				bool v = in->op == HP_I_LT   ? x < y
-				         : in->op == HP_I_LE ? x <= y
-				         : in->op == HP_I_GT ? x > y
-				                             : x >= y;
-				t = hp_v_bool(v);
+				t = hp_v_bool(hp_op_compare(in->op, TOP.u.i, b.u.i));
 			}
 			TOP = t;
 			break;
@@ -682,15 +512,10 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 		case HP_I_SUPERSET: {
 			hp_value b = *POP();
 			if (!propagate2(&TOP, &b, HP_T_BOOL, &t)) {
-				const hp_value *x = &TOP, *y = &b;
-				if (in->op == HP_I_SUPERSET) {
-					x = &b;
-					y = &TOP;
-				}
-				if (x->type == HP_T_CAPS)
-					t = hp_v_bool((x->u.caps & ~y->u.caps) == 0);
-				else
-					t = list_subset(m, x->u.l, y->u.l, pc);
+				if (TOP.type == HP_T_LIST)
+					charge(m, (uint64_t)TOP.u.l.n + b.u.l.n, pc);
+				t = in->op == HP_I_SUBSET ? hp_op_subset(m->pool, &TOP, &b)
+				                          : hp_op_subset(m->pool, &b, &TOP);
 			}
 			TOP = t;
 			break;
@@ -698,30 +523,24 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 		case HP_I_IN: {
 			hp_value l = *POP();
 			if (!propagate2(&TOP, &l, HP_T_BOOL, &t)) {
-				bool found = false;
 				charge(m, l.u.l.n, pc);
-				for (uint32_t i = 0; i < l.u.l.n && !found; i++)
-					found = str_eq(TOP.u.s, l.u.l.items[i]);
-				t = hp_v_bool(found);
+				t = hp_v_bool(hp_op_in(TOP.u.s, l.u.l));
 			}
 			TOP = t;
 			break;
 		}
 		case HP_I_CONCAT: {
 			hp_value b = *POP();
-			if (!propagate2(&TOP, &b, HP_T_STR, &t))
-				t = concat(m, TOP.u.s, b.u.s, pc);
+			if (!propagate2(&TOP, &b, HP_T_STR, &t)) {
+				charge(m, ((uint64_t)TOP.u.s.len + b.u.s.len) / 16, pc);
+				t = hp_op_concat(m->pool, TOP.u.s, b.u.s);
+			}
 			TOP = t;
 			break;
 		}
 		case HP_I_TO_STR:
-			if (!propagate1(&TOP, HP_T_STR, &t)) {
-				char buf[24];
-				int n = snprintf(buf, sizeof buf, "%" PRId64, TOP.u.i);
-				char *p = hp_pool_strndup(m->pool, buf, (size_t)n);
-				t = p ? hp_v_str(p, (uint32_t)n)
-				      : hp_v_unknown(HP_T_STR, no_memory);
-			}
+			if (!propagate1(&TOP, HP_T_STR, &t))
+				t = hp_op_to_str(m->pool, TOP.u.i);
 			TOP = t;
 			break;
 		case HP_I_BAND: {
@@ -734,10 +553,9 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 		case HP_I_INTERSECT: {
 			hp_value b = *POP();
 			if (!propagate2(&TOP, &b, TOP.type, &t)) {
-				if (TOP.type == HP_T_CAPS)
-					t = hp_v_caps(TOP.u.caps & b.u.caps);
-				else
-					t = list_intersect(m, TOP.u.l, b.u.l, pc);
+				if (TOP.type == HP_T_LIST)
+					charge(m, (uint64_t)TOP.u.l.n + b.u.l.n, pc);
+				t = hp_op_intersect(m->pool, &TOP, &b);
 			}
 			TOP = t;
 			break;
@@ -752,13 +570,15 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 			break;
 		case HP_I_FIELD:
 			if (!propagate1(&TOP, hp_rfields[in->a].type, &t))
-				t = field(&TOP, in->a);
+				t = hp_op_field(&TOP, in->a);
 			TOP = t;
 			break;
 		case HP_I_SPLIT: {
 			hp_value b = *POP();
-			if (!propagate2(&TOP, &b, HP_T_LIST, &t))
-				t = split(m, TOP.u.s, b.u.s, pc);
+			if (!propagate2(&TOP, &b, HP_T_LIST, &t)) {
+				charge(m, TOP.u.s.len, pc);
+				t = hp_op_split(m->pool, TOP.u.s, b.u.s);
+			}
 			TOP = t;
 			break;
 		}

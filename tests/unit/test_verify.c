@@ -212,7 +212,7 @@ static void test_header(void **state)
 	       "t.hpb: byte 12: length field says 714 bytes, the file has 704");
 	EXPECT(
 	    patched(p_checksum, false),
-	    "t.hpb: byte 16: checksum mismatch: the file says 43282db5, its bytes give 35f46c25");
+	    "t.hpb: byte 16: checksum mismatch: the file says 34217106, its bytes give 42fd3096");
 	EXPECT(patched(p_nsec, true), "t.hpb: byte 32: 7 sections, this format has 8");
 	EXPECT(patched(p_reserved, true), "t.hpb: byte 37: header: reserved byte is 1, not 0");
 	EXPECT(patched(p_name, true),
@@ -441,7 +441,7 @@ static void test_tables(void **state)
 	       "t.hpb: byte 256: string 1 is not NUL-terminated");
 	EXPECT(patched(p_str_utf8, true), "t.hpb: byte 255: string 1 is not valid UTF-8");
 	EXPECT(patched(p_const_type, true),
-	       "t.hpb: byte 346: constant 0 has type 3, not int or caps");
+	       "t.hpb: byte 346: constant 0 has type 3, not int, caps or list");
 	EXPECT(patched(p_const_pad, true), "t.hpb: byte 349: constant: reserved byte is 1, not 0");
 	EXPECT(patched(p_const_left, true),
 	       "t.hpb: byte 346: 16 bytes left over at the end of the consts section");
@@ -496,6 +496,39 @@ static void test_tables(void **state)
 	       "t.hpb: byte 602: instruction 1: the code of the identity of role agent overlaps "
 	       "the code of param user");
 	EXPECT(patched(p_region_gap, true), "t.hpb: byte 594: instruction 0 belongs to no region");
+}
+
+/* list constants: a run of strings, checked against the strings table */
+static const char *list_const(uint64_t value)
+{
+	hp_bcw *w = bt_new();
+	E(PUSH_LIST, 0, 0, hp_bcw_const(w, HP_T_LIST, value));
+	E(RETURN, 0, 0, 0);
+	hp_bcw_param(w, "p", HP_T_LIST, bt_region(w, 0), LOC);
+	static hp_err err;
+	hp_bc *bc = bt_load(w, &err);
+	if (bc) {
+		hp_bc_free(bc);
+		return "(accepted)";
+	}
+	return err.msg;
+}
+
+static void test_list_constants(void **state)
+{
+	(void)state;
+	EXPECT(list_const((uint64_t)1 << 32 | 0), "(accepted)");
+	EXPECT(list_const((uint64_t)5000 << 32 | 0),
+	       "t.hpb: byte 220: list constant 0 has 5000 items, more than 4096");
+	EXPECT(list_const((uint64_t)2 << 32 | 4),
+	       "t.hpb: byte 216: list constant 0: strings 4+2 out of range (5 strings)");
+	hp_bcw *w = bt_new();
+	E(PUSH_LIST, 0, 0, K(1));
+	E(RETURN, 0, 0, 0);
+	hp_bcw_param(w, "p", HP_T_LIST, bt_region(w, 0), LOC);
+	hp_err err;
+	EXPECT(bt_load(w, &err) ? "(accepted)" : err.msg,
+	       "t.hpb: byte 280, instruction 0 (PUSH_LIST): constant 0 is int, not list");
 }
 
 static void test_duplicates(void **state)
@@ -585,7 +618,7 @@ static void test_opcodes_and_operands(void **state)
 	hp_bcw_emit(w, HP_I_COUNT, 0, 0, 0);
 	E(RETURN, 0, 0, 0);
 	EXPECT(param_code(w, HP_T_INT),
-	       "t.hpb: byte 264, instruction 0 (opcode 40): unknown opcode");
+	       "t.hpb: byte 264, instruction 0 (opcode 41): unknown opcode");
 	w = bt_new();
 	E(PUSH_STR, 1, 0, S("x"));
 	E(RETURN, 0, 0, 0);
@@ -1029,12 +1062,19 @@ int main(int argc, char **argv)
 	(void)argv;
 	printing = argc > 1;
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_good_file_loads), cmocka_unit_test(test_header),
-	    cmocka_unit_test(test_directory),       cmocka_unit_test(test_tables),
-	    cmocka_unit_test(test_duplicates),      cmocka_unit_test(test_opcodes_and_operands),
-	    cmocka_unit_test(test_probes),          cmocka_unit_test(test_stack),
-	    cmocka_unit_test(test_regions),         cmocka_unit_test(test_jumps),
-	    cmocka_unit_test(test_loops),           cmocka_unit_test(test_bounds),
+	    cmocka_unit_test(test_good_file_loads),
+	    cmocka_unit_test(test_header),
+	    cmocka_unit_test(test_directory),
+	    cmocka_unit_test(test_tables),
+	    cmocka_unit_test(test_list_constants),
+	    cmocka_unit_test(test_duplicates),
+	    cmocka_unit_test(test_opcodes_and_operands),
+	    cmocka_unit_test(test_probes),
+	    cmocka_unit_test(test_stack),
+	    cmocka_unit_test(test_regions),
+	    cmocka_unit_test(test_jumps),
+	    cmocka_unit_test(test_loops),
+	    cmocka_unit_test(test_bounds),
 	    cmocka_unit_test(test_assertions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -124,6 +124,25 @@ static void test_lists(void **state)
 	assert_string_equal(eval(w, 0, HP_T_LIST), "unknown (no stub answer)");
 }
 
+static void test_push_list(void **state)
+{
+	(void)state;
+	hp_bcw *w = bt_new();
+	hp_str items[3] = {{"sudo", 4}, {"wheel", 5}, {"sudo", 4}};
+	uint32_t k = hp_bcw_list(w, items, 3);
+	/* the same list is the same constant */
+	assert_int_equal(hp_bcw_list(w, items, 3), k);
+	E(PUSH_LIST, 0, 0, k);
+	E(PUSH_STR, 0, 0, S("wheel"));
+	E(APPEND, 0, 0, 0);
+	E(RETURN, 0, 0, 0);
+	assert_string_equal(eval(w, 0, HP_T_LIST), "{ \"sudo\", \"wheel\", \"sudo\", \"wheel\" }");
+	w = bt_new();
+	E(PUSH_LIST, 0, 0, hp_bcw_list(w, NULL, 0));
+	E(RETURN, 0, 0, 0);
+	assert_string_equal(eval(w, 0, HP_T_LIST), "{}");
+}
+
 static void test_load_param_and_pop(void **state)
 {
 	(void)state;
@@ -907,6 +926,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_return_and_constants),
 	    cmocka_unit_test(test_lists),
+	    cmocka_unit_test(test_push_list),
 	    cmocka_unit_test(test_load_param_and_pop),
 	    cmocka_unit_test(test_not),
 	    cmocka_unit_test(test_and),
