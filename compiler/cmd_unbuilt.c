@@ -12,6 +12,4 @@
 		return hp_cli_unbuilt(argv[0]);                                        \
 	}
 
-UNBUILT(compile)
-UNBUILT(explain)
 UNBUILT(test)

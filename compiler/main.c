@@ -1,7 +1,9 @@
 /* main.c: hangar-policy, the whole command: compiler, linter, formatter and
  * the runtime's check. */
 #include "cli.h"
+#include "codegen.h"
 #include "commands.h"
+#include "policy.h"
 
 #define HP_COMMAND(name, where, usage, summary) \
 	{#name, usage, summary, hp_help_##name, hp_cmd_##name},
@@ -11,6 +13,8 @@ static const hp_command commands[] = {
 
 int main(int argc, char **argv)
 {
+	/* the runtime's commands (check, explain) accept source here */
+	hp_set_source_compiler(hp_compile_source_printing);
 	return hp_cli_main("hangar-policy", commands, sizeof commands / sizeof commands[0], argc,
 	                   argv);
 }
