@@ -1,35 +1,11 @@
 /* params.c: a --param NAME=VALUE override, parsed as the param's type
  * (vm.h, hp_param_parse). The text comes from the command line: it is
  * checked as strictly as policy source. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 
 #include "vm.h"
-
-static bool parse_int(const char *s, int64_t *out)
-{
-	bool neg = *s == '-';
-	const char *p = neg ? s + 1 : s;
-	int base = 10;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		base = 16, p += 2;
-	else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O'))
-		base = 8, p += 2;
-	if (!*p || *p == '-' || *p == '+' || *p == ' ')
-		return false;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(p, &end, base);
-	if (errno || *end)
-		return false;
-	if (neg ? v > (unsigned long long)INT64_MAX + 1 : v > (unsigned long long)INT64_MAX)
-		return false;
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	return true;
-}
 
 /* Comma-separated items into pool (an empty text is the empty list). */
 static bool split_items(const char *text, hp_pool *pool, hp_list *out)
@@ -78,7 +54,7 @@ bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *
 	}
 	case HP_T_INT: {
 		int64_t v;
-		if (!parse_int(text, &v)) {
+		if (!hp_parse_int(text, &v)) {
 			hp_err_set(err,
 			           "--param %s: '%s' is not an int (decimal, 0o octal or 0x hex)",
 			           name, text);
@@ -111,14 +87,10 @@ bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *
 			return false;
 		}
 		for (uint32_t i = 0; i < l.n; i++) {
-			char full[80];
-			cap_value_t c;
-			snprintf(full, sizeof full, "cap_%s", l.items[i].p);
-			if (l.items[i].len == 0 || l.items[i].len > 60 ||
-			    strchr(l.items[i].p, ' ') || cap_from_name(full, &c) != 0 || c < 0 ||
-			    c > 63) {
+			int c = hp_cap_from_name(l.items[i].p);
+			if (c < 0) {
 				hp_err_set(err, "--param %s: '%s' is not a capability name", name,
-				           l.items[i].p);
+					   l.items[i].p);
 				return false;
 			}
 			caps |= (uint64_t)1 << c;

@@ -2,7 +2,10 @@
  * values (value.h). */
 #include "value.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
 
@@ -209,6 +212,45 @@ void hp_caps_format(hp_buf *b, uint64_t caps)
 			cap_free(name);
 	}
 	hp_buf_puts(b, " }");
+}
+
+int hp_cap_from_name(const char *name)
+{
+	char full[80];
+	cap_value_t c;
+	size_t n = strlen(name);
+	if (n == 0 || n > 60 || strncmp(name, "cap_", 4) == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || name[i] == '_'))
+			return -1;
+	snprintf(full, sizeof full, "cap_%s", name);
+	if (cap_from_name(full, &c) != 0 || c < 0 || c > 63)
+		return -1;
+	return (int)c;
+}
+
+bool hp_parse_int(const char *s, int64_t *out)
+{
+	bool neg = *s == '-';
+	const char *p = neg ? s + 1 : s;
+	int base = 10;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		base = 16, p += 2;
+	else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O'))
+		base = 8, p += 2;
+	if (!((*p >= '0' && *p <= '9') || (base == 16 && ((*p >= 'a' && *p <= 'f') ||
+							   (*p >= 'A' && *p <= 'F')))))
+		return false;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(p, &end, base);
+	if (errno || *end)
+		return false;
+	if (neg ? v > (unsigned long long)INT64_MAX + 1 : v > (unsigned long long)INT64_MAX)
+		return false;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return true;
 }
 
 static void fmt_reason(hp_buf *b, const char *word, const char *reason)

@@ -168,6 +168,11 @@ void hp_value_format(hp_buf *b, const hp_value *v);
 
 /* Capability names without the cap_ prefix, in number order: { setuid, kill }. */
 void hp_caps_format(hp_buf *b, uint64_t caps);
+/* The number of a capability named without cap_ ("setuid"), or -1. */
+int hp_cap_from_name(const char *name);
+/* An int as the language writes it: decimal, 0o octal or 0x hex, with an
+ * optional '-'; nothing else around it. */
+bool hp_parse_int(const char *s, int64_t *out);
 
 /* The binary form of a value, used in a role's result (result.h) and
  * documented in docs/bytecode.md ("Encoded values"). */

@@ -204,9 +204,13 @@ static void add_fact(vm *m, cache_entry *e, hp_role asked_as)
 	e->fact = r->nfacts++;
 }
 
+/* Note that the assertion being evaluated saw a fact (once, however often). */
 static void observe(vm *m, uint32_t fact)
 {
 	hp_role_result *r = m->res;
+	for (uint32_t i = m->obs_mark; i < r->nobs; i++)
+		if (r->obs[i] == fact)
+			return;
 	if (r->nobs == r->cap_obs)
 		r->obs = hp_xgrow(r->obs, &r->cap_obs, (size_t)r->nobs + 1, sizeof *r->obs);
 	r->obs[r->nobs++] = fact;
