@@ -339,6 +339,9 @@ struct hp_decl {
 			hp_setting setting;   /* checked: the default (auto when none given) */
 		} provider;
 	} u;
+	/* A syntax error inside it was recovered from: parts may be missing,
+	 * so checks that need the whole (a rule's assertions) stay quiet. */
+	bool broken;
 };
 
 /* --- the whole compilation ------------------------------------------------ */

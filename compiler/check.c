@@ -955,19 +955,6 @@ static void check_stmts(checker *c, hp_stmt *s, const scope *sc, uint32_t loop_d
 	}
 }
 
-/* Whether an error was reported inside span: a syntax error there may have
- * taken the rule's assertions with it. */
-static bool error_within(checker *c, hp_span s)
-{
-	for (size_t i = 0; i < c->d->n; i++) {
-		const hp_diag *g = &c->d->v[i];
-		if (g->sev == HP_SEV_ERROR && g->src && g->src->index == s.file &&
-		    g->span.off >= s.off && g->span.off < s.off + s.len)
-			return true;
-	}
-	return false;
-}
-
 static void check_rule(checker *c, hp_decl *r)
 {
 	hp_applies applies = HP_APPLIES_ALL;
@@ -1024,7 +1011,7 @@ static void check_rule(checker *c, hp_decl *r)
 		check_stmts(c, b->body, &sc, 0);
 	}
 	r->u.rule.nloops = c->rule_loops;
-	if (!c->rule_asserts && !error_within(c, r->span)) {
+	if (!c->rule_asserts && !r->broken) {
 		hp_diag *g =
 		    err(c, HP_DG_EMPTY_RULE, r->name_span, "rule '%s' has no assertion", r->name);
 		hp_diag_help(g, "add 'as ROLE { require ... }' or 'forbid ...' to the rule");

@@ -12,6 +12,38 @@ static char *dup_or_null(const char *s)
 	return s ? hp_xstrdup(s) : NULL;
 }
 
+static uint32_t hash_str(uint32_t h, const char *s)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static uint32_t rec_hash(const hp_diag_rec *x, const char *msg)
+{
+	uint32_t h = 2166136261u ^ (x->line * 2654435761u) ^ (x->col * 40503u) ^ (uint32_t)x->code;
+	return hash_str(hash_str(h, x->path), msg);
+}
+
+/* Grow the duplicate index to twice the records, at least 64 slots. */
+static void rehash(hp_diag_recs *r)
+{
+	size_t n = r->nslots ? r->nslots * 2 : 64;
+	while (n < (r->n + 1) * 2)
+		n *= 2;
+	free(r->slots);
+	r->slots = hp_xcalloc(n, sizeof *r->slots);
+	r->nslots = n;
+	for (size_t i = 0; i < r->n; i++) {
+		size_t j = rec_hash(&r->v[i], r->v[i].msg) & (n - 1);
+		while (r->slots[j])
+			j = (j + 1) & (n - 1);
+		r->slots[j] = i + 1;
+	}
+}
+
 int hp_diag_recs_add(hp_diag_recs *r, const hp_diag *g)
 {
 	hp_diag_rec x;
@@ -39,12 +71,17 @@ int hp_diag_recs_add(hp_diag_recs *r, const hp_diag *g)
 		if (x.end_col <= x.col)
 			x.end_col = x.col + 1, x.end_ccol = x.ccol + 1;
 	}
-	for (size_t i = 0; i < r->n; i++) {
-		hp_diag_rec *o = &r->v[i];
+	uint32_t h = rec_hash(&x, g->msg);
+	if ((r->n + 1) * 2 > r->nslots)
+		rehash(r);
+	size_t j = h & (r->nslots - 1);
+	for (; r->slots[j]; j = (j + 1) & (r->nslots - 1)) {
+		const hp_diag_rec *o = &r->v[r->slots[j] - 1];
 		if (o->line == x.line && o->col == x.col && o->code == x.code && o->sev == x.sev &&
 		    strcmp(o->path, x.path) == 0 && strcmp(o->msg, g->msg) == 0)
 			return 0;
 	}
+	r->slots[j] = r->n + 1;
 	x.path = hp_xstrdup(x.path);
 	x.msg = hp_xstrdup(g->msg);
 	x.help = dup_or_null(g->help);
@@ -70,6 +107,7 @@ void hp_diag_recs_free(hp_diag_recs *r)
 		free(r->v[i].note_path);
 	}
 	free(r->v);
+	free(r->slots);
 	memset(r, 0, sizeof *r);
 }
 

@@ -26,6 +26,8 @@ typedef struct {
 typedef struct {
 	hp_diag_rec *v;
 	size_t n, cap;
+	size_t *slots; /* open-addressing index of v (entry + 1), for duplicates */
+	size_t nslots;
 } hp_diag_recs;
 
 /* Append a copy of g, unless an identical diagnostic is already there (a

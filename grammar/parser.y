@@ -87,6 +87,7 @@ static void hp_yyerror(hp_span *loc, hp_parse *ps, const char *msg);
 %type <pitem> prov_item
 %type <name> word
 %type <decl> decl
+%type <ival> errors_so_far
 
 %%
 
@@ -114,17 +115,24 @@ decl:
 		$$ = hp_mk_decl(ps, HP_D_ROLE, $2, @2, @$);
 		$$->u.role.items = $4.head;
 	}
-	| RULE NAME STRING when_opt LBRACE rule_items RBRACE {
-		$$ = hp_mk_decl(ps, HP_D_RULE, $2, @2, @$);
-		$$->u.rule.title = $3.s;
-		$$->u.rule.title_span = @3;
-		$$->u.rule.when = $4;
-		hp_mk_rule_body(ps, $$, $6);
+	| RULE errors_so_far NAME STRING when_opt LBRACE rule_items RBRACE {
+		$$ = hp_mk_decl(ps, HP_D_RULE, $3, @3, @$);
+		$$->u.rule.title = $4.s;
+		$$->u.rule.title_span = @4;
+		$$->u.rule.when = $5;
+		hp_mk_rule_body(ps, $$, $7);
+		$$->broken = ps->nerrors != (uint32_t)$2;
 	}
 	| PROVIDER NAME LBRACE prov_items RBRACE {
 		$$ = hp_mk_decl(ps, HP_D_PROVIDER, $2, @2, @$);
 		$$->u.provider.items = $4.head;
 	}
+	;
+
+/* The errors reported before a declaration's body, to tell whether one
+ * fell inside it. */
+errors_so_far:
+	%empty			{ $$ = ps->nerrors; }
 	;
 
 when_opt:
