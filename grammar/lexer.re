@@ -120,6 +120,12 @@ static int string_value(hp_parse *ps, hp_strval *out)
 			continue;
 		}
 		unsigned l = u8len(p, end);
+		if (*p < 0x20 && *p != '\t' && *p != 0) {
+			hp_diag *g = hp_parse_error(ps, HP_DG_LEX, sub_span(ps, p, 1),
+						    "control character 0x%02x in a string", *p);
+			hp_diag_help(g, "the escapes are \\\" \\\\ \\n and \\t");
+			return -1;
+		}
 		if (l == 0 || *p == 0) {
 			if (*p == 0)
 				hp_parse_error(ps, HP_DG_LEX, sub_span(ps, p, 1),
