@@ -177,6 +177,13 @@ hp_expr *hp_mk_binary(hp_parse *ps, hp_op op, hp_expr *a, hp_expr *b, hp_span at
 	return bounded(ps, e, da > db ? da : db, saturated(a) || saturated(b));
 }
 
+hp_expr *hp_mk_assign_as_eq(hp_parse *ps, hp_expr *a, hp_expr *b, hp_span op, hp_span at)
+{
+	hp_diag *g = hp_parse_error(ps, HP_DG_SYNTAX, op, "'=' is not a comparison");
+	hp_diag_help(g, "write '==' to compare; '=' only gives a param or a role its value");
+	return hp_mk_binary(ps, HP_OP_EQ, a, b, at);
+}
+
 hp_expr *hp_mk_wrap(hp_parse *ps, hp_expr_kind kind, hp_expr *inner, hp_span at)
 {
 	hp_expr *e = hp_mk_expr(ps, kind, at);

@@ -75,6 +75,7 @@ static void check_rule(hp_checker *c, hp_decl *r)
 	r->u.rule.applies = applies;
 	c->rule_loops = 0;
 	c->rule_asserts = false;
+	c->rule_broken = r->broken;
 	hp_block *seen[HP_ROLE_COUNT] = {0};
 	for (hp_block *b = r->u.rule.blocks; b; b = b->next) {
 		int role = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, b->role_name);

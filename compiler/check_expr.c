@@ -90,6 +90,8 @@ static void undefined_name(hp_checker *c, hp_expr *e, const hp_ck_scope *sc)
 	for (int i = 0; i < HP_PROBE_COUNT; i++)
 		if (hp_probes[i].arg == HP_T_NONE)
 			hp_ck_suggest_try(&s, hp_probes[i].name);
+	if (c->rule_broken)
+		return; /* most likely the binding was lost to the syntax error */
 	hp_diag *g = hp_ck_err(c, HP_DG_UNDEFINED, e->span, "undefined name '%s'", n);
 	hp_ck_suggest_help(g, &s);
 	(void)sc;

@@ -38,6 +38,7 @@ typedef struct {
 	uint32_t nloops;
 	uint32_t rule_loops;
 	bool rule_asserts;
+	bool rule_broken; /* the rule being checked lost parts to a syntax error */
 	const char *w_mode, *w_provider, *w_split; /* interned "mode", "provider", "split" */
 	hp_namemap probes;                         /* interned probe name -> index + 1 */
 } hp_checker;

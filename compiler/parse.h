@@ -81,6 +81,9 @@ hp_expr *hp_mk_call(hp_parse *ps, const char *name, hp_span name_at, hp_list arg
 hp_expr *hp_mk_field(hp_parse *ps, hp_expr *base, const char *name, hp_span name_at, hp_span at);
 hp_expr *hp_mk_unary(hp_parse *ps, hp_op op, hp_expr *a, hp_span at);
 hp_expr *hp_mk_binary(hp_parse *ps, hp_op op, hp_expr *a, hp_expr *b, hp_span at);
+/* `a = b` in an expression: reported ("write '=='") and read as a == b so
+ * that the rest of the file is checked without a second message. */
+hp_expr *hp_mk_assign_as_eq(hp_parse *ps, hp_expr *a, hp_expr *b, hp_span op, hp_span at);
 hp_expr *hp_mk_wrap(hp_parse *ps, hp_expr_kind kind, hp_expr *inner, hp_span at);
 hp_expr *hp_mk_set(hp_parse *ps, hp_list items, hp_span at);
 hp_expr *hp_mk_canary(hp_parse *ps, const char *role, hp_span at);

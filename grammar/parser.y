@@ -75,7 +75,7 @@ static void hp_yyerror(hp_span *loc, hp_parse *ps, const char *msg);
 %left OR
 %left AND
 %precedence NOT
-%nonassoc EQ NE LT LE GT GE IN
+%nonassoc EQ NE LT LE GT GE IN ASSIGN
 %left PLUS
 %left AMP
 
@@ -222,6 +222,7 @@ expr:
 	| expr GT expr		{ $$ = hp_mk_binary(ps, HP_OP_GT, $1, $3, @$); }
 	| expr GE expr		{ $$ = hp_mk_binary(ps, HP_OP_GE, $1, $3, @$); }
 	| expr IN expr		{ $$ = hp_mk_binary(ps, HP_OP_IN, $1, $3, @$); }
+	| expr ASSIGN expr	{ $$ = hp_mk_assign_as_eq(ps, $1, $3, @2, @$); }
 	| expr PLUS expr	{ $$ = hp_mk_binary(ps, HP_OP_ADD, $1, $3, @$); }
 	| expr AMP expr		{ $$ = hp_mk_binary(ps, HP_OP_BAND, $1, $3, @$); }
 	| EXISTS postfix	{ $$ = hp_mk_unary(ps, HP_OP_EXISTS, $2, @$); }
@@ -321,9 +322,16 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, hp_parse *ps)
 	enum { MAXEXP = 6 };
 	yysymbol_kind_t exp[YYNTOKENS];
 	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
-	bool decl = false;
-	for (int i = 0; i < n; i++)
+	bool decl = false, operand = false;
+	int structural = 0;
+	yysymbol_kind_t st[4];
+	for (int i = 0; i < n; i++) {
 		decl |= exp[i] == YYSYMBOL_RULE;
+		operand |= exp[i] == YYSYMBOL_INT; /* where an expression may start */
+		if (exp[i] == YYSYMBOL_LBRACE || exp[i] == YYSYMBOL_RBRACE ||
+		    exp[i] == YYSYMBOL_RPAREN || exp[i] == YYSYMBOL_COMMA)
+			st[structural++] = exp[i];
+	}
 	char fb[64], msg[512];
 	const char *fd = token_desc(found, true, fb, sizeof fb);
 	size_t m = 0;
@@ -332,6 +340,19 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, hp_parse *ps)
 			 "expected a declaration (policy, include, param, role, rule or provider), "
 			 "found %s",
 			 fd);
+	} else if (operand && n >= MAXEXP) {
+		snprintf(msg, sizeof msg, "expected an expression, found %s", fd);
+	} else if (n >= MAXEXP && structural) {
+		/* after a complete expression: name the bracket that may follow */
+		m += (size_t)snprintf(msg + m, sizeof msg - m, "expected ");
+		for (int i = 0; i < structural && m < sizeof msg; i++) {
+			char eb[64];
+			m += (size_t)snprintf(msg + m, sizeof msg - m, "%s%s",
+					      i == 0 ? "" : i == structural - 1 ? " or " : ", ",
+					      token_desc(st[i], true, eb, sizeof eb));
+		}
+		if (m < sizeof msg)
+			snprintf(msg + m, sizeof msg - m, " or an operator, found %s", fd);
 	} else if (n > 0 && n < MAXEXP) {
 		m += (size_t)snprintf(msg + m, sizeof msg - m, "expected ");
 		for (int i = 0; i < n && m < sizeof msg; i++) {
