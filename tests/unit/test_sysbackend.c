@@ -1,0 +1,572 @@
+/* test_sysbackend.c: the live/rootfs backend's answers on fixture image
+ * roots: users, groups and passwords from the image's etc files (and every
+ * way those fail closed), a path's facts, access computed from owners,
+ * modes and ACLs and checked against the kernel's, writable_ancestor,
+ * setuid_root, LIVE probes skipped offline, env. Each answer is compared as
+ * the evidence shows it (hp_value_format), so every message is pinned. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "fixture.h"
+#include "sysbackend.h"
+
+typedef struct {
+	char *dir;
+	hp_sysbackend *s;
+	hp_pool pool;
+	char buf[2048];
+} fx;
+
+/* Write (or rewrite) a root-owned 0644 file. */
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char *p = fx_path(dir, rel);
+	FILE *fp = fopen(p, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(chmod(p, 0644), 0);
+	free(p);
+}
+
+/* An image: users root, hangar (FX_HANGAR), agent (FX_AGENT); groups with
+ * the agent in FX_GROUP's "docker". */
+static void image_etc(const char *d)
+{
+	char pw[1024], gr[1024];
+	fx_dir(d, "etc", 0755, 0, 0);
+	snprintf(pw, sizeof pw,
+	         "root:x:0:0:root:/root:/bin/sh\n"
+	         "hangar:x:%u:%u:driver:/var/lib/hangar:/usr/sbin/nologin\n"
+	         "agent:x:%u:%u:agent:/home/agent:/bin/sh\n",
+	         (unsigned)FX_HANGAR, (unsigned)FX_HANGAR, (unsigned)FX_AGENT, (unsigned)FX_AGENT);
+	snprintf(gr, sizeof gr,
+	         "root:x:0:\nhangar:x:%u:\nagent:x:%u:\ndocker:x:%u:agent\n", (unsigned)FX_HANGAR,
+	         (unsigned)FX_AGENT, (unsigned)FX_GROUP);
+	put(d, "etc/passwd", pw);
+	put(d, "etc/group", gr);
+	fx_file(d, "etc/shadow", "root::19000:0:99999:7:::\nhangar:!:19000::::::\n"
+	                         "agent:$6$salt$hash:19000::::::\n",
+	        0640, 0, 0);
+	put(d, "etc/nsswitch.conf", "passwd: files\ngroup: files\nshadow: files\n");
+}
+
+static hp_sysbackend *open_image(const char *dir)
+{
+	hp_sys_opts o = {.kind = HP_SYS_ROOTFS, .root_dir = dir};
+	hp_err e;
+	hp_sysbackend *s = hp_sys_open(&o, &e);
+	assert_non_null(s);
+	return s;
+}
+
+static int setup(void **state)
+{
+	fx *f = calloc(1, sizeof *f);
+	f->dir = fx_tmpdir();
+	image_etc(f->dir);
+	hp_pool_init(&f->pool, 1 << 24);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fx *f = *state;
+	if (f->s)
+		hp_backend_destroy(hp_sys_backend(f->s));
+	hp_pool_free(&f->pool);
+	fx_rmtree(f->dir);
+	free(f);
+	return 0;
+}
+
+/* The backend over f's image, opened on first use. */
+static hp_sysbackend *sb(fx *f)
+{
+	if (!f->s)
+		f->s = open_image(f->dir);
+	return f->s;
+}
+
+static void as_role(fx *f, hp_role r, uid_t uid, gid_t gid, uint64_t caps)
+{
+	hp_sys_role ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.role = r;
+	ctx.cred = (hp_cred){uid, gid, NULL, 0, caps};
+	hp_sys_set_role(sb(f), &ctx);
+}
+
+static const char *show(fx *f, hp_value v)
+{
+	hp_buf b = {0};
+	hp_value_format(&b, &v);
+	snprintf(f->buf, sizeof f->buf, "%s", b.data ? b.data : "");
+	hp_buf_free(&b);
+	return f->buf;
+}
+
+static const char *ask_str(fx *f, hp_role r, hp_probe_id p, const char *arg)
+{
+	hp_value a = hp_v_str(arg, (uint32_t)strlen(arg));
+	return show(f, hp_backend_ask(hp_sys_backend(sb(f)), r, p, &a, &f->pool));
+}
+
+static const char *ask_int(fx *f, hp_role r, hp_probe_id p, int64_t arg)
+{
+	hp_value a = hp_v_int(arg);
+	return show(f, hp_backend_ask(hp_sys_backend(sb(f)), r, p, &a, &f->pool));
+}
+
+static const char *ask_none(fx *f, hp_role r, hp_probe_id p)
+{
+	hp_value a = hp_v_none();
+	return show(f, hp_backend_ask(hp_sys_backend(sb(f)), r, p, &a, &f->pool));
+}
+
+/* --- users, groups, passwords ------------------------------------------------------- */
+
+static void test_users(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	char want[512];
+	snprintf(want, sizeof want,
+	         "user \"agent\" (uid %u, gid %u, home \"/home/agent\", shell \"/bin/sh\", groups { "
+	         "\"agent\", \"docker\" })",
+	         (unsigned)FX_AGENT, (unsigned)FX_AGENT);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "agent"), want);
+	assert_string_equal(ask_int(f, HP_ROLE_ROOT, HP_PROBE_USER_BY_UID, FX_AGENT), want);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "nobody"),
+	                    "absent (no user \"nobody\" in etc/passwd)");
+	assert_string_equal(ask_int(f, HP_ROLE_ROOT, HP_PROBE_USER_BY_UID, 4294967295LL),
+	                    "unknown (user_by_uid(4294967295): not a uid)");
+	snprintf(want, sizeof want, "group \"docker\" (gid %u, members { \"agent\" })",
+	         (unsigned)FX_GROUP);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GROUP, "docker"), want);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GROUP, "wheel"),
+	                    "absent (no group \"wheel\" in etc/group)");
+}
+
+static void test_passwords(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_PASSWORD_EMPTY, "root"), "true");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_PASSWORD_EMPTY, "hangar"), "false");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_PASSWORD_EMPTY, "agent"), "false");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_PASSWORD_EMPTY, "nobody"),
+	                    "absent (no user \"nobody\" in etc/passwd)");
+}
+
+static void test_shadow_missing(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	char *p = fx_path(f->dir, "etc/shadow");
+	assert_int_equal(unlink(p), 0);
+	free(p);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_PASSWORD_EMPTY, "root"),
+	                    "unknown (etc/shadow does not exist)");
+}
+
+static void test_uid0_finding(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	put(f->dir, "etc/passwd",
+	    "root:x:0:0:root:/root:/bin/sh\ntoor:x:0:0::/root:/bin/sh\n");
+	assert_string_equal(ask_int(f, HP_ROLE_ROOT, HP_PROBE_USER_BY_UID, 0),
+	                    "unknown (etc/passwd:2: account \"toor\" has uid 0 besides root: "
+	                    "which account uid 0 names is ambiguous)");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_PASSWORD_EMPTY, "root"),
+	                    "unknown (etc/passwd:2: account \"toor\" has uid 0 besides root: its "
+	                    "password counts as much as root's)");
+	/* by name the answer is exact */
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "toor"),
+	                    "user \"toor\" (uid 0, gid 0, home \"/root\", shell \"/bin/sh\", groups { "
+	                    "\"root\" })");
+}
+
+static void test_nss_other_source(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	put(f->dir, "etc/nsswitch.conf", "passwd: files ldap\ngroup: files\n");
+	const char *v = ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "agent");
+	assert_string_equal(v, "unknown (etc/nsswitch.conf:1: passwd uses \"ldap\", which can "
+	                       "supply entries that are not in the files)");
+}
+
+static void test_nss_systemd_records(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	put(f->dir, "etc/nsswitch.conf", "passwd: files systemd\ngroup: files systemd\n");
+	char want[512];
+	snprintf(want, sizeof want, "user \"agent\" (uid %u, gid %u, home \"/home/agent\", shell "
+	                            "\"/bin/sh\", groups { \"agent\", \"docker\" })",
+	         (unsigned)FX_AGENT, (unsigned)FX_AGENT);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "agent"), want);
+	hp_backend_destroy(hp_sys_backend(f->s));
+	f->s = NULL;
+	fx_dir(f->dir, "etc/userdb", 0755, 0, 0);
+	put(f->dir, "etc/userdb/ghost.user", "{}");
+	const char *v = ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "agent");
+	assert_non_null(strstr(v, "(/etc/userdb/ghost.user exists)"));
+	assert_int_equal(strncmp(v, "unknown (", 9), 0);
+}
+
+static void test_passwd_fifo(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	char *p = fx_path(f->dir, "etc/passwd");
+	assert_int_equal(unlink(p), 0);
+	free(p);
+	fx_fifo(f->dir, "etc/passwd", 0644);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "agent"),
+	                    "unknown (/etc/passwd: not a regular file (fifo))");
+}
+
+static void test_passwd_malformed(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	put(f->dir, "etc/passwd", "root:x:0:0:root:/root:/bin/sh\nagent:x:-1:1000::/:/bin/sh\n");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "root"),
+	                    "unknown (etc/passwd:2: uid \"-1\" is negative (-1 is (uid_t)-1, which "
+	                    "setresuid reads as 'unchanged'))");
+}
+
+static void test_passwd_missing(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	char *p = fx_path(f->dir, "etc/group");
+	assert_int_equal(unlink(p), 0);
+	free(p);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "root"),
+	                    "unknown (etc/group does not exist)");
+}
+
+static void test_user_ids(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	uid_t u;
+	gid_t g;
+	gid_t *gids;
+	size_t n;
+	hp_err e;
+	assert_int_equal(hp_sys_user_ids(sb(f), "agent", -1, &u, &g, &gids, &n, &e), HP_TRUE);
+	assert_int_equal(u, FX_AGENT);
+	assert_int_equal(g, FX_AGENT);
+	assert_int_equal(n, 2);
+	assert_int_equal(gids[0], FX_AGENT);
+	assert_int_equal(gids[1], FX_GROUP);
+	free(gids);
+	assert_int_equal(hp_sys_user_ids(sb(f), NULL, 0, &u, &g, &gids, &n, &e), HP_TRUE);
+	assert_int_equal(u, 0);
+	free(gids);
+	assert_int_equal(hp_sys_user_ids(sb(f), "ghost", -1, &u, &g, &gids, &n, &e), HP_FALSE);
+	assert_string_equal(e.msg, "no user \"ghost\" in etc/passwd");
+	assert_null(gids);
+}
+
+/* --- paths ---------------------------------------------------------------------------- */
+
+static void tree(const char *d)
+{
+	fx_dir(d, "usr", 0755, 0, 0);
+	fx_dir(d, "usr/bin", 0755, 0, 0);
+	fx_file(d, "usr/bin/sudo", "#!", 04755, 0, 0);
+	fx_file(d, "usr/bin/newgrp", "#!", 04755, 0, 0);
+	fx_file(d, "usr/bin/wall", "#!", 02755, 0, 5);
+	fx_file(d, "usr/bin/ls", "#!", 0755, 0, 0);
+	fx_file(d, "usr/bin/mine", "#!", 04755, FX_AGENT, 0);
+	fx_link(d, "usr/bin/su2", "sudo");
+	fx_dir(d, "usr/local", 0755, 0, 0);
+	fx_dir(d, "usr/local/bin", 0777, 0, 0);
+	fx_dir(d, "tmp", 01777, 0, 0);
+	fx_file(d, "tmp/rootf", "x", 0644, 0, 0);
+	fx_file(d, "tmp/agentf", "x", 0644, FX_AGENT, FX_AGENT);
+	fx_dir(d, "var", 0755, 0, 0);
+	fx_dir(d, "var/lib", 0755, 0, 0);
+	fx_dir(d, "var/lib/hangar-ctl", 0700, FX_HANGAR, FX_HANGAR);
+	fx_file(d, "var/lib/hangar-ctl/key", "k", 0644, FX_HANGAR, FX_HANGAR);
+	fx_dir(d, "home", 0755, 0, 0);
+	fx_dir(d, "home/agent", 0755, FX_AGENT, FX_AGENT);
+	fx_link(d, "bin", "usr/bin");
+	fx_link(d, "escape", "../../../../etc");
+	fx_fifo(d, "etc/pipe", 0666);
+	fx_file(d, "etc/acl", "x", 0600, 0, 0);
+	fx_file(d, "etc/hard", "x", 0644, 0, 0);
+	char *a = fx_path(d, "etc/hard"), *b = fx_path(d, "etc/hard2");
+	assert_int_equal(link(a, b), 0);
+	free(a);
+	free(b);
+}
+
+/* system.posix_acl_access granting user uid rw on rel. */
+static void acl_user_rw(const char *dir, const char *rel, uid_t uid)
+{
+	unsigned char b[4 + 5 * 8];
+	const unsigned ents[5][3] = {{1, 6, 0xffffffff}, {2, 6, uid}, {4, 0, 0xffffffff},
+	                             {16, 6, 0xffffffff}, {32, 0, 0xffffffff}};
+	b[0] = 2;
+	b[1] = b[2] = b[3] = 0;
+	for (int i = 0; i < 5; i++) {
+		unsigned char *e = b + 4 + 8 * i;
+		e[0] = (unsigned char)ents[i][0];
+		e[1] = (unsigned char)(ents[i][0] >> 8);
+		e[2] = (unsigned char)ents[i][1];
+		e[3] = 0;
+		for (int k = 0; k < 4; k++)
+			e[4 + k] = (unsigned char)(ents[i][2] >> (8 * k));
+	}
+	char *p = fx_path(dir, rel);
+	assert_int_equal(setxattr(p, "system.posix_acl_access", b, sizeof b, 0), 0);
+	free(p);
+}
+
+static void test_file_facts(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	tree(f->dir);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TYPE, "/bin"), "\"symlink\"");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TYPE, "/bin/"), "\"dir\"");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TYPE, "/etc/pipe"), "\"fifo\"");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TYPE, "/etc/passwd"), "\"file\"");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_MODE, "/tmp"), "1023");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_MODE, "/bin/sudo"), "2541");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_OWNER, "/bin/sudo"), "0");
+	char want[64];
+	snprintf(want, sizeof want, "%u", (unsigned)FX_HANGAR);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GROUP_OWNER, "/var/lib/hangar-ctl"),
+	                    want);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_LINKS, "/etc/hard"), "2");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_OWNER, "/nope"),
+	                    "absent (/nope: no such file or directory)");
+	/* a symlink out of the image leads to the image's own /etc */
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TYPE, "/escape/passwd"), "\"file\"");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TYPE, "/escape/shadow"), "\"file\"");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TYPE, "/escape/hostname"),
+	                    "absent (/escape/hostname: no such file or directory)");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_OWNER, ""),
+	                    "unknown (empty path)");
+}
+
+static void test_setuid_root(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	tree(f->dir);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_SETUID_ROOT, "/usr/bin"),
+	                    "{ \"newgrp\", \"su2\", \"sudo\" }");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_SETUID_ROOT, "/usr/local/bin"), "{}");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_SETUID_ROOT, "/usr/games"), "{}");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_SETUID_ROOT, "/etc/passwd"),
+	                    "unknown (/etc/passwd: not a directory (file))");
+}
+
+static void test_access_computed(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	tree(f->dir);
+	acl_user_rw(f->dir, "etc/acl", FX_AGENT);
+	as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/usr/local/bin"), "true");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/usr/bin"), "false");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/bin"), "false");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/etc/acl"), "true");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_READABLE, "/etc/shadow"), "false");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXECUTABLE, "/usr/bin/ls"), "true");
+	/* the owner can always chmod */
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/tmp/agentf"), "true");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/nowhere"), "false");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/nowhere"), "false");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/usr/bin/ls"), "true");
+	/* behind a directory the agent cannot search */
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_READABLE, "/var/lib/hangar-ctl/key"),
+	    "unknown (/var/lib/hangar-ctl/key: permission denied: the role cannot search the "
+	    "directory holding 'key' (computed))");
+	/* the hangar role owns it */
+	as_role(f, HP_ROLE_HANGAR, FX_HANGAR, FX_HANGAR, 0);
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_HANGAR, HP_PROBE_READABLE, "/var/lib/hangar-ctl/key"), "true");
+	/* root reads everything */
+	as_role(f, HP_ROLE_ROOT, 0, 0, ~0ull >> 23);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_READABLE, "/etc/shadow"), "true");
+}
+
+static void test_ancestor_computed(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	tree(f->dir);
+	as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ANCESTOR, "/usr/local/bin/tool"), "true");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ANCESTOR, "/usr/bin"),
+	                    "false");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ANCESTOR, "/tmp/rootf"),
+	                    "false");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ANCESTOR, "/tmp/agentf"),
+	                    "true");
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ANCESTOR, "/home/agent/x/y"), "true");
+}
+
+/* In a child that is the agent (uid and gid only): the kernel's answer is
+ * asked too, and agrees with the computed one. */
+static int kernel_child(void *arg)
+{
+	fx *f = arg;
+	hp_sys_role ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.role = HP_ROLE_AGENT;
+	ctx.as_role = true;
+	ctx.cred = (hp_cred){FX_AGENT, FX_AGENT, NULL, 0, 0};
+	hp_sys_set_role(f->s, &ctx);
+	if (strcmp(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/usr/local/bin"), "true") != 0)
+		return 1;
+	if (strcmp(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/etc/acl"), "true") != 0)
+		return 2;
+	if (strcmp(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/usr/bin"), "false") != 0)
+		return 3;
+	if (strcmp(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ANCESTOR, "/usr/local/bin/x"),
+	           "true") != 0)
+		return 4;
+	/* resolution is the kernel's too: the agent cannot search hangar-ctl */
+	if (strcmp(ask_str(f, HP_ROLE_AGENT, HP_PROBE_READABLE, "/var/lib/hangar-ctl/key"),
+	           "unknown (/var/lib/hangar-ctl/key: Permission denied)") != 0)
+		return 5;
+	return 0;
+}
+
+static void test_access_kernel_and_computed(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	tree(f->dir);
+	acl_user_rw(f->dir, "etc/acl", FX_AGENT);
+	sb(f);
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, kernel_child, f), 0);
+}
+
+/* The kernel and the image's owners and modes disagree (here because the
+ * credentials the computed answer uses are not the process's, as when an
+ * LSM or the filesystem on this machine denies what the image allows):
+ * unknown, naming both answers. */
+static int disagree_child(void *arg)
+{
+	fx *f = arg;
+	hp_sys_role ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.role = HP_ROLE_AGENT;
+	ctx.as_role = true;
+	/* credentials that differ from the process's: the kernel says no where
+	 * the computed answer, for uid FX_OTHER, says yes */
+	ctx.cred = (hp_cred){FX_OTHER, FX_OTHER, NULL, 0, 0};
+	hp_sys_set_role(f->s, &ctx);
+	const char *v = ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/etc/other");
+	return strcmp(v, "unknown (/etc/other: the kernel, asked as agent on this machine, says "
+	                 "no; the image's owners, modes and ACLs say yes (an LSM, a mount option "
+	                 "or the filesystem here differs from the image's))") != 0;
+}
+
+static void test_access_disagreement(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	fx_file(f->dir, "etc/other", "x", 0600, FX_OTHER, FX_OTHER);
+	sb(f);
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, disagree_child, f), 0);
+}
+
+/* --- probes that need a live sandbox, and env --------------------------------------- */
+
+static void test_live_skipped(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(ask_none(f, HP_ROLE_AGENT, HP_PROBE_SUDO),
+	                    "skipped (needs a live sandbox)");
+	assert_string_equal(ask_none(f, HP_ROLE_AGENT, HP_PROBE_CAPS_AMBIENT),
+	                    "skipped (needs a live sandbox)");
+	assert_string_equal(ask_none(f, HP_ROLE_AGENT, HP_PROBE_NO_NEW_PRIVS),
+	                    "skipped (needs a live sandbox)");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_READ_ONLY, "/"),
+	                    "skipped (needs a live sandbox)");
+	hp_value r = hp_v_role(HP_ROLE_HANGAR);
+	assert_string_equal(
+	    show(f, hp_backend_ask(hp_sys_backend(sb(f)), HP_ROLE_AGENT, HP_PROBE_SIGNAL, &r,
+	                           &f->pool)),
+	    "skipped (needs a live sandbox)");
+	/* a role probe asked for another role than the process runs */
+	assert_string_equal(ask_str(f, HP_ROLE_HANGAR, HP_PROBE_WRITABLE, "/"),
+	                    "unknown (writable: asked as hangar in the process of role agent)");
+}
+
+static void test_env(void **state)
+{
+	fx *f = *state;
+	setenv("HP_TEST_ENV", "a value", 1);
+	unsetenv("HP_TEST_UNSET");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_ENV, "HP_TEST_ENV"), "\"a value\"");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_ENV, "HP_TEST_UNSET"), "absent");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_ENV, "A=B"),
+	                    "unknown (env(\"A=B\"): not a variable name)");
+}
+
+static void test_bad_root(void **state)
+{
+	(void)state;
+	hp_sys_opts o = {.kind = HP_SYS_ROOTFS, .root_dir = "/nonexistent/image"};
+	hp_err e;
+	assert_null(hp_sys_open(&o, &e));
+	assert_string_equal(e.msg, "/nonexistent/image: cannot open as a root directory: No such "
+	                           "file or directory");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_users, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_passwords, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_shadow_missing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_uid0_finding, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_nss_other_source, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_nss_systemd_records, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_passwd_fifo, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_passwd_malformed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_passwd_missing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_user_ids, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_file_facts, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_setuid_root, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_access_computed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ancestor_computed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_access_kernel_and_computed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_access_disagreement, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_live_skipped, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_env, setup, teardown),
+	    cmocka_unit_test(test_bad_root),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
