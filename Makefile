@@ -79,10 +79,33 @@ $(LIBCOMPILER): $(COMPILER_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(B)/hangar-policy-runtime: $(B)/obj/$(RUNTIME_MAIN:.c=.o) $(LIBRUNTIME)
+# The default policy is built in: a stage-0 hangar-policy (the same objects
+# with an empty built-in policy) compiles policies/default.hpol, and the
+# bytecode becomes a C array linked into both executables.
+DEFAULT_POLICY_OBJ := $(B)/obj/gen/default_policy.o
+$(G)/default_policy_none.c: | $(G)
+	printf '%s\n' '/* generated: no built-in policy (stage 0) */' '#include "default_policy.h"' \
+		'const unsigned char hp_default_policy[1];' 'const size_t hp_default_policy_len = 0;' >$@
+
+$(B)/hangar-policy-stage0: $(B)/obj/$(COMPILER_MAIN:.c=.o) $(B)/obj/gen/default_policy_none.o \
+		$(LIBCOMPILER) $(LIBRUNTIME)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(RUNTIME_LIBS)
 
-$(B)/hangar-policy: $(B)/obj/$(COMPILER_MAIN:.c=.o) $(LIBCOMPILER) $(LIBRUNTIME)
+$(G)/default.hpb: $(wildcard policies/*.hpol) $(B)/hangar-policy-stage0
+	$(B)/hangar-policy-stage0 compile policies/default.hpol -o $@
+
+$(G)/default_policy.c: $(G)/default.hpb
+	{ echo '/* generated from policies/default.hpol by the build: do not edit */'; \
+	  echo '#include "default_policy.h"'; \
+	  echo 'const unsigned char hp_default_policy[] = {'; \
+	  od -An -v -tx1 $< | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  echo '};'; \
+	  echo 'const size_t hp_default_policy_len = sizeof hp_default_policy;'; } >$@.tmp && mv $@.tmp $@
+
+$(B)/hangar-policy-runtime: $(B)/obj/$(RUNTIME_MAIN:.c=.o) $(DEFAULT_POLICY_OBJ) $(LIBRUNTIME)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(RUNTIME_LIBS)
+
+$(B)/hangar-policy: $(B)/obj/$(COMPILER_MAIN:.c=.o) $(DEFAULT_POLICY_OBJ) $(LIBCOMPILER) $(LIBRUNTIME)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(RUNTIME_LIBS)
 
 $(G):

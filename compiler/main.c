@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "codegen.h"
 #include "commands.h"
+#include "default_policy.h"
 #include "policy.h"
 
 #define HP_COMMAND(name, where, usage, summary) \
@@ -15,6 +16,7 @@ int main(int argc, char **argv)
 {
 	/* the runtime's commands (check, explain) accept source here */
 	hp_set_source_compiler(hp_compile_source_printing);
+	hp_set_default_policy(hp_default_policy, hp_default_policy_len);
 	return hp_cli_main("hangar-policy", commands, sizeof commands / sizeof commands[0], argc,
 	                   argv);
 }

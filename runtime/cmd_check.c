@@ -1,49 +1,59 @@
-/* cmd_check.c: hangar-policy check: evaluate a policy against the live
- * sandbox, an image root (--root) or facts files (--facts), and print each
- * rule's result with its evidence. The decision per provider and turn
- * mode and the report formats are not part of this build yet: asking for
- * them says so and exits 2. The run itself is the library call
- * hp_session_run (session.h). */
+/* cmd_check.c: hangar-policy check: decide, for a sandbox, what hangar does
+ * with a turn in each mode (split, single-user, refuse) and report why. The
+ * options choose the policy, the provider, the setting and where the
+ * answers come from (the live sandbox, an image root, facts files); the
+ * session (session.h) runs the checks, and verdict.h decides and renders.
+ * This file only reads flags and moves results between them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "atomic_file.h"
 #include "cli.h"
 #include "commands.h"
-#include "eval.h"
+#include "default_policy.h"
 #include "facts.h"
 #include "policy.h"
+#include "provider_detect.h"
 #include "session.h"
 #include "strv.h"
+#include "verdict.h"
 
 const char hp_help_check[] =
-    "options in this build:\n"
+    "options:\n"
+    "  --provider P       docker, kubernetes, e2b or cubesandbox; default: HANGAR_PROVIDER,\n"
+    "                     else the sandbox's markers (/.dockerenv, KUBERNETES_SERVICE_HOST,\n"
+    "                     E2B_SANDBOX); when none is certain the check asks for it (exit 2)\n"
+    "  --mode M           the turn mode whose decision is the exit status: auto, ask,\n"
+    "                     deny-risky or governed (default ask); the report covers all four\n"
+    "  --uid-split S      auto, required or off; default HANGAR_UID_SPLIT, else the\n"
+    "                     provider's default in the policy. Any other value is treated as\n"
+    "                     required, with a warning\n"
     "  --root DIR         check the unpacked image root DIR, running nothing in it;\n"
-    "                     probes that need a live sandbox are skipped\n"
+    "                     probes that need a live sandbox are skipped, so nothing splits\n"
     "  --facts F          answer every probe from the facts file F (docs/facts.md);\n"
     "                     repeatable, a later file's answer replaces an earlier one\n"
-    "  --record F         write every fact observed to F, as a facts file\n"
+    "  --record F         write every fact observed to F, as a facts file (atomically)\n"
     "  --role R           run only role R's checks (repeatable); without root, only\n"
     "                     the role whose identity this process has can run\n"
     "  --param NAME=VALUE override a param of the policy (repeatable)\n"
+    "  --format text|json the report's form (docs/report.md); default text\n"
+    "  --output F         write the report to F (atomically) instead of standard output\n"
     "\n"
-    "Without --root or --facts the running system is checked: as root, each role\n"
-    "runs in a child process that has become that role's identity.\n"
-    "POLICY is compiled bytecode; hangar-policy also accepts source. Each rule is\n"
-    "printed as PASS, FAIL, ERROR (something could not be known) or SKIP, with the\n"
-    "evidence that decided it: the assertion, where it is, what was observed.\n"
-    "A question that cannot be answered is unknown, and unknown never passes.\n"
+    "POLICY is compiled bytecode (hangar-policy also accepts source); without it\n"
+    "the policy built into this executable is used. Without --root or --facts the\n"
+    "running system is checked: as root, each role runs in a child process that\n"
+    "has become that role's identity. Nothing on the system is changed. A question\n"
+    "that cannot be answered is unknown, and unknown never passes.\n"
     "\n"
-    "Not part of this build yet: --provider, --mode, --uid-split, --format,\n"
-    "--output, and the default policy.\n"
-    "\n"
-    "exit status: 0 every rule passed, 1 a rule did not pass, 2 bad usage, a\n"
-    "policy or facts file that cannot be read or is malformed, 4 the check could\n"
-    "not run (an image root that cannot be opened, --record that cannot be\n"
-    "written).\n";
-
-static const char *const unbuilt[] = {"--provider", "--mode", "--uid-split",
-                                      "--format",   "--output", NULL};
+    "exit status (for the mode asked):\n"
+    "  0  split: the driver runs as its own user\n"
+    "  1  single-user: driver and agent share a user\n"
+    "  3  refuse: the turn does not run\n"
+    "  2  bad usage, or a policy, bytecode or facts file that does not load\n"
+    "  4  the check could not run (an image root that cannot be opened, a\n"
+    "     record or report that cannot be written)\n";
 
 /* An option that takes a value, as "--opt V" or "--opt=V": the value, or
  * NULL when a is not that option. *i moves past a separate value. */
@@ -67,7 +77,10 @@ static const char *opt_value(const char *opt, int argc, char **argv, int *i, int
 int hp_cmd_check(int argc, char **argv)
 {
 	hp_strv facts = {0}, names = {0}, values = {0};
-	const char *policy = NULL, *root = NULL, *record = NULL;
+	const char *policy = NULL, *root = NULL, *record = NULL, *output = NULL;
+	const char *provider_flag = NULL, *uid_split = NULL;
+	hp_mode mode = HP_MODE_ASK;
+	bool json = false;
 	unsigned roles = 0;
 	int rc = HP_EXIT_USAGE;
 	hp_err err;
@@ -75,13 +88,29 @@ int hp_cmd_check(int argc, char **argv)
 		const char *a = argv[i];
 		const char *v;
 		int missing = 0;
-		for (const char *const *u = unbuilt; *u; u++)
-			if (strcmp(a, *u) == 0 ||
-			    (strncmp(a, *u, strlen(*u)) == 0 && a[strlen(*u)] == '=')) {
-				hp_cli_error("check", "%s is not part of this build yet", *u);
+		if ((v = opt_value("--provider", argc, argv, &i, &missing))) {
+			provider_flag = v;
+		} else if ((v = opt_value("--mode", argc, argv, &i, &missing))) {
+			int m = hp_lookup_name(hp_mode_names, HP_MODE_COUNT, v);
+			if (m < 0) {
+				rc = hp_cli_usage_error(
+				    "check", "--mode '%s' is not auto, ask, deny-risky or governed",
+				    v);
 				goto out;
 			}
-		if ((v = opt_value("--facts", argc, argv, &i, &missing))) {
+			mode = (hp_mode)m;
+		} else if ((v = opt_value("--uid-split", argc, argv, &i, &missing))) {
+			uid_split = v;
+		} else if ((v = opt_value("--format", argc, argv, &i, &missing))) {
+			if (strcmp(v, "json") != 0 && strcmp(v, "text") != 0) {
+				rc = hp_cli_usage_error("check",
+				                        "--format '%s' is not text or json", v);
+				goto out;
+			}
+			json = strcmp(v, "json") == 0;
+		} else if ((v = opt_value("--output", argc, argv, &i, &missing))) {
+			output = v;
+		} else if ((v = opt_value("--facts", argc, argv, &i, &missing))) {
 			hp_strv_push(&facts, v);
 		} else if ((v = opt_value("--root", argc, argv, &i, &missing))) {
 			if (root) {
@@ -129,15 +158,24 @@ int hp_cmd_check(int argc, char **argv)
 		rc = hp_cli_usage_error("check", "--root and --facts cannot be used together");
 		goto out;
 	}
-	if (!policy) {
-		hp_cli_error("check",
-		             "the default policy is not part of this build yet: name a POLICY");
+	/* The provider first: asking for it must not wait for a whole check.
+	 * Facts and image roots carry no markers of a running sandbox, so there
+	 * only --provider or HANGAR_PROVIDER say which. */
+	hp_provider provider;
+	if (!hp_provider_detect(provider_flag, getenv, (facts.n || root) ? NULL : "/", &provider,
+	                        &err)) {
+		hp_cli_error("check", "%s", err.msg);
 		goto out;
 	}
-	hp_bc *bc = hp_policy_load(policy, &err);
+	hp_bc *bc = policy ? hp_policy_load(policy, &err) : hp_default_policy_load(&err);
 	if (!bc) {
 		if (err.msg[0])
 			hp_cli_error("check", "%s", err.msg);
+		goto out;
+	}
+	if (!hp_verdict_knows_provider(bc, provider, &err)) {
+		hp_cli_error("check", "%s", err.msg);
+		hp_bc_free(bc);
 		goto out;
 	}
 	hp_facts *f = NULL;
@@ -165,19 +203,22 @@ int hp_cmd_check(int argc, char **argv)
 	if (ok && st != HP_SESSION_OK)
 		hp_cli_error("check", "%s", err.msg);
 	if (ok && (st == HP_SESSION_OK || s.eval.rules)) {
+		hp_run_view run = {&s.eval, s.offline, s.live_needed, &s.notes};
+		hp_verdict_opts vo = {
+		    provider,  mode,
+		    uid_split, getenv("HANGAR_UID_SPLIT"),
+		    json,      !json && !output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR")};
 		hp_buf b = {0};
-		hp_eval_print(&b, &s.eval);
-		if (s.offline)
-			hp_buf_printf(&b, "checked offline (an image root): %zu check%s need%s a live "
-			                  "sandbox\n",
-			              s.live_needed, s.live_needed == 1 ? "" : "s",
-			              s.live_needed == 1 ? "s" : "");
-		fwrite(b.data, 1, b.len, stdout);
+		rc = hp_verdict(&run, &vo, &b);
+		if (output) {
+			if (!hp_atomic_write(output, b.data, b.len, 0644, &err)) {
+				hp_cli_error("check", "%s", err.msg);
+				rc = HP_EXIT_CANNOT_RUN;
+			}
+		} else if (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
+			rc = HP_EXIT_CANNOT_RUN;
+		}
 		hp_buf_free(&b);
-		rc = HP_EXIT_OK;
-		for (uint32_t i = 0; i < bc->nrules; i++)
-			if (s.eval.rules[i].result != HP_RESULT_PASS)
-				rc = HP_EXIT_FINDINGS;
 	}
 	if (ok && st == HP_SESSION_FAILED)
 		rc = HP_EXIT_CANNOT_RUN;

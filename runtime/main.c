@@ -3,6 +3,7 @@
  * can be built as a small static executable and copied into any image. */
 #include "cli.h"
 #include "commands.h"
+#include "default_policy.h"
 
 #define HP_CMD_RUNTIME(name, usage, summary) {#name, usage, summary, hp_help_##name, hp_cmd_##name},
 #define HP_CMD_FULL(name, usage, summary)
@@ -13,6 +14,7 @@ static const hp_command commands[] = {
 
 int main(int argc, char **argv)
 {
+	hp_set_default_policy(hp_default_policy, hp_default_policy_len);
 	return hp_cli_main("hangar-policy-runtime", commands, sizeof commands / sizeof commands[0],
 	                   argc, argv);
 }

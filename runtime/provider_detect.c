@@ -44,6 +44,12 @@ bool hp_provider_detect(const char *flag, hp_getenv_fn env, const char *root, hp
 	if (e && *e)
 		return named("HANGAR_PROVIDER", e, out, err);
 
+	if (!root) {
+		hp_err_set(err,
+		           "facts and image roots carry no sandbox markers: say which provider "
+		           "with --provider or HANGAR_PROVIDER");
+		return false;
+	}
 	bool seen[HP_PROVIDER_COUNT] = {false};
 	const char *k8s = env("KUBERNETES_SERVICE_HOST");
 	const char *e2b = env("E2B_SANDBOX");
@@ -67,10 +73,12 @@ bool hp_provider_detect(const char *flag, hp_getenv_fn env, const char *root, hp
 		           "no sandbox provider is certain here (no /.dockerenv, "
 		           "KUBERNETES_SERVICE_HOST or E2B_SANDBOX): say which with --provider");
 	else
-		hp_err_set(err, "the markers of several sandbox providers are present (%s%s%s%s%s): "
-				"say which with --provider",
-			   seen[0] ? "/.dockerenv" : "", seen[0] && (seen[1] || seen[2]) ? ", " : "",
-			   seen[1] ? "KUBERNETES_SERVICE_HOST" : "", seen[1] && seen[2] ? ", " : "",
-			   seen[2] ? "E2B_SANDBOX" : "");
+		hp_err_set(err,
+		           "the markers of several sandbox providers are present (%s%s%s%s%s): "
+		           "say which with --provider",
+		           seen[0] ? "/.dockerenv" : "",
+		           seen[0] && (seen[1] || seen[2]) ? ", " : "",
+		           seen[1] ? "KUBERNETES_SERVICE_HOST" : "", seen[1] && seen[2] ? ", " : "",
+		           seen[2] ? "E2B_SANDBOX" : "");
 	return false;
 }

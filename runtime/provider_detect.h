@@ -10,11 +10,12 @@
 #include "domain.h"
 #include "xalloc.h"
 
-typedef const char *(*hp_getenv_fn)(const char *name);
+typedef char *(*hp_getenv_fn)(const char *name);
 
 /* root: the directory holding the sandbox's files ("/" when live); the
  * markers looked at are <root>/.dockerenv, <root>/run/e2b/.E2B_SANDBOX and
- * the environment's KUBERNETES_SERVICE_HOST and E2B_SANDBOX. Returns true
+ * the environment's KUBERNETES_SERVICE_HOST and E2B_SANDBOX; root NULL means
+ * there are no markers to look at (facts, an image root). Returns true
  * and sets *out, or false with err saying why no provider is certain. */
 bool hp_provider_detect(const char *flag, hp_getenv_fn env, const char *root, hp_provider *out,
                         hp_err *err);

@@ -1,26 +1,24 @@
-/* verdict.h: from a finished run to what hangar acts on. It reads the
- * program's provider and rule tables and the run's results, asks decide.h
- * for each mode's decision, and renders the report (report.h). Whatever
- * backend produced the run (facts, an image root, the live sandbox), the
- * decision is made here, one way. */
+/* verdict.h: from a finished run to what hangar acts on. It takes the
+ * program's rule results and provider conditions through eval.h's
+ * adapters, asks decide.h for each mode's decision, and renders the report
+ * (report.h). Whatever backend produced the run (facts, an image root, the
+ * live sandbox), the decision is made here, one way. */
 #ifndef HP_VERDICT_H
 #define HP_VERDICT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "buf.h"
-#include "bytecode.h"
-#include "combine.h"
 #include "domain.h"
+#include "eval.h"
 #include "strv.h"
-#include "value.h"
 #include "xalloc.h"
 
 typedef struct {
-	const hp_bc *bc;
-	const hp_value *conds;       /* one per provider condition (bc->nconds), from phase one */
-	const hp_rule_result *rules; /* one per rule (bc->nrules) */
-	bool offline;                /* an image root was checked */
+	const hp_eval *eval;
+	bool offline;         /* an image root was checked */
+	size_t live_needed;   /* checks skipped because they need a live sandbox */
 	const hp_strv *notes; /* warnings of the run itself (roles not run...), may be NULL */
 } hp_run_view;
 
@@ -38,7 +36,8 @@ typedef struct {
 bool hp_verdict_knows_provider(const hp_bc *bc, hp_provider p, hp_err *err);
 
 /* Decide every mode and render the report into out. Returns the exit
- * status of the decision for o->mode (0 split, 1 single-user, 3 refuse). */
+ * status of the decision for o->mode (0 split, 1 single-user, 3 refuse).
+ * The provider must be one the program knows. */
 int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out);
 
 #endif

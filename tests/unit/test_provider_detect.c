@@ -14,11 +14,11 @@
 
 static const char *fake_env[8][2];
 
-static const char *getenv_fake(const char *name)
+static char *getenv_fake(const char *name)
 {
 	for (int i = 0; i < 8 && fake_env[i][0]; i++)
 		if (strcmp(fake_env[i][0], name) == 0)
-			return fake_env[i][1];
+			return (char *)fake_env[i][1];
 	return NULL;
 }
 
