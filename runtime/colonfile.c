@@ -167,12 +167,18 @@ int hp_colon_id(const hp_colon_reader *r, const char *s, const char *kind, unsig
 		return id_error(r, s, kind, 0, err);
 	if (*s == '-')
 		return id_error(r, s, kind, 1, err);
+	const char *p = s;
+	while (*p == '0')
+		p++;
 	uint64_t v = 0;
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
+	size_t digits = 0;
+	for (; *p; p++, digits++) {
+		unsigned d = (unsigned)(unsigned char)*p - '0';
+		if (d > 9)
 			return id_error(r, s, kind, 2, err);
-		if (v <= UINT32_MAX)
-			v = v * 10 + (uint64_t)(*p - '0');
+		v = v * 10 + d; /* at most 10 digits are kept: no overflow */
+		if (digits == 10)
+			return id_error(r, s, kind, 4, err);
 	}
 	if (v == UINT32_MAX)
 		return id_error(r, s, kind, 3, err);

@@ -13,14 +13,16 @@
 #include <stddef.h>
 
 typedef struct {
-	char *sudoers_file; /* the sudoers file sudo reads (HP_SUDOERS_PATH by default) */
+	char *sudoers_file; /* the sudoers file sudo reads */
 	bool ok;	    /* false: the policy cannot be read statically; why says why */
 	char why[512];
 } hp_sudo_conf;
 
-/* No sudo.conf: the defaults. */
-void hp_sudo_conf_default(hp_sudo_conf *c);
-void hp_sudo_conf_parse(const char *buf, size_t len, const char *file, hp_sudo_conf *c);
+/* No sudo.conf: the defaults; sudoers is the compiled-in sudoers path that
+ * goes with this sudo.conf. */
+void hp_sudo_conf_default(hp_sudo_conf *c, const char *sudoers);
+void hp_sudo_conf_parse(const char *buf, size_t len, const char *file, const char *sudoers,
+			hp_sudo_conf *c);
 void hp_sudo_conf_free(hp_sudo_conf *c);
 
 #endif

@@ -94,8 +94,8 @@ static void load(hp_sudoers *s, sd_loader *ld, const char *path, int depth, bool
 		if (in_dir && (r == HP_SUDO_IO_MISSING || r == HP_SUDO_IO_NOT_REGULAR))
 			return; /* sudo skips what is not a regular file in an includedir */
 		if (r == HP_SUDO_IO_MISSING && !from) {
-			free(s->missing_main);
-			s->missing_main = hp_xstrdup(path);
+			if (!s->missing_main)
+				s->missing_main = hp_xstrdup(path);
 		} else if (r == HP_SUDO_IO_MISSING) {
 			sd_problem(s, "%scannot include %s: it does not exist", at, hp_escs(&e, path));
 		} else if (r == HP_SUDO_IO_NOT_REGULAR) {
@@ -106,6 +106,7 @@ static void load(hp_sudoers *s, sd_loader *ld, const char *path, int depth, bool
 		return;
 	}
 	s->nfiles++;
+	s->nmain += !from;
 	s->nbytes += len;
 	const char *nul = memchr(buf, '\0', len);
 	if (s->nbytes > HP_SUDOERS_MAX_BYTES) {
@@ -200,31 +201,40 @@ hp_sudoers *hp_sudoers_load(const char *path, const hp_sudo_files *files)
 	return s;
 }
 
+const hp_sudo_place hp_sudo_places[] = {
+	{ "/etc/sudo.conf", "/etc/sudoers" },
+	{ "/usr/local/etc/sudo.conf", "/usr/local/etc/sudoers" },
+};
+const size_t hp_sudo_nplaces = sizeof hp_sudo_places / sizeof hp_sudo_places[0];
+
 hp_sudoers *hp_sudoers_load_system(const hp_sudo_files *files, const hp_nsswitch *ns)
 {
 	hp_sudoers *s = hp_xcalloc(1, sizeof *s);
 	sd_loader ld = { .files = files };
 	if (ns && ns->src[HP_NSS_SUDOERS] != HP_NSS_FILES)
 		sd_problem(s, "%s", ns->why[HP_NSS_SUDOERS]);
-	hp_sudo_conf conf;
-	char *buf = NULL;
-	size_t len = 0;
-	hp_err err = { { 0 } };
-	hp_sudo_io r = files->read_file(files->ctx, HP_SUDO_CONF_PATH, &buf, &len, &err);
-	if (r == HP_SUDO_IO_OK) {
-		hp_sudo_conf_parse(buf, len, HP_SUDO_CONF_PATH, &conf);
-		if (!conf.ok)
-			sd_problem(s, "%s", conf.why);
-	} else {
-		hp_sudo_conf_default(&conf);
-		if (r == HP_SUDO_IO_NOT_REGULAR)
-			sd_problem(s, "cannot read %s: not a regular file", HP_SUDO_CONF_PATH);
-		else if (r != HP_SUDO_IO_MISSING)
-			sd_problem(s, "cannot read %s: %s", HP_SUDO_CONF_PATH, err.msg);
+	for (size_t i = 0; i < hp_sudo_nplaces; i++) {
+		const hp_sudo_place *pl = &hp_sudo_places[i];
+		hp_sudo_conf conf;
+		char *buf = NULL;
+		size_t len = 0;
+		hp_err err = { { 0 } };
+		hp_sudo_io r = files->read_file(files->ctx, pl->sudo_conf, &buf, &len, &err);
+		if (r == HP_SUDO_IO_OK) {
+			hp_sudo_conf_parse(buf, len, pl->sudo_conf, pl->sudoers, &conf);
+			if (!conf.ok)
+				sd_problem(s, "%s", conf.why);
+		} else {
+			hp_sudo_conf_default(&conf, pl->sudoers);
+			if (r == HP_SUDO_IO_NOT_REGULAR)
+				sd_problem(s, "cannot read %s: not a regular file", pl->sudo_conf);
+			else if (r != HP_SUDO_IO_MISSING)
+				sd_problem(s, "cannot read %s: %s", pl->sudo_conf, err.msg);
+		}
+		free(buf);
+		load(s, &ld, conf.sudoers_file, 0, false, NULL, 0, 0);
+		hp_sudo_conf_free(&conf);
 	}
-	free(buf);
-	load(s, &ld, conf.sudoers_file, 0, false, NULL, 0, 0);
-	hp_sudo_conf_free(&conf);
 	sd_index_aliases(s);
 	return s;
 }

@@ -68,17 +68,24 @@ enum {
 	HP_SUDOERS_MAX_PROBLEMS = 32,	     /* problem messages kept (all are counted) */
 };
 
-/* The default sudoers file and sudo.conf, as Debian's and most builds have them. */
-#define HP_SUDOERS_PATH "/etc/sudoers"
-#define HP_SUDO_CONF_PATH "/etc/sudo.conf"
+/* Where a sudo build keeps sudo.conf and, unless sudo.conf says otherwise,
+ * sudoers: /etc for every distribution's sudo, /usr/local/etc for one built
+ * from source with the default prefix. hp_sudoers_load_system reads both
+ * (whichever exist), since the sudo on the PATH may be either. */
+typedef struct {
+	const char *sudo_conf, *sudoers;
+} hp_sudo_place;
+extern const hp_sudo_place hp_sudo_places[];
+extern const size_t hp_sudo_nplaces;
 
 typedef struct hp_sudoers hp_sudoers;
 
 /* Read path and its includes. Never NULL. */
 hp_sudoers *hp_sudoers_load(const char *path, const hp_sudo_files *files);
-/* Read /etc/sudo.conf (missing: the defaults), then the sudoers file it
- * names; ns (may be NULL) must name only files for sudoers, else that is
- * a problem too. */
+/* For each of hp_sudo_places: read its sudo.conf (missing: the defaults),
+ * then the sudoers file that names, with its includes; a missing sudoers
+ * file is no problem (sudo there grants nothing). ns (may be NULL) must
+ * name only files for sudoers, else that is a problem too. */
 hp_sudoers *hp_sudoers_load_system(const hp_sudo_files *files, const hp_nsswitch *ns);
 void hp_sudoers_free(hp_sudoers *s);
 

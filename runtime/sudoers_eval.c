@@ -342,7 +342,7 @@ hp_tri hp_sudoers_grants(const hp_sudoers *s, const hp_userdb *db, const hp_sudo
 		return HP_UNKNOWN;
 	}
 	out->nopasswd = false;
-	if (s->missing_main)
+	if (!s->nmain && s->missing_main)
 		snprintf(out->why, sizeof out->why, "%s does not exist: sudo grants nothing",
 			 s->missing_main);
 	else

@@ -85,7 +85,8 @@ struct hp_sudoers {
 	char *problems[HP_SUDOERS_MAX_PROBLEMS];
 	size_t nproblems;
 	size_t nfiles, nbytes;
-	char *missing_main; /* the sudoers file did not exist: its path */
+	char *missing_main; /* the first main sudoers file that did not exist */
+	size_t nmain; /* main sudoers files read */
 };
 
 void *sd_alloc(hp_sudoers *s, size_t n);

@@ -58,16 +58,6 @@ static char *copy_text(const char *buf, size_t len)
 	return c;
 }
 
-/* An upper bound on the entries of a file: its line count. Sizing arrays
- * once saves the copies of growing them. */
-static size_t count_lines(const char *s, size_t len)
-{
-	size_t n = 1;
-	for (const char *p = s, *end = s + len; (p = memchr(p, '\n', (size_t)(end - p))); p++)
-		n++;
-	return n < HP_COLON_MAX_ENTRIES ? n : HP_COLON_MAX_ENTRIES;
-}
-
 static void add_finding(hp_userdb *db, char *msg)
 {
 	db->findings = hp_xrealloc(db->findings, (db->nfindings + 1) * sizeof *db->findings);
@@ -82,8 +72,6 @@ static int parse_passwd(hp_userdb *db, const char *buf, size_t len, const char *
 	char *f[7];
 	int rc;
 	db->pw_text = copy_text(buf, len);
-	cap = count_lines(buf, len);
-	db->users = hp_xmalloc(cap * sizeof *db->users);
 	hp_colon_init(&r, db->pw_text, len, file, "user");
 	while ((rc = hp_colon_next(&r, f, 7, layout, err)) > 0) {
 		hp_user u = { .name = f[0], .passwd = f[1], .gecos = f[4], .home = f[5],

@@ -586,6 +586,28 @@ static void test_system(void **state)
 	assert_int_equal(grants(s, "bob", &v), HP_TRUE);
 	hp_sudoers_free(s);
 
+	/* a sudo built from source reads /usr/local/etc: both places count */
+	hp_memfile local[] = {
+		{ "/etc/sudoers", "bob ALL = ALL\n", 14 },
+		{ "/usr/local/etc/sudoers", "agent ALL = ALL\n", 16 },
+	};
+	hp_memfs fs3 = { local, 2 };
+	hp_sudo_files cb3 = hp_memfs_callbacks(&fs3);
+	s = hp_sudoers_load_system(&cb3, NULL);
+	assert_int_equal(hp_sudoers_nproblems(s), 0);
+	assert_int_equal(grants(s, "agent", &v), HP_TRUE);
+	assert_string_equal(v.why, "/usr/local/etc/sudoers:1: \"agent ALL = ALL\" grants agent");
+	assert_int_equal(grants(s, "bob", &v), HP_TRUE);
+	assert_int_equal(grants(s, "root", &v), HP_FALSE);
+	assert_string_equal(v.why, "no rule in the 2 sudoers files read grants root");
+	hp_sudoers_free(s);
+	fs3.files = local + 1;
+	fs3.n = 1;
+	s = hp_sudoers_load_system(&cb3, NULL);
+	assert_int_equal(grants(s, "root", &v), HP_FALSE);
+	assert_string_equal(v.why, "no rule in the 1 sudoers file read grants root");
+	hp_sudoers_free(s);
+
 	/* no sudoers at all: sudo refuses everyone */
 	fs.n = 0;
 	s = hp_sudoers_load_system(&cb, NULL);
@@ -598,7 +620,10 @@ static void test_system(void **state)
 	s = hp_sudoers_load_system(&bad, NULL);
 	assert_int_equal(grants(s, "root", &v), HP_UNKNOWN);
 	assert_string_equal(v.why, "cannot read /etc/sudo.conf: /etc/sudo.conf: not a regular file "
-				   "(fifo)");
+				   "(fifo) (and 2 more problems)");
+	assert_string_equal(hp_sudoers_problem(s, 2),
+			    "cannot read /usr/local/etc/sudoers: /usr/local/etc/sudoers: not a regular "
+			    "file (fifo)");
 	hp_sudoers_free(s);
 	fs.files = files + 1;
 	fs.n = 2;
