@@ -164,9 +164,12 @@ static hp_tri check_path_arg(const char *path, hp_err *why)
 }
 
 /* The answer for a failed lookup: missing is false, anything else unknown. */
-static hp_tri lookup_error(const char *path, int e, hp_err *why)
+static hp_tri lookup_error(const char *path, int e, unsigned flags, hp_err *why)
 {
 	switch (e) {
+	case EACCES:
+		hp_err_set(why, "%s: a directory on the way refuses search", path);
+		return (flags & HP_RES_DENIED_FALSE) ? HP_FALSE : HP_UNKNOWN;
 	case ENOENT:
 	case ENOTDIR:
 		hp_err_set(why, "%s: no such file or directory", path);
@@ -303,7 +306,7 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 				hp_step st = {dirfd, dinfo, comp, -1, NULL};
 				visit(ctx, &st);
 			}
-			res = lookup_error(path, e, why);
+			res = lookup_error(path, e, flags, why);
 			goto done;
 		}
 		hp_fileinfo fi;
@@ -313,7 +316,7 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 		}
 		if ((r->flags & HP_ROOT_OFFLINE) && !same_mount(&fi, &s->info[0])) {
 			close(fd);
-			res = lookup_error(path, EXDEV, why);
+			res = lookup_error(path, EXDEV, flags, why);
 			goto done;
 		}
 		if ((flags & HP_RES_SAFE) && dinfo->uid != 0 && fi.uid != dinfo->uid) {
@@ -331,7 +334,7 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 		if (fi.type == HP_FT_SYMLINK && !(last && (flags & HP_RES_NOFOLLOW))) {
 			if (++links > HP_WALK_MAX_SYMLINKS) {
 				close(fd);
-				res = lookup_error(path, ELOOP, why);
+				res = lookup_error(path, ELOOP, flags, why);
 				goto done;
 			}
 			ssize_t ln = readlinkat(fd, "", link, HP_PATH_MAX + 1);
@@ -343,7 +346,7 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 				goto done;
 			}
 			if (ln == 0) {
-				res = lookup_error(path, ENOENT, why);
+				res = lookup_error(path, ENOENT, flags, why);
 				goto done;
 			}
 			if (link[0] == '/')
@@ -362,7 +365,7 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 		}
 		if (fi.type != HP_FT_DIR) {
 			close(fd);
-			res = lookup_error(path, ENOTDIR, why);
+			res = lookup_error(path, ENOTDIR, flags, why);
 			goto done;
 		}
 		if (s->depth == HP_WALK_MAX_DEPTH) {
@@ -410,7 +413,7 @@ hp_tri hp_resolve(const hp_root *r, const char *path, unsigned flags, int *out, 
 			continue;
 		if (e == ENOSYS || e == EPERM || e == E2BIG)
 			return hp_resolve_walk(r, path, flags, NULL, NULL, out, why);
-		return lookup_error(path, e, why);
+		return lookup_error(path, e, flags, why);
 	}
 	hp_err_set(why, "%s: the tree kept changing while it was resolved (%d tries)", path,
 	           HP_OPENAT2_TRIES);

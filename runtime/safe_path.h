@@ -101,6 +101,11 @@ enum {
 	 * directory not owned by root to an entry with a different owner,
 	 * as systemd's CHASE_SAFE does (item 16). Implies the walker. */
 	HP_RES_SAFE = 2u,
+	/* A directory on the way that refuses the caller search (EACCES)
+	 * answers HP_FALSE instead of HP_UNKNOWN: for "can this identity
+	 * read, write or run P" the kernel's refusal to reach P by its name
+	 * is the answer. Never for "does P exist", which stays unknown. */
+	HP_RES_DENIED_FALSE = 4u,
 };
 
 /* Longest path accepted, and the walker's bounds. */

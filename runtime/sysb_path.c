@@ -56,7 +56,7 @@ static hp_tri resolve_as_role(hp_sysbackend *s, const char *path, unsigned flags
 			close(*fd);
 		*fd = -1;
 		hp_err_set(why, "%s: %s", path, c.why.msg);
-		return HP_UNKNOWN;
+		return (flags & HP_RES_DENIED_FALSE) ? HP_FALSE : HP_UNKNOWN;
 	}
 	return t;
 }
@@ -249,7 +249,10 @@ hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const char *path, hp_pool
 		break;
 	}
 	int fd;
-	hp_tri t = resolve_as_role(s, path, 0, &fd, &e);
+	/* A role that a directory on the way refuses search cannot read, write
+	 * or run the path by its name: the kernel has answered. Whether the
+	 * path exists is then not known to the role. */
+	hp_tri t = resolve_as_role(s, path, p == HP_PROBE_EXISTS ? 0 : HP_RES_DENIED_FALSE, &fd, &e);
 	if (p == HP_PROBE_EXISTS || t != HP_TRUE) {
 		if (fd >= 0)
 			close(fd);

@@ -368,7 +368,7 @@ static int read_locked(void *arg)
 	hp_err e;
 	if (hp_read_file_in_root(&f->root[0], "locked/f", 100, &buf, &len, &e) != HP_UNKNOWN)
 		return 1;
-	if (strcmp(e.msg, "locked/f: Permission denied") != 0)
+	if (strcmp(e.msg, "locked/f: a directory on the way refuses search") != 0)
 		return 2;
 	if (hp_read_file_in_root(&f->root[1], "locked/f", 100, &buf, &len, &e) != HP_UNKNOWN)
 		return 3;

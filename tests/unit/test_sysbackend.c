@@ -400,9 +400,14 @@ static void test_access_computed(void **state)
 	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/nowhere"), "false");
 	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/nowhere"), "false");
 	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/usr/bin/ls"), "true");
-	/* behind a directory the agent cannot search */
+	/* behind a directory the agent cannot search: it cannot read the key by
+	 * its name, but whether the key is there is not the agent's to know */
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_READABLE, "/var/lib/hangar-ctl/key"),
+	                    "false");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/var/lib/hangar-ctl/key"),
+	                    "false");
 	assert_string_equal(
-	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_READABLE, "/var/lib/hangar-ctl/key"),
+	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/var/lib/hangar-ctl/key"),
 	    "unknown (/var/lib/hangar-ctl/key: permission denied: the role cannot search the "
 	    "directory holding 'key' (computed))");
 	/* the hangar role owns it */
@@ -454,8 +459,11 @@ static int kernel_child(void *arg)
 		return 4;
 	/* resolution is the kernel's too: the agent cannot search hangar-ctl */
 	if (strcmp(ask_str(f, HP_ROLE_AGENT, HP_PROBE_READABLE, "/var/lib/hangar-ctl/key"),
-	           "unknown (/var/lib/hangar-ctl/key: Permission denied)") != 0)
+	           "false") != 0)
 		return 5;
+	if (strcmp(ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/var/lib/hangar-ctl/key"),
+	           "unknown (/var/lib/hangar-ctl/key: a directory on the way refuses search)") != 0)
+		return 6;
 	return 0;
 }
 
