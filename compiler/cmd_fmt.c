@@ -54,7 +54,10 @@ static int format_one(const char *path, int mode, bool *changed)
 	if (!p->ok) {
 		hp_diag_style st = hp_diag_style_for(stderr);
 		hp_diags_print(stderr, &d, &st);
-		hp_diags_print_summary(stderr, &d, (uint32_t)d.n);
+		uint32_t shown = (uint32_t)d.n;
+		if (st.max_shown && shown > st.max_shown)
+			shown = st.max_shown;
+		hp_diags_print_summary(stderr, &d, shown);
 		hp_program_free(p);
 		hp_diags_free(&d);
 		return HP_EXIT_USAGE;
