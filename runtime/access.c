@@ -2,11 +2,16 @@
 #include "access.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/securebits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/prctl.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -35,6 +40,69 @@ static const char *mode_word(int mode)
 	}
 }
 
+/* Whether plain faccessat(2) (no flags) gives this process the same answer
+ * as faccessat2 with AT_EACCESS: it checks with the real ids, and unless
+ * SECBIT_NO_SETUID_FIXUP is set it clears the effective capabilities of a
+ * non-root caller, or sets them to the permitted set for root
+ * (fs/open.c, access_override_creds). Exact when the real ids are the
+ * effective ones (a role's child: setresuid set all three) and the
+ * capabilities the permission check counts stay the same. */
+static bool plain_access_exact(hp_err *why)
+{
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
+	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0 || ru != eu ||
+	    rg != eg) {
+		hp_err_set(why, "the real and effective ids differ");
+		return false;
+	}
+	int sb = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	if (sb >= 0 && (sb & (1 << SECURE_NO_SETUID_FIXUP)))
+		return true;
+	cap_t c = cap_get_proc();
+	if (!c) {
+		hp_err_set(why, "cannot read own capabilities");
+		return false;
+	}
+	static const cap_value_t dac[] = {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH};
+	bool same = true;
+	for (size_t i = 0; i < sizeof dac / sizeof dac[0]; i++) {
+		cap_flag_value_t e = CAP_CLEAR, p = CAP_CLEAR;
+		if (cap_get_flag(c, dac[i], CAP_EFFECTIVE, &e) < 0 ||
+		    cap_get_flag(c, dac[i], CAP_PERMITTED, &p) < 0)
+			same = false;
+		else if (ru != 0 ? e == CAP_SET : e != p)
+			same = false;
+	}
+	cap_free(c);
+	if (!same)
+		hp_err_set(why, "the capabilities plain faccessat counts differ");
+	return same;
+}
+
+/* faccessat2 missing (ENOSYS) or filtered (EPERM): the documented fallback,
+ * plain faccessat(2) on /proc/self/fd/N (procfs verified), raw, since
+ * glibc's faccessat tries faccessat2 first; only where it is exact. */
+static hp_tri access_fallback(int fd, int mode, const char *cause, hp_err *why)
+{
+	hp_err e;
+	char p[64];
+	if (!plain_access_exact(&e) || hp_proc_fd_path(fd, p, sizeof p, &e) < 0) {
+		hp_err_set(why, "faccessat2 %s and plain faccessat is not exact here (%s): %s cannot "
+		                "be asked",
+		           cause, e.msg, mode_word(mode));
+		return HP_UNKNOWN;
+	}
+	if (syscall(SYS_faccessat, AT_FDCWD, p, mode) == 0)
+		return HP_TRUE;
+	int err = errno;
+	if (err == EACCES || err == EROFS || err == ETXTBSY)
+		return HP_FALSE;
+	hp_err_set(why, "faccessat2 %s, and faccessat: %s: %s cannot be asked", cause,
+	           strerror(err), mode_word(mode));
+	return HP_UNKNOWN;
+}
+
 hp_tri hp_access_kernel(int fd, int mode, hp_err *why)
 {
 	if (mode != HP_ACC_READ && mode != HP_ACC_WRITE && mode != HP_ACC_EXEC &&
@@ -51,9 +119,7 @@ hp_tri hp_access_kernel(int fd, int mode, hp_err *why)
 	case ETXTBSY:
 		return HP_FALSE;
 	case ENOSYS:
-		hp_err_set(why, "faccessat2 is not available (ENOSYS): %s cannot be asked",
-		           mode_word(mode));
-		return HP_UNKNOWN;
+		return access_fallback(fd, mode, "is not available (ENOSYS)", why);
 	case EPERM: {
 		/* an immutable file explains EPERM for write; nothing else does */
 		hp_fileinfo fi;
@@ -61,11 +127,8 @@ hp_tri hp_access_kernel(int fd, int mode, hp_err *why)
 		if ((mode & HP_ACC_WRITE) && hp_fd_info(fd, &fi, &ign) == HP_TRUE &&
 		    (fi.attrs_known & HP_ATTR_IMMUTABLE) && (fi.attrs & HP_ATTR_IMMUTABLE))
 			return HP_FALSE;
-		hp_err_set(why,
-		           "faccessat2 refused with EPERM (a seccomp filter or an LSM): %s "
-		           "cannot be asked",
-		           mode_word(mode));
-		return HP_UNKNOWN;
+		return access_fallback(fd, mode, "refused with EPERM (a seccomp filter or an LSM)",
+		                       why);
 	}
 	default:
 		hp_err_set(why, "faccessat2: %s", strerror(e));

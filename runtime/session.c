@@ -100,6 +100,15 @@ static void scan_program(sess *x, bool all[HP_PROBE_COUNT])
 	}
 }
 
+/* Whether a region asks a global probe about files, which a non-root
+ * role's process gets from the root helper. */
+static bool uses_global_files(const region_use *u)
+{
+	return u->probe[HP_PROBE_TYPE] || u->probe[HP_PROBE_OWNER] ||
+	       u->probe[HP_PROBE_GROUP_OWNER] || u->probe[HP_PROBE_MODE] ||
+	       u->probe[HP_PROBE_LINKS] || u->probe[HP_PROBE_SETUID_ROOT];
+}
+
 /* Roles named through role params, known once phase one has run. */
 static void resolve_role_params(sess *x)
 {
@@ -511,7 +520,7 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
 	hp_canary can[HP_ROLE_COUNT];
 	char *cwhy[HP_ROLE_COUNT] = {0};
 	char *sudo_why = NULL;
-	int keep[2 + HP_ROLE_COUNT];
+	int keep[3 + HP_ROLE_COUNT];
 	size_t nkeep = 0;
 	keep[nkeep++] = hp_sys_root(x->sys)->fd;
 	if (live) {
@@ -528,7 +537,15 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
 			ctx.sudo_why = sudo_why;
 		}
 	}
+	bool helper = false;
+	if (r != HP_ROLE_ROOT && x->root && uses_global_files(&x->use[r])) {
+		hp_err e;
+		helper = hp_sys_helper_start(x->sys, &e);
+		if (helper)
+			keep[nkeep++] = hp_sys_helper_fd(x->sys);
+	}
 	int dl = left_ms(x);
+	ctx.helper_ms = dl;
 	if (dl < MIN_CHILD_MS) {
 		char *m = hp_xasprintf("role %s not run: the check's deadline of %u ms passed",
 		                       hp_role_names[r], x->o->deadline_ms);
@@ -572,6 +589,8 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
 		}
 		s->ran[r] = true;
 	}
+	if (helper)
+		hp_sys_helper_stop(x->sys);
 	for (int t = 0; t < HP_ROLE_COUNT; t++) {
 		if (live && can[t].pid > 0)
 			hp_canary_stop(&can[t]);

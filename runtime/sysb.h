@@ -39,6 +39,12 @@ struct hp_sysbackend {
 	hp_tri mounts_ok;
 	hp_mounts mounts;
 	hp_err mounts_why;
+
+	/* the root helper (sysb_helper.c): in the parent its process, in a
+	 * role's child the socket to it; -1 and 0 when there is none */
+	pid_t helper_pid;
+	int helper_pidfd;
+	int helper_fd;
 };
 
 /* Why a LIVE probe is not asked offline. */
@@ -59,6 +65,11 @@ hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const char *path, hp_pool
  * procs_visible, mount_point, read_only, fs_type (live only). */
 hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool);
 void hp_sysb_proc_reset(hp_sysbackend *s);
+
+/* sysb_helper.c: the global probes about files that a non-root role's
+ * process asks the root helper. */
+bool hp_sysb_helper_probe(hp_probe_id p);
+hp_value hp_sysb_helper_ask(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool);
 
 /* sysb_etc.c: user, user_by_uid, group, password_empty, sudoers_grants. */
 void hp_sysb_etc_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT]);

@@ -19,44 +19,50 @@
 
 typedef struct {
 	const hp_cred *cred;
-	bool denied;
+	bool denied; /* the role cannot search a directory on the way */
+	bool unknown;
 	hp_err why;
 } search_ctx;
 
+/* computed: every directory a step looks in must be searchable by the role */
 static void check_search(void *vctx, const hp_step *st)
 {
 	search_ctx *c = vctx;
-	if (c->denied)
+	if (c->denied || c->unknown)
 		return;
 	hp_err e;
 	hp_tri t = hp_access_computed(st->dirfd, c->cred, HP_ACC_EXEC, &e);
 	if (t == HP_TRUE)
 		return;
-	c->denied = true;
-	if (t == HP_FALSE)
-		hp_err_set(&c->why, "permission denied: the role cannot search the directory "
-		                    "holding '%s' (computed)",
+	if (t == HP_FALSE) {
+		c->denied = true;
+		hp_err_set(&c->why, "the role cannot search the directory holding '%s' (computed)",
 		           st->name);
-	else
+	} else {
+		c->unknown = true;
 		hp_err_set(&c->why, "the directory holding '%s': %s", st->name, e.msg);
+	}
 }
 
 /* Resolve path as the role sees it: by the kernel when the process has the
  * role's identity, else by a walk that checks, from owners, modes and ACLs,
- * that the role can search every directory on the way. */
+ * that the role can search every directory on the way. A directory that
+ * refuses search is HP_FALSE with HP_RES_DENIED_FALSE, else unknown. */
 static hp_tri resolve_as_role(hp_sysbackend *s, const char *path, unsigned flags, int *fd,
                               hp_err *why)
 {
 	if (s->role.as_role)
 		return hp_resolve(&s->root, path, flags, fd, why);
-	search_ctx c = {.cred = &s->role.cred, .denied = false};
+	search_ctx c;
+	memset(&c, 0, sizeof c);
+	c.cred = &s->role.cred;
 	hp_tri t = hp_resolve_walk(&s->root, path, flags, check_search, &c, fd, why);
-	if (c.denied && t != HP_UNKNOWN) {
+	if ((c.denied || c.unknown) && t != HP_UNKNOWN) {
 		if (*fd >= 0)
 			close(*fd);
 		*fd = -1;
 		hp_err_set(why, "%s: %s", path, c.why.msg);
-		return (flags & HP_RES_DENIED_FALSE) ? HP_FALSE : HP_UNKNOWN;
+		return c.denied && (flags & HP_RES_DENIED_FALSE) ? HP_FALSE : HP_UNKNOWN;
 	}
 	return t;
 }
@@ -256,10 +262,10 @@ hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const char *path, hp_pool
 	if (p == HP_PROBE_EXISTS || t != HP_TRUE) {
 		if (fd >= 0)
 			close(fd);
+		/* a path that does not exist cannot be read, written or run
+		 * (whether it could be created is writable_ancestor's question) */
 		if (t == HP_UNKNOWN)
 			return hp_sysb_unknown(pool, p, "%s", e.msg);
-		/* a path that does not exist cannot be read, written or run
-		 * (whether it can be created is writable_ancestor's question) */
 		return hp_v_bool(t == HP_TRUE);
 	}
 	t = access_for(s, fd, access_mode(p), &e);

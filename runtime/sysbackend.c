@@ -80,17 +80,20 @@ static hp_value sys_ask(hp_backend *b, hp_role role, hp_probe_id p, const hp_val
 	case HP_PROBE_PASSWORD_EMPTY:
 	case HP_PROBE_SUDOERS_GRANTS:
 		return hp_sysb_etc(s, p, arg, pool);
-	case HP_PROBE_EXISTS:
 	case HP_PROBE_TYPE:
 	case HP_PROBE_OWNER:
 	case HP_PROBE_GROUP_OWNER:
 	case HP_PROBE_MODE:
 	case HP_PROBE_LINKS:
+	case HP_PROBE_SETUID_ROOT:
+		if (s->role.role != HP_ROLE_ROOT && s->helper_fd >= 0)
+			return hp_sysb_helper_ask(s, p, arg, pool);
+		return hp_sysb_path(s, p, arg->u.s.p, pool);
+	case HP_PROBE_EXISTS:
 	case HP_PROBE_READABLE:
 	case HP_PROBE_WRITABLE:
 	case HP_PROBE_EXECUTABLE:
 	case HP_PROBE_WRITABLE_ANCESTOR:
-	case HP_PROBE_SETUID_ROOT:
 		return hp_sysb_path(s, p, arg->u.s.p, pool);
 	default:
 		return hp_sysb_proc(s, p, arg, pool);
@@ -101,6 +104,7 @@ static void sys_destroy(hp_backend *b)
 {
 	hp_sysbackend *s = (hp_sysbackend *)b;
 	hp_sysb_proc_reset(s);
+	hp_sys_helper_stop(s);
 	hp_sysb_etc_free(s);
 	free(s->cred_groups);
 	hp_root_close(&s->root);
@@ -136,6 +140,7 @@ hp_sysbackend *hp_sys_open(const hp_sys_opts *o, hp_err *err)
 	}
 	s->role.role = HP_ROLE_ROOT;
 	s->caps_ok = s->mounts_ok = HP_UNKNOWN;
+	s->helper_fd = s->helper_pidfd = -1;
 	return s;
 }
 

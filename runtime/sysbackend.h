@@ -96,11 +96,24 @@ typedef struct {
 	bool sudo_asked;
 	hp_tri sudo;
 	const char *sudo_why;
+	/* how long to wait for the root helper's answer (0: 10 s) */
+	int helper_ms;
 } hp_sys_role;
 
 /* Switch the backend to a role (copied; canaries and strings must outlive
  * the run). Cached per-process state (the mount table, capability state)
  * is dropped. */
 void hp_sys_set_role(hp_sysbackend *s, const hp_sys_role *r);
+
+/* The root helper: a child of the check that stays root and answers the
+ * global probes about files (type, owner, group_owner, mode, links,
+ * setuid_root) for a role's child that is not root, so that they are
+ * root's answers, the same for every role. Start it right before forking
+ * such a child (which must keep hp_sys_helper_fd open), stop it right
+ * after: one helper serves one child. Without it, such a child answers them
+ * itself, unknown where it cannot reach the path. */
+bool hp_sys_helper_start(hp_sysbackend *s, hp_err *why);
+int hp_sys_helper_fd(const hp_sysbackend *s);
+void hp_sys_helper_stop(hp_sysbackend *s);
 
 #endif

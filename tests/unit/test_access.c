@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -340,35 +341,78 @@ static void test_read_only_mount(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
-/* faccessat2 filtered with EPERM or ENOSYS: unknown, with the reason. */
-static void test_filtered_syscall_is_unknown(void **state)
+/* faccessat2 filtered with EPERM or ENOSYS: plain faccessat on
+ * /proc/self/fd/N gives the same answer where it is exact (real ids equal to
+ * the effective ones); otherwise, or when it is filtered too, unknown with
+ * the reason. */
+typedef struct {
+	fx *f;
+	int err;       /* what the filter returns */
+	int both;      /* faccessat filtered too */
+	int split_ids; /* real uid not the effective one */
+	const char *file;
+	hp_tri want;
+	const char *msg;
+} filtered_case;
+
+static int filtered_child(void *arg)
+{
+	filtered_case *c = arg;
+	const int nr[] = {SYS_faccessat2, SYS_faccessat};
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    fx_seccomp_fail(nr, c->both ? 2 : 1, c->err) < 0)
+		return 30;
+	if (c->split_ids && setresuid(FX_OTHER, 0, 0) < 0)
+		return 34;
+	int fd;
+	hp_err e;
+	e.msg[0] = '\0';
+	if (hp_resolve(&c->f->root, c->file, 0, &fd, &e) != HP_TRUE)
+		return 31;
+	hp_tri t = hp_access_kernel(fd, HP_ACC_WRITE, &e);
+	if (t != c->want)
+		return 32;
+	if (c->msg && strcmp(e.msg, c->msg) != 0)
+		return 33;
+	return 0;
+}
+
+static int filtered_fork(filtered_case *c, int as_agent)
+{
+	if (as_agent)
+		return fx_run_as(FX_AGENT, FX_AGENT, filtered_child, c);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(filtered_child(c));
+	int st;
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return 99;
+	return WEXITSTATUS(st);
+}
+
+static void test_filtered_syscall(void **state)
 {
 	FX_NEED_ROOT();
 	fx *f = *state;
-	const int errs[] = {EPERM, ENOSYS};
-	const char *want[] = {
-	    "faccessat2 refused with EPERM (a seccomp filter or an LSM): write cannot be asked",
-	    "faccessat2 is not available (ENOSYS): write cannot be asked"};
-	for (int i = 0; i < 2; i++) {
-		pid_t pid = fork();
-		if (pid == 0) {
-			const int nr[] = {SYS_faccessat2};
-			if (fx_seccomp_fail(nr, 1, errs[i]) < 0)
-				_exit(30);
-			int fd;
-			hp_err e;
-			if (hp_resolve(&f->root, "r644", 0, &fd, &e) != HP_TRUE)
-				_exit(31);
-			if (hp_access_live(fd, HP_ACC_WRITE, &e) != HP_UNKNOWN)
-				_exit(32);
-			if (strcmp(e.msg, want[i]) != 0)
-				_exit(33);
-			_exit(0);
-		}
-		int st;
-		assert_int_equal(waitpid(pid, &st, 0), pid);
-		assert_int_equal(st, 0);
+	for (int k = 0; k < 2; k++) {
+		int err = k ? ENOSYS : EPERM;
+		/* the fallback answers exactly, for root and for the agent */
+		filtered_case root = {f, err, 0, 0, "r644", HP_TRUE, NULL};
+		assert_int_equal(filtered_fork(&root, 0), 0);
+		filtered_case agent = {f, err, 0, 0, "r644", HP_FALSE, NULL};
+		assert_int_equal(filtered_fork(&agent, 1), 0);
+		filtered_case mine = {f, err, 0, 0, "r666", HP_TRUE, NULL};
+		assert_int_equal(filtered_fork(&mine, 1), 0);
 	}
+	filtered_case both = {f, EPERM, 1, 0, "r644", HP_UNKNOWN,
+	                      "faccessat2 refused with EPERM (a seccomp filter or an LSM), and "
+	                      "faccessat: Operation not permitted: write cannot be asked"};
+	assert_int_equal(filtered_fork(&both, 0), 0);
+	filtered_case split = {f, ENOSYS, 0, 1, "r644", HP_UNKNOWN,
+	                       "faccessat2 is not available (ENOSYS) and plain faccessat is not "
+	                       "exact here (the real and effective ids differ): write cannot be "
+	                       "asked"};
+	assert_int_equal(filtered_fork(&split, 0), 0);
 }
 
 /* --- the ACL parser --- */
@@ -449,7 +493,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_overflow_owner_is_unknown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_immutable_blocks_owner, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_read_only_mount, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_filtered_syscall_is_unknown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_filtered_syscall, setup, teardown),
 	    cmocka_unit_test(test_acl_parse_errors),
 	    cmocka_unit_test_setup_teardown(test_acl_from_setfacl, setup, teardown),
 	};

@@ -408,8 +408,8 @@ static void test_access_computed(void **state)
 	                    "false");
 	assert_string_equal(
 	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/var/lib/hangar-ctl/key"),
-	    "unknown (/var/lib/hangar-ctl/key: permission denied: the role cannot search the "
-	    "directory holding 'key' (computed))");
+	    "unknown (/var/lib/hangar-ctl/key: the role cannot search the directory holding "
+	    "'key' (computed))");
 	/* the hangar role owns it */
 	as_role(f, HP_ROLE_HANGAR, FX_HANGAR, FX_HANGAR, 0);
 	assert_string_equal(
