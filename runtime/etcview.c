@@ -141,7 +141,7 @@ static void read_nsswitch(const hp_root *r, size_t cap, hp_nsswitch *ns)
 	char *buf;
 	size_t len;
 	hp_err e;
-	hp_tri t = hp_read_file_in_root(r, "/etc/nsswitch.conf", cap, &buf, &len, &e);
+	hp_tri t = hp_read_file_in_root(r, "etc/nsswitch.conf", cap, &buf, &len, &e);
 	if (t == HP_TRUE) {
 		hp_nsswitch_parse(buf, len, "etc/nsswitch.conf", ns);
 		free(buf);
@@ -161,7 +161,7 @@ static hp_tri read_etc(const hp_root *r, const char *path, size_t cap, char **bu
 {
 	hp_tri t = hp_read_file_in_root(r, path, cap, buf, len, why);
 	if (t == HP_FALSE)
-		hp_err_set(why, "%s does not exist", path + 1);
+		hp_err_set(why, "%s does not exist", path);
 	return t;
 }
 
@@ -177,8 +177,8 @@ static void load_users(hp_etcview *v)
 	}
 	char *pw = NULL, *gr = NULL;
 	size_t pwlen = 0, grlen = 0;
-	if (read_etc(v->root, "/etc/passwd", v->cap, &pw, &pwlen, &e) != HP_TRUE ||
-	    read_etc(v->root, "/etc/group", v->cap, &gr, &grlen, &e) != HP_TRUE) {
+	if (read_etc(v->root, "etc/passwd", v->cap, &pw, &pwlen, &e) != HP_TRUE ||
+	    read_etc(v->root, "etc/group", v->cap, &gr, &grlen, &e) != HP_TRUE) {
 		hp_err_set(&v->db_why, "%s", e.msg);
 		free(pw);
 		return;
@@ -209,7 +209,7 @@ static int shadow_child(void *varg, hp_frame_writer *out)
 	hp_err e;
 	e.msg[0] = '\0';
 	hp_shadow *sh = NULL;
-	hp_tri t = read_etc(v->root, "/etc/shadow", v->cap, &buf, &len, &e);
+	hp_tri t = read_etc(v->root, "etc/shadow", v->cap, &buf, &len, &e);
 	if (t == HP_TRUE) {
 		sh = hp_shadow_parse(buf, len, "etc/shadow", &e);
 		free(buf);

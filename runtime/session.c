@@ -180,6 +180,16 @@ static const role_ident *ident_of(sess *x, hp_role r)
 		ident_fail(ri, r, "its identity is neither a uid nor a user");
 		return ri;
 	}
+	const hp_bc_role *br = &x->bc->roles[idx];
+	if (uid == 0 && !(br->flags & (HP_BC_ROLE_KEEP_CAPS | HP_BC_ROLE_NO_CAPS))) {
+		/* root as the check itself runs: nothing to switch, nothing to
+		 * look up (its groups are the check's own) */
+		ri->id.kind = HP_ID_UNCHANGED;
+		ri->id.no_new_privs = (br->flags & HP_BC_ROLE_NO_NEW_PRIVS) != 0;
+		ri->cred.caps = all_caps();
+		ri->ok = true;
+		return ri;
+	}
 	uid_t u;
 	gid_t g;
 	hp_err e;
@@ -201,7 +211,6 @@ static const role_ident *ident_of(sess *x, hp_role r)
 		ident_fail(ri, r, "etc/passwd changed while the check ran");
 		return ri;
 	}
-	const hp_bc_role *br = &x->bc->roles[idx];
 	hp_identity *id = &ri->id;
 	id->uid = u;
 	id->gid = g;

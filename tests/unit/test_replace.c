@@ -55,6 +55,18 @@ static int setup(void **state)
 	fx_link(d, "bin", "/home/agent/real");
 	fx_link(d, "bin2", "ro/sub");
 	fx_link(d, "loop", "loop");
+	/* a directory the agent cannot search and does not own: nothing below
+	 * it is reachable, even a world-writable directory */
+	fx_dir(d, "sealed", 0700, FX_OTHER, FX_OTHER);
+	fx_dir(d, "sealed/w", 0777, FX_OTHER, FX_OTHER);
+	fx_file(d, "sealed/w/f", "x", 0644, 0, 0);
+	/* one it cannot search but owns: it can chmod it */
+	fx_dir(d, "mine", 0755, FX_AGENT, FX_AGENT);
+	fx_dir(d, "mine/sub", 0755, 0, 0);
+	fx_file(d, "mine/sub/f", "x", 0644, 0, 0);
+	char *mine = fx_path(d, "mine");
+	assert_int_equal(chmod(mine, 0600), 0);
+	free(mine);
 	char *imm = fx_path(d, "imm");
 	assert_int_equal(fx_set_immutable(imm, 1), 0);
 	free(imm);
@@ -94,6 +106,9 @@ static const struct {
     {"bin2", HP_FALSE, HP_FALSE, NULL},
     {"/", HP_FALSE, HP_FALSE, NULL},
     {"loop", HP_UNKNOWN, HP_UNKNOWN, NULL},
+    {"sealed/w/f", HP_FALSE, HP_TRUE, NULL},
+    {"mine/sub/f", HP_TRUE, HP_FALSE,
+     "mine/sub/f: owns 'mine', which it cannot search but can chmod, on the way"},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 

@@ -237,7 +237,7 @@ static void test_passwd_fifo(void **state)
 	free(p);
 	fx_fifo(f->dir, "etc/passwd", 0644);
 	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "agent"),
-	                    "unknown (/etc/passwd: not a regular file (fifo))");
+	                    "unknown (etc/passwd: not a regular file (fifo))");
 }
 
 static void test_passwd_malformed(void **state)

@@ -1,0 +1,89 @@
+# image.sh: unpacked image roots for the `check --root` end-to-end tests,
+# sourced by a case's cmd. Everything is built under $T, as root (owners
+# matter), and removed with $T.
+#
+#   image_require_root        exit 77 (skip) unless root
+#   image_make DIR            a well-formed image: users root, hangar (999)
+#                             and agent (1000); a root-owned driver PATH;
+#                             hangar's directories; managed settings owned
+#                             by root; su and passwd setuid root; /tmp
+#   image_check DIR [ARG...]  hangar-policy check --root DIR of
+#                             policies/hangar.hpol with the image's PATH,
+#                             output with DIR shown as $IMG
+#   image_snapshot DIR        every entry under DIR: path, type, owner,
+#                             group, mode, size, links and a content hash
+#                             (what "nothing changed" compares)
+
+IMAGE_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+
+image_require_root() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "needs root (image owners and modes)" >&2
+		exit 77
+	fi
+}
+
+image_make() {
+	d=$1
+	mkdir -p "$d"
+	chmod 0755 "$d"
+	for x in etc etc/claude-code usr usr/bin usr/sbin usr/local usr/local/bin \
+		usr/local/sbin var var/lib home root; do
+		mkdir -p "$d/$x"
+		chmod 0755 "$d/$x"
+	done
+	chmod 0700 "$d/root"
+	ln -s usr/bin "$d/bin"
+	ln -s usr/sbin "$d/sbin"
+	mkdir -m 1777 "$d/tmp"
+	cat >"$d/etc/passwd" <<-'END'
+		root:x:0:0:root:/root:/bin/sh
+		daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin
+		hangar:x:999:999:hangar driver:/var/lib/hangar:/usr/sbin/nologin
+		agent:x:1000:1000:agent:/home/agent:/bin/sh
+	END
+	cat >"$d/etc/group" <<-'END'
+		root:x:0:
+		daemon:x:1:
+		sudo:x:27:
+		hangar:x:999:
+		agent:x:1000:
+	END
+	cat >"$d/etc/shadow" <<-'END'
+		root:*:20000:0:99999:7:::
+		daemon:*:20000:0:99999:7:::
+		hangar:!:20000:0:99999:7:::
+		agent:!:20000:0:99999:7:::
+	END
+	chmod 0640 "$d/etc/shadow"
+	printf 'passwd: files\ngroup: files\nshadow: files\nsudoers: files\n' >"$d/etc/nsswitch.conf"
+	printf 'root ALL=(ALL:ALL) ALL\n' >"$d/etc/sudoers"
+	chmod 0440 "$d/etc/sudoers"
+	echo '{}' >"$d/etc/claude-code/managed-settings.json"
+	chmod 0644 "$d/etc/claude-code/managed-settings.json"
+	for p in su passwd; do
+		printf '#!/bin/sh\n' >"$d/usr/bin/$p"
+		chmod 4755 "$d/usr/bin/$p"
+	done
+	printf '#!/bin/sh\n' >"$d/usr/bin/ls"
+	chmod 0755 "$d/usr/bin/ls"
+	install -d -o 999 -g 999 -m 0700 "$d/var/lib/hangar" "$d/var/lib/hangar-ctl"
+	install -d -o 999 -g 999 -m 0755 "$d/var/lib/hangar/harness"
+	install -d -o 1000 -g 1000 -m 0755 "$d/home/agent"
+}
+
+image_check() {
+	d=$1
+	shift
+	env -u HANGAR_AGENT_USER PATH="$IMAGE_PATH" $HP check --root "$d" \
+		"$SRC/policies/hangar.hpol" "$@" >"$T/image-check.out" 2>"$T/image-check.err"
+	rc=$?
+	sed "s|$d|\$IMG|g" "$T/image-check.out"
+	sed "s|$d|\$IMG|g" "$T/image-check.err" >&2
+	echo "exit $rc"
+}
+
+image_snapshot() {
+	(cd "$1" && find . -xdev -printf '%p %y %U %G %m %s %n %l\n' | LC_ALL=C sort &&
+		find . -xdev -type f -exec md5sum {} + | LC_ALL=C sort)
+}
