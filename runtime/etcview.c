@@ -15,6 +15,7 @@
 #include "child.h"
 #include "nsswitch.h"
 #include "shadow.h"
+#include "sudoers.h"
 #include "textesc.h"
 #include "userdb.h"
 
@@ -30,8 +31,11 @@ struct hp_etcview {
 	const hp_root *root;
 	size_t cap;
 	unsigned loaded;
+	hp_nsswitch ns;
+	bool ns_read;
 	hp_userdb *db;
 	hp_err db_why; /* why db is NULL */
+	hp_sudoers *sudoers;
 	hp_err uid0;   /* a uid-0 finding, or empty */
 	bool shadow_ok;
 	hp_err shadow_why; /* why shadow_ok is false */
@@ -54,6 +58,7 @@ void hp_etcview_free(hp_etcview *v)
 	if (!v)
 		return;
 	hp_userdb_free(v->db);
+	hp_sudoers_free(v->sudoers);
 	for (size_t i = 0; i < v->npw; i++) {
 		free(v->pw[i].name);
 		free(v->pw[i].why);
@@ -136,7 +141,7 @@ static bool files_only(const hp_root *r, const hp_nsswitch *ns, hp_nss_db db, hp
 	return false;
 }
 
-static void read_nsswitch(const hp_root *r, size_t cap, hp_nsswitch *ns)
+static void read_nsswitch_file(const hp_root *r, size_t cap, hp_nsswitch *ns)
 {
 	char *buf;
 	size_t len;
@@ -156,6 +161,16 @@ static void read_nsswitch(const hp_root *r, size_t cap, hp_nsswitch *ns)
 	}
 }
 
+/* etc/nsswitch.conf, read once. */
+static const hp_nsswitch *nsswitch_of(hp_etcview *v)
+{
+	if (!v->ns_read) {
+		v->ns_read = true;
+		read_nsswitch_file(v->root, v->cap, &v->ns);
+	}
+	return &v->ns;
+}
+
 static hp_tri read_etc(const hp_root *r, const char *path, size_t cap, char **buf, size_t *len,
                        hp_err *why)
 {
@@ -167,11 +182,10 @@ static hp_tri read_etc(const hp_root *r, const char *path, size_t cap, char **bu
 
 static void load_users(hp_etcview *v)
 {
-	hp_nsswitch ns;
-	read_nsswitch(v->root, v->cap, &ns);
+	const hp_nsswitch *ns = nsswitch_of(v);
 	hp_err e;
-	if (!files_only(v->root, &ns, HP_NSS_PASSWD, &e) ||
-	    !files_only(v->root, &ns, HP_NSS_GROUP, &e)) {
+	if (!files_only(v->root, ns, HP_NSS_PASSWD, &e) ||
+	    !files_only(v->root, ns, HP_NSS_GROUP, &e)) {
 		hp_err_set(&v->db_why, "%s", e.msg);
 		return;
 	}
@@ -238,10 +252,8 @@ static void load_shadow(hp_etcview *v)
 		hp_err_set(&v->shadow_why, "%s", v->db_why.msg);
 		return;
 	}
-	hp_nsswitch ns;
-	read_nsswitch(v->root, v->cap, &ns);
 	hp_err e;
-	if (!files_only(v->root, &ns, HP_NSS_SHADOW, &e)) {
+	if (!files_only(v->root, nsswitch_of(v), HP_NSS_SHADOW, &e)) {
 		hp_err_set(&v->shadow_why, "%s", e.msg);
 		return;
 	}
@@ -293,9 +305,80 @@ static void load_shadow(hp_etcview *v)
 	v->shadow_ok = true;
 }
 
+/* --- sudoers, through the root ---------------------------------------------------- */
+
+static hp_sudo_io sudo_read(void *ctx, const char *path, char **buf, size_t *len, hp_err *err)
+{
+	hp_etcview *v = ctx;
+	hp_tri t = hp_read_file_in_root(v->root, path, v->cap, buf, len, err);
+	if (t == HP_TRUE)
+		return HP_SUDO_IO_OK;
+	return t == HP_FALSE ? HP_SUDO_IO_MISSING : HP_SUDO_IO_ERROR;
+}
+
+static hp_sudo_io sudo_list(void *ctx, const char *path, char ***names, hp_err *err)
+{
+	hp_etcview *v = ctx;
+	*names = NULL;
+	int fd;
+	hp_tri t = hp_resolve(v->root, path, 0, &fd, err);
+	if (t != HP_TRUE)
+		return t == HP_FALSE ? HP_SUDO_IO_MISSING : HP_SUDO_IO_ERROR;
+	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	int e = errno;
+	close(fd);
+	if (dfd < 0) {
+		hp_err_set(err, "%s: %s", path, strerror(e));
+		return e == ENOTDIR ? HP_SUDO_IO_NOT_REGULAR : HP_SUDO_IO_ERROR;
+	}
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		hp_err_set(err, "%s: %s", path, strerror(errno));
+		return HP_SUDO_IO_ERROR;
+	}
+	size_t n = 0, cap = 16;
+	char **v_names = hp_xcalloc(cap, sizeof *v_names);
+	hp_sudo_io res = HP_SUDO_IO_OK;
+	struct dirent *de;
+	errno = 0;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (n > HP_SUDOERS_MAX_DIR_ENTRIES) {
+			hp_err_set(err, "%s: more than %d entries", path, HP_SUDOERS_MAX_DIR_ENTRIES);
+			res = HP_SUDO_IO_ERROR;
+			break;
+		}
+		v_names = hp_xgrow(v_names, &cap, n + 2, sizeof *v_names);
+		v_names[n++] = hp_xstrdup(de->d_name);
+		v_names[n] = NULL;
+		errno = 0;
+	}
+	if (res == HP_SUDO_IO_OK && !de && errno) {
+		hp_err_set(err, "%s: %s", path, strerror(errno));
+		res = HP_SUDO_IO_ERROR;
+	}
+	closedir(d);
+	if (res != HP_SUDO_IO_OK) {
+		for (size_t i = 0; i < n; i++)
+			free(v_names[i]);
+		free(v_names);
+		return res;
+	}
+	*names = v_names;
+	return HP_SUDO_IO_OK;
+}
+
+static void load_sudoers(hp_etcview *v)
+{
+	hp_sudo_files files = {v, sudo_read, sudo_list};
+	v->sudoers = hp_sudoers_load_system(&files, nsswitch_of(v));
+}
+
 void hp_etcview_load(hp_etcview *v, unsigned what)
 {
-	if (what & HP_ETC_SHADOW)
+	if (what & (HP_ETC_SHADOW | HP_ETC_SUDOERS))
 		what |= HP_ETC_USERS;
 	if ((what & HP_ETC_USERS) && !(v->loaded & HP_ETC_USERS)) {
 		v->loaded |= HP_ETC_USERS;
@@ -304,6 +387,10 @@ void hp_etcview_load(hp_etcview *v, unsigned what)
 	if ((what & HP_ETC_SHADOW) && !(v->loaded & HP_ETC_SHADOW)) {
 		v->loaded |= HP_ETC_SHADOW;
 		load_shadow(v);
+	}
+	if ((what & HP_ETC_SUDOERS) && !(v->loaded & HP_ETC_SUDOERS)) {
+		v->loaded |= HP_ETC_SUDOERS;
+		load_sudoers(v);
 	}
 }
 
@@ -404,4 +491,25 @@ hp_tri hp_etcview_password_empty(hp_etcview *v, const char *name, int *absent, h
 		}
 	hp_err_set(why, "etc/shadow: no answer for \"%s\"", name);
 	return HP_UNKNOWN;
+}
+
+hp_tri hp_etcview_sudoers_grants(hp_etcview *v, const char *name, int *absent, hp_err *why)
+{
+	*absent = 0;
+	hp_etcview_load(v, HP_ETC_SUDOERS);
+	if (!v->db) {
+		hp_err_set(why, "%s", v->db_why.msg);
+		return HP_UNKNOWN;
+	}
+	if (!hp_userdb_user(v->db, name)) {
+		hp_esc_buf eb;
+		hp_err_set(why, "no user \"%s\" in etc/passwd", hp_escs(&eb, name));
+		*absent = 1;
+		return HP_FALSE;
+	}
+	hp_sudo_verdict sv;
+	memset(&sv, 0, sizeof sv);
+	hp_tri t = hp_sudoers_grants_user(v->sudoers, v->db, name, &sv);
+	hp_err_set(why, "%s", sv.why);
+	return t;
 }

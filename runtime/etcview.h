@@ -10,6 +10,10 @@
  * the questions it could change unknown: the user with uid 0, and whether
  * root's password is empty (su to the other account is just as good).
  *
+ * sudo.conf, sudoers and everything they include are read by sudoers.h
+ * through this view's root (every path resolved inside it, regular files
+ * only, capped), with its conservative reading: unknown counts as a grant.
+ *
  * Password hashes never enter this process: etc/shadow is read and
  * evaluated in a short-lived child, which sends back only, per user,
  * whether the password is empty. A role's child (which may be the agent)
@@ -28,7 +32,7 @@
 
 typedef struct hp_etcview hp_etcview;
 
-enum { HP_ETC_USERS = 1u, HP_ETC_SHADOW = 2u };
+enum { HP_ETC_USERS = 1u, HP_ETC_SHADOW = 2u, HP_ETC_SUDOERS = 4u };
 
 /* An empty view of root r (which must outlive it). */
 hp_etcview *hp_etcview_new(const hp_root *r, size_t cap);
@@ -66,5 +70,10 @@ hp_tri hp_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out, hp_e
 /* Whether user name's password is empty: HP_TRUE, HP_FALSE, or HP_UNKNOWN
  * with why; *absent is set when there is no such user. */
 hp_tri hp_etcview_password_empty(hp_etcview *v, const char *name, int *absent, hp_err *why);
+
+/* Whether sudoers (and its includes) grant user name anything: HP_TRUE,
+ * HP_FALSE, or HP_UNKNOWN with why; *absent is set when there is no such
+ * user. */
+hp_tri hp_etcview_sudoers_grants(hp_etcview *v, const char *name, int *absent, hp_err *why);
 
 #endif

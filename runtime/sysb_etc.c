@@ -1,7 +1,6 @@
-/* sysb_etc.c: users, groups and empty passwords for the live/rootfs
- * backend, from the root's own etc files (etcview.h), turned into the VM's
- * values. sudoers_grants needs the sudoers parser, which is not part of
- * this build yet: it answers unknown and says so. */
+/* sysb_etc.c: users, groups, empty passwords and sudoers grants for the
+ * live/rootfs backend, from the root's own etc files (etcview.h), turned
+ * into the VM's values. */
 #include "sysb.h"
 
 #include <stdlib.h>
@@ -30,6 +29,8 @@ void hp_sysb_etc_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT])
 		what |= HP_ETC_USERS;
 	if (used[HP_PROBE_PASSWORD_EMPTY])
 		what |= HP_ETC_SHADOW;
+	if (used[HP_PROBE_SUDOERS_GRANTS])
+		what |= HP_ETC_SUDOERS;
 	hp_etcview_load(view_of(s), what);
 }
 
@@ -115,10 +116,13 @@ hp_value hp_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_po
 		return user_value(s, p, arg, pool);
 	case HP_PROBE_GROUP:
 		return group_value(s, p, arg->u.s.p, pool);
-	case HP_PROBE_PASSWORD_EMPTY: {
+	case HP_PROBE_PASSWORD_EMPTY:
+	case HP_PROBE_SUDOERS_GRANTS: {
 		hp_err e;
 		int absent;
-		hp_tri t = hp_etcview_password_empty(view_of(s), arg->u.s.p, &absent, &e);
+		hp_tri t = p == HP_PROBE_PASSWORD_EMPTY
+		               ? hp_etcview_password_empty(view_of(s), arg->u.s.p, &absent, &e)
+		               : hp_etcview_sudoers_grants(view_of(s), arg->u.s.p, &absent, &e);
 		if (absent)
 			return hp_v_absent(HP_T_BOOL, hp_sysb_reason(pool, "%s", e.msg));
 		if (t == HP_UNKNOWN)
@@ -126,9 +130,7 @@ hp_value hp_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_po
 		return hp_v_bool(t == HP_TRUE);
 	}
 	default:
-		return hp_v_unknown(hp_probes[p].result,
-		                    "etc/sudoers is not read yet: the sudoers parser is not part of "
-		                    "this build");
+		return hp_sysb_unknown(pool, p, "%s: not answered from etc", hp_probes[p].name);
 	}
 }
 

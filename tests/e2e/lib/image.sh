@@ -7,9 +7,12 @@
 #                             and agent (1000); a root-owned driver PATH;
 #                             hangar's directories; managed settings owned
 #                             by root; su and passwd setuid root; /tmp
-#   image_check DIR [ARG...]  hangar-policy check --root DIR of
-#                             policies/hangar.hpol with the image's PATH,
-#                             output with DIR shown as $IMG
+#   image_check DIR [ARG...]  hangar-policy check --provider docker --root
+#                             DIR (the built-in policy) with the image's
+#                             PATH; prints the rules that did not pass (result,
+#                             id, evidence), how many passed, the decision
+#                             and the exit status, with DIR shown as $IMG
+#   report_rules              that filter, on a text report on stdin
 #   image_snapshot DIR        every entry under DIR: path, type, owner,
 #                             group, mode, size, links and a content hash
 #                             (what "nothing changed" compares)
@@ -72,13 +75,23 @@ image_make() {
 	install -d -o 1000 -g 1000 -m 0755 "$d/home/agent"
 }
 
+report_rules() {
+	awk '
+		/^rules that did not pass:/ { inrules = 1; next }
+		inrules && /^$/ { inrules = 0 }
+		inrules && /^  [a-z]+ +[a-z0-9-]+: / { print; next }
+		inrules && /^ +evidence: / { print; next }
+		/^[0-9]+ of [0-9]+ rules passed\./ || /^decision for / { print }
+	'
+}
+
 image_check() {
 	d=$1
 	shift
-	env -u HANGAR_AGENT_USER PATH="$IMAGE_PATH" $HP check --root "$d" \
-		"$SRC/policies/hangar.hpol" "$@" >"$T/image-check.out" 2>"$T/image-check.err"
+	env -u HANGAR_AGENT_USER -u HANGAR_UID_SPLIT -u HANGAR_PROVIDER PATH="$IMAGE_PATH" \
+		$HP check --provider docker --root "$d" "$@" >"$T/image-check.out" 2>"$T/image-check.err"
 	rc=$?
-	sed "s|$d|\$IMG|g" "$T/image-check.out"
+	sed "s|$d|\$IMG|g" "$T/image-check.out" | report_rules
 	sed "s|$d|\$IMG|g" "$T/image-check.err" >&2
 	echo "exit $rc"
 }
