@@ -143,7 +143,7 @@ static void check_role(hp_checker *c, hp_decl *d)
 	} else {
 		hp_ck_scope sc = {HP_CK_IDENTITY, HP_ROLE_ROOT, (uint32_t)-1};
 		hp_expr *e = identity->expr;
-		hp_type t = hp_ck_expr(c, e, &sc);
+		hp_type t = e->kind == HP_EX_UID ? hp_ck_uid(c, e, &sc) : hp_ck_expr(c, e, &sc);
 		if (t != HP_CK_T_ERR && e->kind != HP_EX_UID && t != HP_T_USER) {
 			hp_diag *g =
 			    hp_ck_err(c, HP_DG_TYPE, e->span, "a role's identity is a user, not %s",

@@ -264,12 +264,9 @@ static hp_type check_call(hp_checker *c, hp_expr *e, const hp_ck_scope *sc)
 		return HP_CK_T_ERR;
 	}
 	if (want) {
-		hp_type t;
-		if (a->kind == HP_EX_UID) {
-			t = hp_ck_expr(c, a, sc);
-		} else {
-			t = hp_ck_expr(c, a, sc);
-		}
+		hp_type t = probe == HP_PROBE_USER_BY_UID && a->kind == HP_EX_UID
+		                ? hp_ck_uid(c, a, sc)
+		                : hp_ck_expr(c, a, sc);
 		if (t != HP_CK_T_ERR && t != pi->arg) {
 			hp_diag *g =
 			    hp_ck_err(c, HP_DG_TYPE, a->span, "'%s' takes %s, not %s", pi->name,
@@ -482,13 +479,11 @@ static hp_type check_expr_inner(hp_checker *c, hp_expr *e, const hp_ck_scope *sc
 	case HP_EX_BINARY:
 		return check_binary(c, e, sc);
 	case HP_EX_UID: {
-		hp_type t = hp_ck_expr(c, e->u.inner, sc);
-		if (t != HP_CK_T_ERR && t != HP_T_INT) {
-			hp_ck_err(c, HP_DG_TYPE, e->u.inner->span, "'uid' takes an int, not %s",
-			          hp_ck_type_desc(t));
-			return HP_CK_T_ERR;
-		}
-		return t == HP_CK_T_ERR ? HP_CK_T_ERR : HP_T_INT;
+		hp_diag *g =
+		    hp_ck_err(c, HP_DG_TYPE, e->span,
+		              "'uid N' names a user only inside user(...) or as a role's identity");
+		hp_diag_help(g, "write user(uid N) for the user with that uid, or an int alone");
+		return HP_CK_T_ERR;
 	}
 	case HP_EX_CANARY: {
 		int r = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, e->u.canary.name);
@@ -542,6 +537,19 @@ static hp_type check_expr_inner(hp_checker *c, hp_expr *e, const hp_ck_scope *sc
 	}
 	}
 	return HP_CK_T_ERR;
+}
+
+hp_type hp_ck_uid(hp_checker *c, hp_expr *e, const hp_ck_scope *sc)
+{
+	hp_type t = hp_ck_expr(c, e->u.inner, sc);
+	if (t != HP_CK_T_ERR && t != HP_T_INT) {
+		hp_ck_err(c, HP_DG_TYPE, e->u.inner->span, "'uid' takes an int, not %s",
+		          hp_ck_type_desc(t));
+		t = HP_CK_T_ERR;
+	}
+	if (t == HP_T_INT)
+		e->type = HP_T_INT;
+	return t;
 }
 
 hp_type hp_ck_expr(hp_checker *c, hp_expr *e, const hp_ck_scope *sc)

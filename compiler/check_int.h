@@ -79,6 +79,8 @@ hp_stmt *hp_ck_find_loop(hp_checker *c, const char *name);
 bool hp_ck_is_variable(hp_checker *c, const char *name);
 /* The checked type of e (HP_CK_T_ERR once reported, HP_CK_T_EMPTY for `{}`). */
 hp_type hp_ck_expr(hp_checker *c, hp_expr *e, const hp_ck_scope *sc);
+/* `uid N` where it belongs (user(uid N), a role's identity): an int. */
+hp_type hp_ck_uid(hp_checker *c, hp_expr *e, const hp_ck_scope *sc);
 /* Check e where a value of type want is needed; reports otherwise. */
 hp_type hp_ck_expect(hp_checker *c, hp_expr *e, const hp_ck_scope *sc, hp_type want,
                      const char *what);
