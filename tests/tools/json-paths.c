@@ -4,6 +4,7 @@
  *
  *   json-paths doc FILE      .rules[].remedy string   (one line per value seen)
  *   json-paths schema FILE   .rules[].remedy null|string
+ *   json-paths values FILE   .warnings[] some text     (every scalar, in order)
  *
  * Schema mode follows properties, items, and local $ref to #/$defs/NAME;
  * types come from "type" (a string or a list) or "enum". Output is sorted and
@@ -187,6 +188,26 @@ static void walk_doc(const jv *v, const char *path)
 	}
 }
 
+/* values mode: every scalar with its path, in document order */
+static void walk_values(const jv *v, const char *path)
+{
+	char sub[1024];
+	if (v->t == J_OBJ) {
+		for (size_t i = 0; i < v->n; i++) {
+			snprintf(sub, sizeof sub, "%s.%s", path, v->keys[i]);
+			walk_values(v->kids[i], sub);
+		}
+	} else if (v->t == J_ARR) {
+		snprintf(sub, sizeof sub, "%s[]", path);
+		for (size_t i = 0; i < v->n; i++)
+			walk_values(v->kids[i], sub);
+	} else if (v->t == J_STR) {
+		printf("%s %s\n", path, v->s);
+	} else {
+		printf("%s %s\n", path, jnames[v->t]);
+	}
+}
+
 static const jv *root;
 
 static const jv *deref(const jv *s)
@@ -259,8 +280,9 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3 || (strcmp(argv[1], "doc") && strcmp(argv[1], "schema"))) {
-		fprintf(stderr, "usage: json-paths doc|schema FILE\n");
+	if (argc != 3 || (strcmp(argv[1], "doc") && strcmp(argv[1], "schema") &&
+			  strcmp(argv[1], "values"))) {
+		fprintf(stderr, "usage: json-paths doc|schema|values FILE\n");
 		return 2;
 	}
 	FILE *f = fopen(argv[2], "r");
@@ -277,6 +299,10 @@ int main(int argc, char **argv)
 	ws();
 	if (*p)
 		die("trailing text");
+	if (argv[1][0] == 'v') {
+		walk_values(root, "");
+		return 0;
+	}
 	if (argv[1][0] == 'd')
 		walk_doc(root, "");
 	else
