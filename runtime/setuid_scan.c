@@ -2,6 +2,7 @@
 #include "setuid_scan.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -60,33 +61,32 @@ void hp_suid_list_free(hp_suid_list *l)
 	l->n = 0;
 }
 
-/* One entry of the directory; appends to out when it raises privilege. */
-static hp_tri one_entry(const hp_root *r, const char *dir, int dfd, const char *name,
-                        hp_suid_list *out, size_t *cap, hp_err *why)
+static void append(hp_suid_list *out, size_t *cap, const char *name, unsigned what, unsigned mode,
+                   int via)
 {
-	int fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return HP_TRUE; /* removed meanwhile */
-		hp_err_set(why, "%s/%s: %s", dir, name, strerror(errno));
-		return HP_UNKNOWN;
-	}
+	out->v = hp_xgrow(out->v, cap, out->n + 1, sizeof *out->v);
+	hp_suid_entry *x = &out->v[out->n++];
+	x->name = hp_xstrdup(name);
+	x->why = what;
+	x->mode = mode;
+	x->via_symlink = via;
+}
+
+/* An entry reached through a symlink: resolved inside the root, as the
+ * driver's exec would find it. The slow path; PATH directories hold few. */
+static hp_tri via_symlink(const hp_root *r, const char *dir, const char *name, hp_suid_list *out,
+                          size_t *cap, hp_err *why)
+{
+	int fd = -1;
 	hp_fileinfo fi;
 	hp_err e;
-	hp_tri t = hp_fd_info(fd, &fi, &e);
-	int via = 0;
-	if (t == HP_TRUE && fi.type == HP_FT_SYMLINK) {
-		close(fd);
-		fd = -1;
-		char *p = hp_xasprintf("%s/%s", dir, name);
-		t = hp_resolve(r, p, 0, &fd, &e);
-		free(p);
-		if (t == HP_FALSE)
-			return HP_TRUE; /* dangling: runs nothing */
-		if (t == HP_TRUE)
-			t = hp_fd_info(fd, &fi, &e);
-		via = 1;
-	}
+	char *p = hp_xasprintf("%s/%s", dir, name);
+	hp_tri t = hp_resolve(r, p, 0, &fd, &e);
+	free(p);
+	if (t == HP_FALSE)
+		return HP_TRUE; /* dangling: runs nothing */
+	if (t == HP_TRUE)
+		t = hp_fd_info(fd, &fi, &e);
 	unsigned what = 0;
 	if (t == HP_TRUE)
 		t = classify(fd, &fi, &what, &e);
@@ -96,14 +96,76 @@ static hp_tri one_entry(const hp_root *r, const char *dir, int dfd, const char *
 		hp_err_set(why, "%s/%s: %s", dir, name, e.msg);
 		return HP_UNKNOWN;
 	}
-	if (what) {
-		out->v = hp_xgrow(out->v, cap, out->n + 1, sizeof *out->v);
-		hp_suid_entry *x = &out->v[out->n++];
-		x->name = hp_xstrdup(name);
-		x->why = what;
-		x->mode = fi.mode;
-		x->via_symlink = via;
+	if (what)
+		append(out, cap, name, what, fi.mode, 1);
+	return HP_TRUE;
+}
+
+/* One entry of the directory; appends to out when it raises privilege.
+ * Most entries cost one fstatat and one lgetxattr: the directory's kind
+ * hint skips what cannot run, and the capability xattr is read by name
+ * below the directory's /proc/self/fd link (procfs checked once, by the
+ * caller). */
+static hp_tri one_entry(const hp_root *r, bool root_is_slash, const char *dir, int dfd,
+                        const struct dirent *de, const char *fdpath, hp_suid_list *out, size_t *cap,
+                        hp_err *why)
+{
+	const char *name = de->d_name;
+	switch (de->d_type) {
+	case DT_DIR:
+	case DT_FIFO:
+	case DT_SOCK:
+	case DT_CHR:
+	case DT_BLK:
+		return HP_TRUE; /* never run as a program */
+	default:
+		break;
 	}
+	struct stat st;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		if (errno == ENOENT)
+			return HP_TRUE; /* removed meanwhile */
+		hp_err_set(why, "%s/%s: %s", dir, name, strerror(errno));
+		return HP_UNKNOWN;
+	}
+	int via = 0;
+	if (S_ISLNK(st.st_mode)) {
+		/* An image root must be walked inside the root; on the live
+		 * system the root is /, where the kernel's own resolution is the
+		 * same walk, and much cheaper. */
+		if (!root_is_slash)
+			return via_symlink(r, dir, name, out, cap, why);
+		if (fstatat(dfd, name, &st, 0) != 0)
+			return HP_TRUE; /* dangling or a loop: runs nothing */
+		via = 1;
+	}
+	if (!S_ISREG(st.st_mode) || !(st.st_mode & 0111))
+		return HP_TRUE;
+	unsigned what = 0;
+	if ((st.st_mode & S_ISUID) && st.st_uid == 0)
+		what |= HP_SUID_ROOT;
+	if ((st.st_mode & S_ISGID) && st.st_gid == 0)
+		what |= HP_SGID_ROOT;
+	char xpath[4200];
+	int n = snprintf(xpath, sizeof xpath, "%s/%s", fdpath, name);
+	if (n < 0 || (size_t)n >= sizeof xpath) {
+		hp_err_set(why, "%s/%s: name too long", dir, name);
+		return HP_UNKNOWN;
+	}
+	/* lgetxattr: an entry swapped for a symlink meanwhile is not followed */
+	ssize_t x = via ? getxattr(xpath, "security.capability", NULL, 0)
+	                : lgetxattr(xpath, "security.capability", NULL, 0);
+	if (x > 0)
+		what |= HP_FILE_CAPS;
+	else if (x < 0 && errno != ENODATA && errno != ENOTSUP) {
+		if (errno == ENOENT)
+			return HP_TRUE;
+		hp_err_set(why, "%s/%s: reading security.capability: %s", dir, name,
+		           strerror(errno));
+		return HP_UNKNOWN;
+	}
+	if (what)
+		append(out, cap, name, what, (unsigned)st.st_mode & 07777u, via);
 	return HP_TRUE;
 }
 
@@ -139,6 +201,17 @@ hp_tri hp_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_
 		hp_err_set(why, "%s: %s", dir, strerror(errno));
 		return HP_UNKNOWN;
 	}
+	/* Symlinks may take the kernel's own resolution only when the root is
+	 * this system's /, and never offline. */
+	struct stat rs, ss;
+	bool root_is_slash = !(r->flags & HP_ROOT_OFFLINE) && fstat(r->fd, &rs) == 0 &&
+	                     stat("/", &ss) == 0 && rs.st_dev == ss.st_dev &&
+	                     rs.st_ino == ss.st_ino;
+	char fdpath[64];
+	if (hp_proc_fd_path(dfd, fdpath, sizeof fdpath, why) < 0) {
+		closedir(d);
+		return HP_UNKNOWN;
+	}
 	size_t cap = 0, seen = 0;
 	t = HP_TRUE;
 	for (;;) {
@@ -159,7 +232,7 @@ hp_tri hp_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_
 			t = HP_UNKNOWN;
 			break;
 		}
-		t = one_entry(r, dir, dirfd(d), de->d_name, out, &cap, why);
+		t = one_entry(r, root_is_slash, dir, dirfd(d), de, fdpath, out, &cap, why);
 		if (t != HP_TRUE)
 			break;
 	}

@@ -79,6 +79,41 @@ static void test_finds_each_kind(void **state)
 	assert_int_equal(l.n, 0);
 }
 
+/* With the system's own / as the root, symlinks are resolved by the kernel
+ * (the fast path): the same answers, including a link to a setuid-root
+ * file elsewhere, a dangling link and a link to a file with capabilities. */
+static void test_live_root_same_answers(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	char *other = fx_path(dir, "other/su2");
+	char *capbin = fx_path(dir, "bin/capbin");
+	fx_dir(dir, "live", 0755, 0, 0);
+	fx_link(dir, "live/to_su2", other);
+	fx_link(dir, "live/to_caps", capbin);
+	fx_link(dir, "live/dangling", "/nowhere/at/all");
+	fx_file(dir, "live/plain", "x", 0755, 0, 0);
+	hp_root slash;
+	hp_err e;
+	assert_int_equal(hp_root_open(&slash, "/", 0, &e), HP_TRUE);
+	char *live = fx_path(dir, "live");
+	hp_suid_list l;
+	assert_int_equal(hp_setuid_scan(&slash, live, 100, &l, &e), HP_TRUE);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0].name, "to_caps");
+	assert_int_equal(l.v[0].why, HP_FILE_CAPS);
+	assert_int_equal(l.v[0].via_symlink, 1);
+	assert_string_equal(l.v[1].name, "to_su2");
+	assert_int_equal(l.v[1].why, HP_SUID_ROOT);
+	assert_int_equal(l.v[1].mode, 04755);
+	assert_int_equal(l.v[1].via_symlink, 1);
+	hp_suid_list_free(&l);
+	hp_root_close(&slash);
+	free(live);
+	free(other);
+	free(capbin);
+}
+
 static void test_bounds_and_errors(void **state)
 {
 	(void)state;
@@ -97,6 +132,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_finds_each_kind),
+	    cmocka_unit_test(test_live_root_same_answers),
 	    cmocka_unit_test(test_bounds_and_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
