@@ -32,7 +32,7 @@ static int name_error(const hp_colon_reader *r, const char *name, hp_err *err)
 		hp_err_set(err, "%s:%u: empty %s name", r->file, r->line, r->noun);
 	else
 		hp_err_set(err, "%s:%u: %s name \"%s\" contains a blank or control character",
-			   r->file, r->line, r->noun, hp_escs(&e, name));
+		           r->file, r->line, r->noun, hp_escs(&e, name));
 	return -1;
 }
 
@@ -47,9 +47,10 @@ static int check_name(const hp_colon_reader *r, const char *name, hp_err *err)
 }
 
 /* Bytes that stop the scan of a line. */
-static const unsigned char stop[256] = { ['\0'] = 1, ['\n'] = 1, ['\r'] = 1, [':'] = 1 };
+static const unsigned char stop[256] = {['\0'] = 1, ['\n'] = 1, ['\r'] = 1, [':'] = 1};
 
-int hp_colon_next(hp_colon_reader *r, char **fields, size_t nfields, const char *layout, hp_err *err)
+int hp_colon_next(hp_colon_reader *r, char **fields, size_t nfields, const char *layout,
+                  hp_err *err)
 {
 	for (;;) {
 		if (r->pos >= r->len)
@@ -83,7 +84,7 @@ int hp_colon_next(hp_colon_reader *r, char **fields, size_t nfields, const char 
 		r->pos += n + (p < end ? 1 : 0);
 		if (n > HP_COLON_MAX_LINE) {
 			hp_err_set(err, "%s:%u: line longer than %d bytes", r->file, r->line,
-				   HP_COLON_MAX_LINE);
+			           HP_COLON_MAX_LINE);
 			return -1;
 		}
 		if (nul) {
@@ -91,8 +92,9 @@ int hp_colon_next(hp_colon_reader *r, char **fields, size_t nfields, const char 
 			return -1;
 		}
 		if (cr) {
-			hp_err_set(err, "%s:%u: carriage return in line (libcs disagree on CRLF files)",
-				   r->file, r->line);
+			hp_err_set(err,
+			           "%s:%u: carriage return in line (libcs disagree on CRLF files)",
+			           r->file, r->line);
 			return -1;
 		}
 		*p = '\0';
@@ -100,28 +102,31 @@ int hp_colon_next(hp_colon_reader *r, char **fields, size_t nfields, const char 
 			continue;
 		if (++r->entries > HP_COLON_MAX_ENTRIES) {
 			hp_err_set(err, "%s:%u: more than %d entries", r->file, r->line,
-				   HP_COLON_MAX_ENTRIES);
+			           HP_COLON_MAX_ENTRIES);
 			return -1;
 		}
 		if (s[0] == '#') {
-			hp_err_set(err, "%s:%u: comment line (musl reads it as an entry, glibc skips it)",
-				   r->file, r->line);
+			hp_err_set(
+			    err, "%s:%u: comment line (musl reads it as an entry, glibc skips it)",
+			    r->file, r->line);
 			return -1;
 		}
 		if (s[0] == ' ' || s[0] == '\t' || s[0] == '\v' || s[0] == '\f') {
-			hp_err_set(err, "%s:%u: line starts with a blank (glibc skips it, musl does not)",
-				   r->file, r->line);
+			hp_err_set(
+			    err, "%s:%u: line starts with a blank (glibc skips it, musl does not)",
+			    r->file, r->line);
 			return -1;
 		}
 		if (s[0] == '+' || s[0] == '-') {
-			hp_err_set(err, "%s:%u: NIS compat line starting with '%c' (entries from NIS "
-					"cannot be checked)",
-				   r->file, r->line, s[0]);
+			hp_err_set(err,
+			           "%s:%u: NIS compat line starting with '%c' (entries from NIS "
+			           "cannot be checked)",
+			           r->file, r->line, s[0]);
 			return -1;
 		}
 		if (count != nfields) {
-			hp_err_set(err, "%s:%u: %zu fields, expected %zu (%s)", r->file, r->line, count,
-				   nfields, layout);
+			hp_err_set(err, "%s:%u: %zu fields, expected %zu (%s)", r->file, r->line,
+			           count, nfields, layout);
 			return -1;
 		}
 		if (check_name(r, fields[0], err) < 0)
@@ -140,28 +145,31 @@ static int id_error(const hp_colon_reader *r, const char *s, const char *kind, i
 		hp_err_set(err, "%s:%u: empty %s (glibc reads it as 0)", r->file, r->line, kind);
 		break;
 	case 1:
-		hp_err_set(err, "%s:%u: %s \"%s\" is negative (-1 is (%s_t)-1, which setres%sid "
-				"reads as 'unchanged')",
-			   r->file, r->line, kind, hp_escs(&e, s), kind, u);
+		hp_err_set(err,
+		           "%s:%u: %s \"%s\" is negative (-1 is (%s_t)-1, which setres%sid "
+		           "reads as 'unchanged')",
+		           r->file, r->line, kind, hp_escs(&e, s), kind, u);
 		break;
 	case 2:
 		hp_err_set(err, "%s:%u: %s \"%s\" is not a decimal number", r->file, r->line, kind,
-			   hp_escs(&e, s));
+		           hp_escs(&e, s));
 		break;
 	case 3:
-		hp_err_set(err, "%s:%u: %s 4294967295 is (%s_t)-1, which setres%sid reads as "
-				"'unchanged'",
-			   r->file, r->line, kind, kind, u);
+		hp_err_set(err,
+		           "%s:%u: %s 4294967295 is (%s_t)-1, which setres%sid reads as "
+		           "'unchanged'",
+		           r->file, r->line, kind, kind, u);
 		break;
 	default:
 		hp_err_set(err, "%s:%u: %s \"%s\" is out of range (largest is 4294967294)", r->file,
-			   r->line, kind, hp_escs(&e, s));
+		           r->line, kind, hp_escs(&e, s));
 		break;
 	}
 	return -1;
 }
 
-int hp_colon_id(const hp_colon_reader *r, const char *s, const char *kind, unsigned *out, hp_err *err)
+int hp_colon_id(const hp_colon_reader *r, const char *s, const char *kind, unsigned *out,
+                hp_err *err)
 {
 	if (!*s)
 		return id_error(r, s, kind, 0, err);

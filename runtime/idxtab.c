@@ -39,7 +39,8 @@ static size_t hash_id(const hp_idxtab *t, uint32_t id)
 	return (size_t)(((uint64_t)id * (t->key.k1 | 1)) >> t->shift);
 }
 
-uint32_t hp_idxtab_find_name(const hp_idxtab *t, const char *name, hp_idx_name_fn f, const void *ctx)
+uint32_t hp_idxtab_find_name(const hp_idxtab *t, const char *name, hp_idx_name_fn f,
+                             const void *ctx)
 {
 	for (size_t i = hash_name(t, name) & t->mask;; i = (i + 1) & t->mask) {
 		uint32_t s = t->slot[i];

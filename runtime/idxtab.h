@@ -29,7 +29,8 @@ void hp_idxtab_init(hp_idxtab *t, size_t n);
 void hp_idxtab_free(hp_idxtab *t);
 
 /* The entry with this key, or HP_IDX_NONE. */
-uint32_t hp_idxtab_find_name(const hp_idxtab *t, const char *name, hp_idx_name_fn f, const void *ctx);
+uint32_t hp_idxtab_find_name(const hp_idxtab *t, const char *name, hp_idx_name_fn f,
+                             const void *ctx);
 uint32_t hp_idxtab_find_id(const hp_idxtab *t, uint32_t id, hp_idx_id_fn f, const void *ctx);
 
 /* Add entry under its key unless the key is there already: returns

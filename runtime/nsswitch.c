@@ -7,12 +7,16 @@
 
 #include "textesc.h"
 
-const char *const hp_nss_db_names[HP_NSS_NDB] = { "passwd", "group", "shadow", "sudoers" };
+const char *const hp_nss_db_names[HP_NSS_NDB] = {"passwd", "group", "shadow", "sudoers"};
 
 const char *const hp_nss_userdb_paths[] = {
-	"/etc/userdb",	     "/run/userdb",	   "/run/host/userdb",
-	"/usr/local/lib/userdb", "/usr/lib/userdb", "/run/systemd/userdb",
-	NULL,
+    "/etc/userdb",
+    "/run/userdb",
+    "/run/host/userdb",
+    "/usr/local/lib/userdb",
+    "/usr/lib/userdb",
+    "/run/systemd/userdb",
+    NULL,
 };
 
 void hp_nsswitch_default(hp_nsswitch *ns, const char *file)
@@ -20,8 +24,8 @@ void hp_nsswitch_default(hp_nsswitch *ns, const char *file)
 	for (int d = 0; d < HP_NSS_NDB; d++) {
 		ns->src[d] = HP_NSS_FILES;
 		snprintf(ns->why[d], sizeof ns->why[d],
-			 "%s does not exist: %s comes from the files only", file,
-			 hp_nss_db_names[d]);
+		         "%s does not exist: %s comes from the files only", file,
+		         hp_nss_db_names[d]);
 	}
 }
 
@@ -34,7 +38,8 @@ static int is_blank(char c)
 static int db_of(const char *name, size_t n)
 {
 	for (int d = 0; d < HP_NSS_NDB; d++)
-		if (strlen(hp_nss_db_names[d]) == n && strncasecmp(name, hp_nss_db_names[d], n) == 0)
+		if (strlen(hp_nss_db_names[d]) == n &&
+		    strncasecmp(name, hp_nss_db_names[d], n) == 0)
 			return d;
 	if (n == 10 && strncasecmp(name, "initgroups", 10) == 0)
 		return HP_NSS_GROUP;
@@ -86,12 +91,12 @@ static int settles(const hp_nsswitch *ns, int db, hp_nss_sources src)
 	return !(src == HP_NSS_FILES && cur != HP_NSS_FILES);
 }
 
-#define SETTLE(ns, db, s, ...)                                                                     \
-	do {                                                                                       \
-		if (settles(ns, db, s)) {                                                          \
-			(ns)->src[db] = s;                                                         \
-			snprintf((ns)->why[db], sizeof(ns)->why[db], __VA_ARGS__);                 \
-		}                                                                                  \
+#define SETTLE(ns, db, s, ...)                                                     \
+	do {                                                                       \
+		if (settles(ns, db, s)) {                                          \
+			(ns)->src[db] = s;                                         \
+			snprintf((ns)->why[db], sizeof(ns)->why[db], __VA_ARGS__); \
+		}                                                                  \
 	} while (0)
 
 static void parse_line(hp_nsswitch *ns, const char *s, size_t n, const char *file, unsigned line)
@@ -131,8 +136,8 @@ static void parse_line(hp_nsswitch *ns, const char *s, size_t n, const char *fil
 			size_t a = action_block(s + i, n - i);
 			if (!a || !services) {
 				SETTLE(ns, db, HP_NSS_MALFORMED,
-				       "%s:%u: %s: an action block that cannot be read: \"%s\"", file,
-				       line, dbname, hp_esc(&e, s + i, n - i));
+				       "%s:%u: %s: an action block that cannot be read: \"%s\"",
+				       file, line, dbname, hp_esc(&e, s + i, n - i));
 				return;
 			}
 			i += a;
@@ -144,15 +149,16 @@ static void parse_line(hp_nsswitch *ns, const char *s, size_t n, const char *fil
 		for (size_t k = w; k < i; k++) {
 			if (!service_char(s[k])) {
 				SETTLE(ns, db, HP_NSS_MALFORMED,
-				       "%s:%u: %s: a service name that cannot be read: \"%s\"", file,
-				       line, dbname, hp_esc(&e, s + w, i - w));
+				       "%s:%u: %s: a service name that cannot be read: \"%s\"",
+				       file, line, dbname, hp_esc(&e, s + w, i - w));
 				return;
 			}
 		}
 		services++;
 		size_t len = i - w;
-		int is_files = db == HP_NSS_SUDOERS ? len == 5 && strncasecmp(s + w, "files", 5) == 0
-						    : len == 5 && strncmp(s + w, "files", 5) == 0;
+		int is_files = db == HP_NSS_SUDOERS
+		                   ? len == 5 && strncasecmp(s + w, "files", 5) == 0
+		                   : len == 5 && strncmp(s + w, "files", 5) == 0;
 		if (is_files) {
 			files = 1;
 			continue;
@@ -167,8 +173,7 @@ static void parse_line(hp_nsswitch *ns, const char *s, size_t n, const char *fil
 		return;
 	}
 	if (!services) {
-		SETTLE(ns, db, HP_NSS_MALFORMED, "%s:%u: %s names no service", file, line,
-		       dbname);
+		SETTLE(ns, db, HP_NSS_MALFORMED, "%s:%u: %s names no service", file, line, dbname);
 		return;
 	}
 	if (!files) {
@@ -181,8 +186,7 @@ static void parse_line(hp_nsswitch *ns, const char *s, size_t n, const char *fil
 		       "%s:%u: %s uses systemd, which adds the users of systemd's user records",
 		       file, line, dbname);
 	else
-		SETTLE(ns, db, HP_NSS_FILES, "%s:%u: %s uses files only", file, line,
-		       dbname);
+		SETTLE(ns, db, HP_NSS_FILES, "%s:%u: %s uses files only", file, line, dbname);
 }
 
 void hp_nsswitch_parse(const char *buf, size_t len, const char *file, hp_nsswitch *ns)
@@ -190,7 +194,8 @@ void hp_nsswitch_parse(const char *buf, size_t len, const char *file, hp_nsswitc
 	for (int d = 0; d < HP_NSS_NDB; d++) {
 		ns->src[d] = HP_NSS_FILES;
 		snprintf(ns->why[d], sizeof ns->why[d],
-			 "%s has no %s line: it comes from the files only", file, hp_nss_db_names[d]);
+		         "%s has no %s line: it comes from the files only", file,
+		         hp_nss_db_names[d]);
 	}
 	if (memchr(buf, '\0', len)) {
 		for (int d = 0; d < HP_NSS_NDB; d++) {
@@ -210,7 +215,7 @@ void hp_nsswitch_parse(const char *buf, size_t len, const char *file, hp_nsswitc
 }
 
 hp_tri hp_nsswitch_files_only(const hp_nsswitch *ns, hp_nss_db db, hp_tri systemd_records,
-			      hp_err *why)
+                              hp_err *why)
 {
 	switch (ns->src[db]) {
 	case HP_NSS_FILES:
@@ -219,8 +224,8 @@ hp_tri hp_nsswitch_files_only(const hp_nsswitch *ns, hp_nss_db db, hp_tri system
 		if (systemd_records == HP_FALSE)
 			return HP_TRUE;
 		hp_err_set(why, "%s, and %s", ns->why[db],
-			   systemd_records == HP_TRUE ? "there are some"
-						      : "whether there are any is unknown");
+		           systemd_records == HP_TRUE ? "there are some"
+		                                      : "whether there are any is unknown");
 		return systemd_records == HP_TRUE ? HP_FALSE : HP_UNKNOWN;
 	case HP_NSS_OTHER:
 		hp_err_set(why, "%s", ns->why[db]);

@@ -56,6 +56,6 @@ void hp_nsswitch_parse(const char *buf, size_t len, const char *file, hp_nsswitc
  * any systemd user record exists, which the caller checks); HP_FALSE for
  * OTHER; HP_UNKNOWN for MALFORMED. why says why it is not HP_TRUE. */
 hp_tri hp_nsswitch_files_only(const hp_nsswitch *ns, hp_nss_db db, hp_tri systemd_records,
-			      hp_err *why);
+                              hp_err *why);
 
 #endif

@@ -27,14 +27,14 @@ static const char *entry_name(const void *ctx, uint32_t i)
 
 static int check_days(const hp_colon_reader *r, char **f, hp_err *err)
 {
-	static const char *const names[] = { "last change", "minimum age", "maximum age",
-					     "warning period", "inactivity period", "expiry date" };
+	static const char *const names[] = {"last change",    "minimum age",       "maximum age",
+	                                    "warning period", "inactivity period", "expiry date"};
 	for (int k = 0; k < 6; k++) {
 		for (const char *p = f[2 + k]; *p; p++) {
 			if (*p < '0' || *p > '9') {
 				hp_esc_buf e;
 				hp_err_set(err, "%s:%u: %s \"%s\" is not empty or a number of days",
-					   r->file, r->line, names[k], hp_escs(&e, f[2 + k]));
+				           r->file, r->line, names[k], hp_escs(&e, f[2 + k]));
 				return -1;
 			}
 		}
@@ -44,8 +44,7 @@ static int check_days(const hp_colon_reader *r, char **f, hp_err *err)
 
 hp_shadow *hp_shadow_parse(const char *buf, size_t len, const char *file, hp_err *err)
 {
-	static const char layout[] =
-		"name:password:lastchg:min:max:warn:inactive:expire:reserved";
+	static const char layout[] = "name:password:lastchg:min:max:warn:inactive:expire:reserved";
 	hp_shadow *sh = hp_xcalloc(1, sizeof *sh);
 	sh->text = hp_xmalloc(len + 1);
 	if (len)
@@ -62,7 +61,7 @@ hp_shadow *hp_shadow_parse(const char *buf, size_t len, const char *file, hp_err
 			break;
 		}
 		sh->e = hp_xgrow(sh->e, &cap, sh->n + 1, sizeof *sh->e);
-		sh->e[sh->n++] = (shadow_entry){ f[0], f[1], r.line };
+		sh->e[sh->n++] = (shadow_entry){f[0], f[1], r.line};
 	}
 	if (rc < 0) {
 		hp_shadow_free(sh);
@@ -74,7 +73,7 @@ hp_shadow *hp_shadow_parse(const char *buf, size_t len, const char *file, hp_err
 		if (prev != HP_IDX_NONE) {
 			hp_esc_buf e;
 			hp_err_set(err, "%s:%u: duplicate user \"%s\" (first at line %u)", file,
-				   sh->e[i].line, hp_escs(&e, sh->e[i].name), sh->e[prev].line);
+			           sh->e[i].line, hp_escs(&e, sh->e[i].name), sh->e[prev].line);
 			hp_shadow_free(sh);
 			return NULL;
 		}
@@ -99,7 +98,7 @@ const char *hp_shadow_password(const hp_shadow *sh, const char *name)
 }
 
 hp_tri hp_password_empty(const hp_userdb *db, const hp_shadow *sh, const char *shadow_file,
-			 const char *name, hp_err *why)
+                         const char *name, hp_err *why)
 {
 	hp_esc_buf e;
 	const hp_user *u = hp_userdb_user(db, name);
@@ -108,9 +107,10 @@ hp_tri hp_password_empty(const hp_userdb *db, const hp_shadow *sh, const char *s
 		return HP_UNKNOWN;
 	}
 	if (u->passwd[0] == '#' && u->passwd[1] == '#') {
-		hp_err_set(why, "user \"%s\" has a \"##\" password field, which points to a "
-				"password adjunct file",
-			   hp_escs(&e, name));
+		hp_err_set(why,
+		           "user \"%s\" has a \"##\" password field, which points to a "
+		           "password adjunct file",
+		           hp_escs(&e, name));
 		return HP_UNKNOWN;
 	}
 	if (strcmp(u->passwd, "x") != 0)

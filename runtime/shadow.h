@@ -29,6 +29,6 @@ const char *hp_shadow_password(const hp_shadow *sh, const char *name);
  * an adjunct file, is unknown); sh may be NULL when etc/shadow could not be
  * read. why explains a HP_UNKNOWN. */
 hp_tri hp_password_empty(const hp_userdb *db, const hp_shadow *sh, const char *shadow_file,
-			 const char *name, hp_err *why);
+                         const char *name, hp_err *why);
 
 #endif

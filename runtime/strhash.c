@@ -35,22 +35,22 @@ static uint64_t load_le64(const unsigned char *p)
 	return v;
 }
 
-#define SIPROUND                                                                                   \
-	do {                                                                                       \
-		v0 += v1;                                                                          \
-		v1 = rotl(v1, 13);                                                                 \
-		v1 ^= v0;                                                                          \
-		v0 = rotl(v0, 32);                                                                 \
-		v2 += v3;                                                                          \
-		v3 = rotl(v3, 16);                                                                 \
-		v3 ^= v2;                                                                          \
-		v0 += v3;                                                                          \
-		v3 = rotl(v3, 21);                                                                 \
-		v3 ^= v0;                                                                          \
-		v2 += v1;                                                                          \
-		v1 = rotl(v1, 17);                                                                 \
-		v1 ^= v2;                                                                          \
-		v2 = rotl(v2, 32);                                                                 \
+#define SIPROUND                   \
+	do {                       \
+		v0 += v1;          \
+		v1 = rotl(v1, 13); \
+		v1 ^= v0;          \
+		v0 = rotl(v0, 32); \
+		v2 += v3;          \
+		v3 = rotl(v3, 16); \
+		v3 ^= v2;          \
+		v0 += v3;          \
+		v3 = rotl(v3, 21); \
+		v3 ^= v0;          \
+		v2 += v1;          \
+		v1 = rotl(v1, 17); \
+		v1 ^= v2;          \
+		v2 = rotl(v2, 32); \
 	} while (0)
 
 uint64_t hp_siphash(const hp_hashkey *key, const void *data, size_t len)

@@ -23,7 +23,7 @@ void hp_sudo_conf_free(hp_sudo_conf *c)
 }
 
 static bool bad(hp_sudo_conf *c, const char *file, unsigned line, const char *what,
-		const char *text, size_t n)
+                const char *text, size_t n)
 {
 	hp_esc_buf e;
 	c->ok = false;
@@ -62,7 +62,7 @@ static bool is_sudoers_so(const char *p, size_t n)
 }
 
 static bool plugin(hp_sudo_conf *c, const char *file, unsigned line, const char *s, size_t n,
-		   bool *have_policy)
+                   bool *have_policy)
 {
 	size_t i = 0, sl, pl, ol;
 	const char *sym = field(s, n, &i, &sl), *path = field(s, n, &i, &pl);
@@ -71,24 +71,25 @@ static bool plugin(hp_sudo_conf *c, const char *file, unsigned line, const char 
 	bool policy = is(sym, sl, "sudoers_policy");
 	if (!policy && !is(sym, sl, "sudoers_io") && !is(sym, sl, "sudoers_audit"))
 		return bad(c, file, line, "a plugin that may be a policy plugin other than sudoers",
-			   sym, sl);
+		           sym, sl);
 	if (!is_sudoers_so(path, pl))
-		return bad(c, file, line, "a sudoers plugin loaded from a library other than sudoers.so",
-			   path, pl);
+		return bad(c, file, line,
+		           "a sudoers plugin loaded from a library other than sudoers.so", path,
+		           pl);
 	if (!policy)
 		return true;
 	if (*have_policy)
 		return bad(c, file, line, "a second policy plugin", sym, sl);
 	*have_policy = true;
-	static const char *const known[] = { "sudoers_uid=",  "sudoers_gid=", "sudoers_mode=",
-					     "ldap_conf=",    "ldap_secret=", "error_recovery=",
-					     "ignore_perms=" };
+	static const char *const known[] = {
+	    "sudoers_uid=", "sudoers_gid=",    "sudoers_mode=", "ldap_conf=",
+	    "ldap_secret=", "error_recovery=", "ignore_perms="};
 	const char *o;
 	while ((o = field(s, n, &i, &ol))) {
 		if (ol > 13 && memcmp(o, "sudoers_file=", 13) == 0) {
 			if (o[13] != '/')
-				return bad(c, file, line, "a sudoers_file that is not an absolute path",
-					   o, ol);
+				return bad(c, file, line,
+				           "a sudoers_file that is not an absolute path", o, ol);
 			free(c->sudoers_file);
 			c->sudoers_file = hp_xstrndup(o + 13, ol - 13);
 			continue;
@@ -98,16 +99,16 @@ static bool plugin(hp_sudo_conf *c, const char *file, unsigned line, const char 
 		       !(ol > strlen(known[k]) && memcmp(o, known[k], strlen(known[k])) == 0))
 			k++;
 		if (k == sizeof known / sizeof *known)
-			return bad(c, file, line, "a sudoers plugin option the runtime does not know",
-				   o, ol);
+			return bad(c, file, line,
+			           "a sudoers plugin option the runtime does not know", o, ol);
 	}
 	return true;
 }
 
 static bool path_line(hp_sudo_conf *c, const char *file, unsigned line, const char *s, size_t n)
 {
-	static const char *const names[] = { "askpass",	   "sesh",	"intercept",
-					     "noexec",	   "plugin_dir", "devsearch" };
+	static const char *const names[] = {"askpass", "sesh",       "intercept",
+	                                    "noexec",  "plugin_dir", "devsearch"};
 	size_t i = 0, nl;
 	const char *name = field(s, n, &i, &nl);
 	for (size_t k = 0; name && k < sizeof names / sizeof *names; k++)
@@ -118,8 +119,8 @@ static bool path_line(hp_sudo_conf *c, const char *file, unsigned line, const ch
 
 static bool set_line(hp_sudo_conf *c, const char *file, unsigned line, const char *s, size_t n)
 {
-	static const char *const names[] = { "disable_coredump", "group_source", "max_groups",
-					     "probe_interfaces", "developer_mode" };
+	static const char *const names[] = {"disable_coredump", "group_source", "max_groups",
+	                                    "probe_interfaces", "developer_mode"};
 	size_t i = 0, nl;
 	const char *name = field(s, n, &i, &nl);
 	for (size_t k = 0; name && k < sizeof names / sizeof *names; k++)
@@ -129,7 +130,7 @@ static bool set_line(hp_sudo_conf *c, const char *file, unsigned line, const cha
 }
 
 void hp_sudo_conf_parse(const char *buf, size_t len, const char *file, const char *sudoers,
-			hp_sudo_conf *c)
+                        hp_sudo_conf *c)
 {
 	hp_sudo_conf_default(c, sudoers);
 	if (memchr(buf, '\0', len)) {

@@ -14,7 +14,7 @@
 
 typedef struct {
 	char *sudoers_file; /* the sudoers file sudo reads */
-	bool ok;	    /* false: the policy cannot be read statically; why says why */
+	bool ok;            /* false: the policy cannot be read statically; why says why */
 	char why[512];
 } hp_sudo_conf;
 
@@ -22,7 +22,7 @@ typedef struct {
  * goes with this sudo.conf. */
 void hp_sudo_conf_default(hp_sudo_conf *c, const char *sudoers);
 void hp_sudo_conf_parse(const char *buf, size_t len, const char *file, const char *sudoers,
-			hp_sudo_conf *c);
+                        hp_sudo_conf *c);
 void hp_sudo_conf_free(hp_sudo_conf *c);
 
 #endif

@@ -60,33 +60,33 @@ static void where(char *buf, size_t n, const char *from, unsigned line, unsigned
 }
 
 static void load(hp_sudoers *s, sd_loader *ld, const char *path, int depth, bool in_dir,
-		 const char *from, unsigned line, unsigned col)
+                 const char *from, unsigned line, unsigned col)
 {
 	char at[512];
 	hp_esc_buf e;
 	where(at, sizeof at, from, line, col);
 	if (depth > HP_SUDOERS_MAX_DEPTH) {
 		sd_problem(s, "%sincludes nested deeper than %d (at %s)", at, HP_SUDOERS_MAX_DEPTH,
-			   hp_escs(&e, path));
+		           hp_escs(&e, path));
 		return;
 	}
 	if (s->nfiles >= HP_SUDOERS_MAX_FILES) {
 		sd_problem(s, "%smore than %d sudoers files to read (at %s)", at,
-			   HP_SUDOERS_MAX_FILES, hp_escs(&e, path));
+		           HP_SUDOERS_MAX_FILES, hp_escs(&e, path));
 		return;
 	}
 	char *norm = normalize(path);
 	for (int i = 0; i < ld->depth; i++) {
 		if (strcmp(ld->stack[i], norm) == 0) {
 			sd_problem(s, "%sinclude loop: %s is already being read", at,
-				   hp_escs(&e, path));
+			           hp_escs(&e, path));
 			free(norm);
 			return;
 		}
 	}
 	char *buf = NULL;
 	size_t len = 0;
-	hp_err err = { { 0 } };
+	hp_err err = {{0}};
 	hp_sudo_io r = ld->files->read_file(ld->files->ctx, path, &buf, &len, &err);
 	if (r != HP_SUDO_IO_OK) {
 		free(buf);
@@ -97,9 +97,11 @@ static void load(hp_sudoers *s, sd_loader *ld, const char *path, int depth, bool
 			if (!s->missing_main)
 				s->missing_main = hp_xstrdup(path);
 		} else if (r == HP_SUDO_IO_MISSING) {
-			sd_problem(s, "%scannot include %s: it does not exist", at, hp_escs(&e, path));
+			sd_problem(s, "%scannot include %s: it does not exist", at,
+			           hp_escs(&e, path));
 		} else if (r == HP_SUDO_IO_NOT_REGULAR) {
-			sd_problem(s, "%scannot read %s: not a regular file", at, hp_escs(&e, path));
+			sd_problem(s, "%scannot read %s: not a regular file", at,
+			           hp_escs(&e, path));
 		} else {
 			sd_problem(s, "%scannot read %s: %s", at, hp_escs(&e, path), err.msg);
 		}
@@ -111,7 +113,7 @@ static void load(hp_sudoers *s, sd_loader *ld, const char *path, int depth, bool
 	const char *nul = memchr(buf, '\0', len);
 	if (s->nbytes > HP_SUDOERS_MAX_BYTES) {
 		sd_problem(s, "%smore than %d bytes of sudoers files to read (at %s)", at,
-			   HP_SUDOERS_MAX_BYTES, hp_escs(&e, path));
+		           HP_SUDOERS_MAX_BYTES, hp_escs(&e, path));
 	} else if (nul) {
 		unsigned l = 1;
 		for (const char *p = buf; p < nul; p++)
@@ -132,10 +134,10 @@ static int by_name(const void *a, const void *b)
 }
 
 static void load_dir(hp_sudoers *s, sd_loader *ld, const char *dir, int depth, const char *from,
-		     unsigned line, unsigned col)
+                     unsigned line, unsigned col)
 {
 	char **names = NULL;
-	hp_err err = { { 0 } };
+	hp_err err = {{0}};
 	hp_esc_buf e;
 	hp_sudo_io r = ld->files->list_dir(ld->files->ctx, dir, &names, &err);
 	if (r == HP_SUDO_IO_MISSING || r == HP_SUDO_IO_NOT_REGULAR) {
@@ -144,7 +146,7 @@ static void load_dir(hp_sudoers *s, sd_loader *ld, const char *dir, int depth, c
 	}
 	if (r != HP_SUDO_IO_OK) {
 		sd_problem(s, "%s:%u:%u: cannot list %s: %s", from, line, col, hp_escs(&e, dir),
-			   err.msg);
+		           err.msg);
 		return;
 	}
 	size_t n = 0, keep = 0;
@@ -160,13 +162,13 @@ static void load_dir(hp_sudoers *s, sd_loader *ld, const char *dir, int depth, c
 	}
 	if (keep > HP_SUDOERS_MAX_DIR_ENTRIES) {
 		sd_problem(s, "%s:%u:%u: more than %d files in %s", from, line, col,
-			   HP_SUDOERS_MAX_DIR_ENTRIES, hp_escs(&e, dir));
+		           HP_SUDOERS_MAX_DIR_ENTRIES, hp_escs(&e, dir));
 	} else {
 		qsort(names, keep, sizeof *names, by_name);
 		size_t dl = strlen(dir);
 		for (size_t i = 0; i < keep; i++) {
 			char *p = hp_xasprintf("%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/",
-					       names[i]);
+			                       names[i]);
 			load(s, ld, p, depth + 1, true, from, line, col);
 			free(p);
 		}
@@ -177,7 +179,7 @@ static void load_dir(hp_sudoers *s, sd_loader *ld, const char *dir, int depth, c
 }
 
 void sd_include(hp_sudoers *s, sd_loader *ld, const char *path, bool dir, int depth,
-		const char *from, unsigned line, unsigned col)
+                const char *from, unsigned line, unsigned col)
 {
 	char *full;
 	const char *slash = strrchr(from, '/');
@@ -195,22 +197,22 @@ void sd_include(hp_sudoers *s, sd_loader *ld, const char *path, bool dir, int de
 hp_sudoers *hp_sudoers_load(const char *path, const hp_sudo_files *files)
 {
 	hp_sudoers *s = hp_xcalloc(1, sizeof *s);
-	sd_loader ld = { .files = files };
+	sd_loader ld = {.files = files};
 	load(s, &ld, path, 0, false, NULL, 0, 0);
 	sd_index_aliases(s);
 	return s;
 }
 
 const hp_sudo_place hp_sudo_places[] = {
-	{ "/etc/sudo.conf", "/etc/sudoers" },
-	{ "/usr/local/etc/sudo.conf", "/usr/local/etc/sudoers" },
+    {"/etc/sudo.conf", "/etc/sudoers"},
+    {"/usr/local/etc/sudo.conf", "/usr/local/etc/sudoers"},
 };
 const size_t hp_sudo_nplaces = sizeof hp_sudo_places / sizeof hp_sudo_places[0];
 
 hp_sudoers *hp_sudoers_load_system(const hp_sudo_files *files, const hp_nsswitch *ns)
 {
 	hp_sudoers *s = hp_xcalloc(1, sizeof *s);
-	sd_loader ld = { .files = files };
+	sd_loader ld = {.files = files};
 	if (ns && ns->src[HP_NSS_SUDOERS] != HP_NSS_FILES)
 		sd_problem(s, "%s", ns->why[HP_NSS_SUDOERS]);
 	for (size_t i = 0; i < hp_sudo_nplaces; i++) {
@@ -218,7 +220,7 @@ hp_sudoers *hp_sudoers_load_system(const hp_sudo_files *files, const hp_nsswitch
 		hp_sudo_conf conf;
 		char *buf = NULL;
 		size_t len = 0;
-		hp_err err = { { 0 } };
+		hp_err err = {{0}};
 		hp_sudo_io r = files->read_file(files->ctx, pl->sudo_conf, &buf, &len, &err);
 		if (r == HP_SUDO_IO_OK) {
 			hp_sudo_conf_parse(buf, len, pl->sudo_conf, pl->sudoers, &conf);

@@ -43,9 +43,9 @@
 
 typedef enum {
 	HP_SUDO_IO_OK,
-	HP_SUDO_IO_MISSING,	/* does not exist */
+	HP_SUDO_IO_MISSING,     /* does not exist */
 	HP_SUDO_IO_NOT_REGULAR, /* exists but is not a regular file (read) or directory (list) */
-	HP_SUDO_IO_ERROR,	/* could not be read safely: err says why */
+	HP_SUDO_IO_ERROR,       /* could not be read safely: err says why */
 } hp_sudo_io;
 
 /* File access for the loader. Paths are absolute, in the image's own
@@ -60,12 +60,12 @@ typedef struct {
 } hp_sudo_files;
 
 enum {
-	HP_SUDOERS_MAX_DEPTH = 128,	     /* nested includes, as sudo */
-	HP_SUDOERS_MAX_FILES = 1024,	     /* files read, a file included twice counts twice */
-	HP_SUDOERS_MAX_BYTES = 16 << 20,     /* bytes read in all */
-	HP_SUDOERS_MAX_DIR_ENTRIES = 4096,   /* names in one include directory */
-	HP_SUDOERS_MAX_ALIAS_DEPTH = 128,    /* aliases nested in aliases */
-	HP_SUDOERS_MAX_PROBLEMS = 32,	     /* problem messages kept (all are counted) */
+	HP_SUDOERS_MAX_DEPTH = 128,        /* nested includes, as sudo */
+	HP_SUDOERS_MAX_FILES = 1024,       /* files read, a file included twice counts twice */
+	HP_SUDOERS_MAX_BYTES = 16 << 20,   /* bytes read in all */
+	HP_SUDOERS_MAX_DIR_ENTRIES = 4096, /* names in one include directory */
+	HP_SUDOERS_MAX_ALIAS_DEPTH = 128,  /* aliases nested in aliases */
+	HP_SUDOERS_MAX_PROBLEMS = 32,      /* problem messages kept (all are counted) */
 };
 
 /* Where a sudo build keeps sudo.conf and, unless sudo.conf says otherwise,
@@ -116,13 +116,13 @@ typedef struct {
 
 /* db resolves %group names to gids. */
 hp_tri hp_sudoers_grants(const hp_sudoers *s, const hp_userdb *db, const hp_sudo_subject *who,
-			 hp_sudo_verdict *out);
+                         hp_sudo_verdict *out);
 
 /* The same for a user named in db, with the groups db gives it (primary and
  * memberships); when an earlier passwd entry shares its uid, sudo sees that
  * entry's name, and groups of either are uncertain. Unknown when the user
  * does not exist. */
 hp_tri hp_sudoers_grants_user(const hp_sudoers *s, const hp_userdb *db, const char *user,
-			      hp_sudo_verdict *out);
+                              hp_sudo_verdict *out);
 
 #endif

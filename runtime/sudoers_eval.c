@@ -61,8 +61,9 @@ static match name_match(ev *E, const char *pattern, const char *name, const char
 		return M_YES;
 	if (strcasecmp(pattern, name) == 0) {
 		hp_esc_buf a, b;
-		note(E, "%s \"%s\" matches \"%s\" only if case is ignored (sudo's "
-			"case_insensitive_%s)",
+		note(E,
+		     "%s \"%s\" matches \"%s\" only if case is ignored (sudo's "
+		     "case_insensitive_%s)",
 		     what, hp_escs(&a, pattern), hp_escs(&b, name), what);
 		return M_MAYBE;
 	}
@@ -138,8 +139,8 @@ static match group_word(ev *E, const char *g)
 		}
 	} else {
 		match by_name = M_NO, by_gid = M_NO;
-		const uint32_t *sets[2] = { w->gids, w->maybe_gids };
-		size_t ns[2] = { w->ngids, w->nmaybe };
+		const uint32_t *sets[2] = {w->gids, w->maybe_gids};
+		size_t ns[2] = {w->ngids, w->nmaybe};
 		for (int k = 0; k < 3; k++) {
 			size_t n = k < 2 ? ns[k] : 1;
 			for (size_t i = 0; i < n; i++) {
@@ -148,7 +149,8 @@ static match group_word(ev *E, const char *g)
 				if (!gr)
 					continue;
 				match m = name_match(E, g, gr->name, "group");
-				bool certain = k == 0 || (k == 2 && has_gid(w->gids, w->ngids, gid));
+				bool certain =
+				    k == 0 || (k == 2 && has_gid(w->gids, w->ngids, gid));
 				if (m == M_YES && !certain)
 					m = M_MAYBE;
 				if (m > by_name)
@@ -160,7 +162,8 @@ static match group_word(ev *E, const char *g)
 			by_gid = in_groups(w, gr->gid, true);
 		r = by_name == by_gid ? by_name : M_MAYBE;
 		if (by_name != by_gid)
-			note(E, "%%%s matches by gid or by name, not both (sudo's match_group_by_gid)",
+			note(E,
+			     "%%%s matches by gid or by name, not both (sudo's match_group_by_gid)",
 			     hp_escs(&e, g));
 	}
 	if (r == M_NO && E->s->group_plugin) {
@@ -184,7 +187,8 @@ static match user_word(ev *E, const char *word)
 	if (word[0] == '#' && parse_id(word + 1, &id, &negative) && id == E->who->uid) {
 		if (!negative)
 			return M_YES;
-		note(E, "uid %s is negative, which sudo versions read differently", hp_escs(&e, word));
+		note(E, "uid %s is negative, which sudo versions read differently",
+		     hp_escs(&e, word));
 		return M_MAYBE;
 	}
 	return name_match(E, word, E->who->name, "user");
@@ -268,9 +272,9 @@ static unsigned cmnd_bits(ev *E, const sd_member *m)
 }
 
 hp_tri hp_sudoers_grants(const hp_sudoers *s, const hp_userdb *db, const hp_sudo_subject *who,
-			 hp_sudo_verdict *out)
+                         hp_sudo_verdict *out)
 {
-	ev E = { .s = s, .db = db, .who = who };
+	ev E = {.s = s, .db = db, .who = who};
 	for (int k = 0; k < SA_NKINDS; k++)
 		E.memo[k] = hp_xcalloc(s->nal[k] ? s->nal[k] : 1, 1);
 	bool noauth = false;
@@ -312,7 +316,7 @@ hp_tri hp_sudoers_grants(const hp_sudoers *s, const hp_userdb *db, const hp_sudo
 			maybe = u;
 			maybe_nopw = nopw;
 			snprintf(maybe_why, sizeof maybe_why, "%s",
-				 E.maybe[0] ? E.maybe : "its user list may or may not match");
+			         E.maybe[0] ? E.maybe : "its user list may or may not match");
 		}
 	}
 	for (int k = 0; k < SA_NKINDS; k++)
@@ -324,30 +328,31 @@ hp_tri hp_sudoers_grants(const hp_sudoers *s, const hp_userdb *db, const hp_sudo
 		const sd_userspec *u = sure_nopw ? sure_nopw : sure;
 		out->nopasswd = sure_nopw != NULL;
 		snprintf(out->why, sizeof out->why, "%s:%u: \"%s\" grants %s%s", u->file, u->line,
-			 u->text, name, out->nopasswd ? " without a password" : "");
+		         u->text, name, out->nopasswd ? " without a password" : "");
 		return HP_TRUE;
 	}
 	out->nopasswd = maybe_nopw;
 	if (s->nproblems) {
 		if (s->nproblems > 1)
 			snprintf(out->why, sizeof out->why, "%s (and %zu more problems)",
-				 s->problems[0], s->nproblems - 1);
+			         s->problems[0], s->nproblems - 1);
 		else
 			snprintf(out->why, sizeof out->why, "%s", s->problems[0]);
 		return HP_UNKNOWN;
 	}
 	if (maybe) {
 		snprintf(out->why, sizeof out->why, "%s:%u: \"%s\" may grant %s: %s", maybe->file,
-			 maybe->line, maybe->text, name, maybe_why);
+		         maybe->line, maybe->text, name, maybe_why);
 		return HP_UNKNOWN;
 	}
 	out->nopasswd = false;
 	if (!s->nmain && s->missing_main)
 		snprintf(out->why, sizeof out->why, "%s does not exist: sudo grants nothing",
-			 s->missing_main);
+		         s->missing_main);
 	else
-		snprintf(out->why, sizeof out->why, "no rule in the %zu sudoers file%s read grants %s",
-			 s->nfiles, s->nfiles == 1 ? "" : "s", name);
+		snprintf(out->why, sizeof out->why,
+		         "no rule in the %zu sudoers file%s read grants %s", s->nfiles,
+		         s->nfiles == 1 ? "" : "s", name);
 	return HP_FALSE;
 }
 
@@ -359,14 +364,14 @@ static int cmp_gid(const void *a, const void *b)
 }
 
 hp_tri hp_sudoers_grants_user(const hp_sudoers *s, const hp_userdb *db, const char *user,
-			      hp_sudo_verdict *out)
+                              hp_sudo_verdict *out)
 {
 	const hp_user *u = hp_userdb_user(db, user);
 	if (!u) {
 		hp_esc_buf e;
 		out->nopasswd = false;
 		snprintf(out->why, sizeof out->why, "no user \"%s\" in the passwd file",
-			 hp_escs(&e, user));
+		         hp_escs(&e, user));
 		return HP_UNKNOWN;
 	}
 	const hp_user *first = hp_userdb_user_by_uid(db, u->uid);
@@ -388,13 +393,13 @@ hp_tri hp_sudoers_grants_user(const hp_sudoers *s, const hp_userdb *db, const ch
 	for (size_t i = 0; i < gf.ngids; i++)
 		if (!bsearch(&gf.gids[i], gu.gids, gu.ngids, sizeof *gu.gids, cmp_gid))
 			maybe[nm++] = gf.gids[i];
-	hp_sudo_subject who = { .name = first->name,
-				.uid = first->uid,
-				.gid = first->gid,
-				.gids = sure,
-				.ngids = ns,
-				.maybe_gids = maybe,
-				.nmaybe = nm };
+	hp_sudo_subject who = {.name = first->name,
+	                       .uid = first->uid,
+	                       .gid = first->gid,
+	                       .gids = sure,
+	                       .ngids = ns,
+	                       .maybe_gids = maybe,
+	                       .nmaybe = nm};
 	hp_tri r = hp_sudoers_grants(s, db, &who, out);
 	free(sure);
 	free(maybe);

@@ -11,14 +11,14 @@
 
 /* Bytes that end a sudoers WORD: # > ! = : , ( ) blank CR LF \ and ". */
 static const unsigned char word_stop[256] = {
-	['#'] = 1, ['>'] = 1, ['!'] = 1, ['='] = 1, [':'] = 1, [','] = 1, ['('] = 1,
-	[')'] = 1, [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1, ['\\'] = 1, ['"'] = 1,
+    ['#'] = 1, ['>'] = 1, ['!'] = 1,  ['='] = 1,  [':'] = 1,  [','] = 1,  ['('] = 1,
+    [')'] = 1, [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1, ['\\'] = 1, ['"'] = 1,
 };
 
-static const char *const tags[] = { "NOPASSWD",	 "PASSWD",     "NOEXEC",      "EXEC",
-				     "INTERCEPT",	 "NOINTERCEPT", "SETENV",      "NOSETENV",
-				     "LOG_OUTPUT", "NOLOG_OUTPUT", "LOG_INPUT", "NOLOG_INPUT",
-				     "MAIL",	 "NOMAIL",	    "FOLLOW",      "NOFOLLOW" };
+static const char *const tags[] = {"NOPASSWD",   "PASSWD",       "NOEXEC",    "EXEC",
+                                   "INTERCEPT",  "NOINTERCEPT",  "SETENV",    "NOSETENV",
+                                   "LOG_OUTPUT", "NOLOG_OUTPUT", "LOG_INPUT", "NOLOG_INPUT",
+                                   "MAIL",       "NOMAIL",       "FOLLOW",    "NOFOLLOW"};
 
 void sd_lex_init(sd_lex *L, const char *buf, size_t len)
 {
@@ -172,7 +172,7 @@ static bool set_text(sd_lex *L, sd_tok *t, const char *s, size_t n)
 		if (s[i] != '\\' || i + 1 >= n) {
 			*d++ = s[i++];
 		} else if (s[i + 1] == 'x' && i + 3 < n && (hi = hexval(s[i + 2])) >= 0 &&
-			   (lo = hexval(s[i + 3])) >= 0) {
+		           (lo = hexval(s[i + 3])) >= 0) {
 			*d++ = (char)(hi << 4 | lo);
 			i += 4;
 			t->escaped = true;
@@ -295,7 +295,7 @@ static void word(sd_lex *L, sd_tok *t, bool keywords)
 		return;
 	}
 	if (n == 6 && (memcmp(s, "sha224", 6) == 0 || memcmp(s, "sha256", 6) == 0 ||
-		       memcmp(s, "sha384", 6) == 0 || memcmp(s, "sha512", 6) == 0))
+	               memcmp(s, "sha384", 6) == 0 || memcmp(s, "sha512", 6) == 0))
 		t->kind = TK_DIGEST;
 	else if (n == 8 && memcmp(s, "sudoedit", 8) == 0)
 		t->kind = TK_SUDOEDIT;
@@ -753,7 +753,8 @@ void sd_lex_args(sd_lex *L, sd_tok *t)
 				L->continued = true;
 				continue;
 			}
-			if (L->p + 1 < L->end && L->p[1] != '\0' && strchr("*?[]!^:\\,= \t#", L->p[1])) {
+			if (L->p + 1 < L->end && L->p[1] != '\0' &&
+			    strchr("*?[]!^:\\,= \t#", L->p[1])) {
 				L->p += 2;
 				first = false;
 				continue;
@@ -853,7 +854,7 @@ void sd_lex_digest(sd_lex *L, sd_tok *t, size_t len)
 	const char *q = L->p;
 	bool hex = true;
 	while (q < L->end && ((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') ||
-			      (*q >= '0' && *q <= '9') || *q == '+' || *q == '/' || *q == '=')) {
+	                      (*q >= '0' && *q <= '9') || *q == '+' || *q == '/' || *q == '=')) {
 		hex = hex && hexval(*q) >= 0;
 		q++;
 	}

@@ -23,18 +23,18 @@
 #include <stddef.h>
 
 typedef enum {
-	TK_EOL,	       /* end of line (a comment ends one too), or of the file (eof set) */
-	TK_ERROR,      /* text: why */
-	TK_WORD,       /* text unescaped; starts with '%' for a group, '+' for a netgroup */
-	TK_ALIAS,      /* [A-Z][A-Z0-9_]*, also the option names TIMEOUT, CWD, ... */
-	TK_ALL,	       /* ALL */
-	TK_TAG,	       /* NOPASSWD: and the other tags, colon included; text is the name */
-	TK_BANG,       /* an odd number of '!' */
+	TK_EOL,   /* end of line (a comment ends one too), or of the file (eof set) */
+	TK_ERROR, /* text: why */
+	TK_WORD,  /* text unescaped; starts with '%' for a group, '+' for a netgroup */
+	TK_ALIAS, /* [A-Z][A-Z0-9_]*, also the option names TIMEOUT, CWD, ... */
+	TK_ALL,   /* ALL */
+	TK_TAG,   /* NOPASSWD: and the other tags, colon included; text is the name */
+	TK_BANG,  /* an odd number of '!' */
 	TK_COMMA,
 	TK_COLON,
 	TK_EQ,
-	TK_PLUSEQ,     /* += (Defaults) */
-	TK_MINUSEQ,    /* -= (Defaults) */
+	TK_PLUSEQ,  /* += (Defaults) */
+	TK_MINUSEQ, /* -= (Defaults) */
 	TK_LPAREN,
 	TK_RPAREN,
 	TK_PATH,       /* a fully qualified command or directory */

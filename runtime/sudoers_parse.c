@@ -32,9 +32,9 @@ typedef struct {
 } parser;
 
 /* Words sudo's lexer returns as their own tokens, never as alias names. */
-static const char *const options[] = { "TIMEOUT", "NOTBEFORE", "NOTAFTER", "CWD",  "CHROOT",
-				       "ROLE",	  "TYPE",      "APPARMOR_PROFILE", "PRIVS",
-				       "LIMITPRIVS" };
+static const char *const options[] = {"TIMEOUT", "NOTBEFORE", "NOTAFTER", "CWD",
+                                      "CHROOT",  "ROLE",      "TYPE",     "APPARMOR_PROFILE",
+                                      "PRIVS",   "LIMITPRIVS"};
 
 static bool is_option(const char *w)
 {
@@ -102,7 +102,7 @@ static void push(parser *P, sd_member m)
 
 static sd_list finish(parser *P, size_t mark)
 {
-	sd_list l = { NULL, (uint32_t)(P->ntmp - mark) };
+	sd_list l = {NULL, (uint32_t)(P->ntmp - mark)};
 	if (l.n) {
 		l.v = sd_alloc(P->s, l.n * sizeof *l.v);
 		memcpy(l.v, P->tmp + mark, l.n * sizeof *l.v);
@@ -138,7 +138,8 @@ static bool command(parser *P, sd_member *m)
 	case TK_REGEX:
 	case TK_SUDOEDIT:
 		m->text = keep(P);
-		if (P->mode == MODE_NORMAL && !(P->t.kind == TK_PATH && P->t.text[P->t.len - 1] == '/')) {
+		if (P->mode == MODE_NORMAL &&
+		    !(P->t.kind == TK_PATH && P->t.text[P->t.len - 1] == '/')) {
 			sd_lex_args(&P->L, &P->t);
 			if (P->t.kind == TK_ERROR) {
 				fail(P, "");
@@ -215,7 +216,8 @@ static bool item(parser *P, sd_akind k, sd_member *m)
 		break;
 	case TK_ALIAS:
 		if (is_option(P->t.text)) {
-			expected(P, k == SA_HOST ? "a host, alias or ALL" : "a user, group, alias or ALL");
+			expected(P, k == SA_HOST ? "a host, alias or ALL"
+			                         : "a user, group, alias or ALL");
 			return false;
 		}
 		m->kind = SM_ALIAS;
@@ -270,9 +272,10 @@ static void include(parser *P, bool dir, unsigned line, unsigned col)
 	} else if (strstr(path, "%h")) {
 		hp_esc_buf e;
 		P->bad = true;
-		sd_problem(P->s, "%s:%u:%u: include path \"%s\" names the host (%%h), which is not "
-				 "known offline",
-			   P->file, line, col, hp_escs(&e, path));
+		sd_problem(P->s,
+		           "%s:%u:%u: include path \"%s\" names the host (%%h), which is not "
+		           "known offline",
+		           P->file, line, col, hp_escs(&e, path));
 	} else {
 		sd_include(P->s, P->ld, path, dir, P->depth, P->file, line, col);
 	}
@@ -283,7 +286,7 @@ static void defaults(parser *P)
 {
 	unsigned line = P->t.line;
 	char type = 0;
-	sd_list binding = { NULL, 0 };
+	sd_list binding = {NULL, 0};
 	int c = sd_lex_peek(&P->L);
 	P->mode = MODE_BINDING;
 	if (c == ':' || c == '@' || c == '>' || c == '!') {
@@ -292,8 +295,10 @@ static void defaults(parser *P)
 		while (P->L.p < P->L.end && (*P->L.p == ' ' || *P->L.p == '\t'))
 			P->L.p++;
 		next(P);
-		sd_akind k = type == ':' ? SA_USER : type == '@' ? SA_HOST : type == '>' ? SA_RUNAS
-											  : SA_CMND;
+		sd_akind k = type == ':'   ? SA_USER
+		             : type == '@' ? SA_HOST
+		             : type == '>' ? SA_RUNAS
+		                           : SA_CMND;
 		if (!list(P, k, &binding))
 			goto out;
 	} else {
@@ -334,8 +339,9 @@ static void defaults(parser *P)
 		}
 		if (strcmp(name, "authenticate") == 0 && (neg || value)) {
 			hp_sudoers *s = P->s;
-			s->noauth = hp_xgrow(s->noauth, &s->cnoauth, s->nnoauth + 1, sizeof *s->noauth);
-			s->noauth[s->nnoauth++] = (sd_noauth){ type, binding, P->file, line };
+			s->noauth =
+			    hp_xgrow(s->noauth, &s->cnoauth, s->nnoauth + 1, sizeof *s->noauth);
+			s->noauth[s->nnoauth++] = (sd_noauth){type, binding, P->file, line};
 		}
 		if (strcmp(name, "group_plugin") == 0 && !neg)
 			P->s->group_plugin = true;
@@ -359,7 +365,7 @@ static void alias_def(parser *P, sd_akind k)
 			expected(P, "an alias name (capital letters, digits and '_')");
 			return;
 		}
-		sd_alias a = { .name = keep(P), .file = P->file, .line = P->t.line };
+		sd_alias a = {.name = keep(P), .file = P->file, .line = P->t.line};
 		next(P);
 		if (P->t.kind != TK_EQ) {
 			expected(P, "'='");
@@ -445,12 +451,12 @@ static const char *rule_text(parser *P, const char *raw)
 
 static void userspec(parser *P)
 {
-	sd_userspec u = { .file = P->file, .line = P->t.line, .text = rule_text(P, P->t.raw) };
+	sd_userspec u = {.file = P->file, .line = P->t.line, .text = rule_text(P, P->t.raw)};
 	if (!list(P, SA_USER, &u.users))
 		return;
 	size_t pmark = P->nprivs;
 	for (;;) {
-		sd_priv pr = { { NULL, 0 }, NULL, 0 };
+		sd_priv pr = {{NULL, 0}, NULL, 0};
 		if (!list(P, SA_HOST, &pr.hosts))
 			goto out;
 		if (P->t.kind != TK_EQ) {
@@ -499,11 +505,11 @@ out:
 static const struct {
 	const char *word;
 	sd_akind kind;
-} alias_words[] = { { "User_Alias", SA_USER },
-		    { "Runas_Alias", SA_RUNAS },
-		    { "Host_Alias", SA_HOST },
-		    { "Cmnd_Alias", SA_CMND },
-		    { "Cmd_Alias", SA_CMND } };
+} alias_words[] = {{"User_Alias", SA_USER},
+                   {"Runas_Alias", SA_RUNAS},
+                   {"Host_Alias", SA_HOST},
+                   {"Cmnd_Alias", SA_CMND},
+                   {"Cmd_Alias", SA_CMND}};
 
 static void entry(parser *P)
 {
@@ -524,18 +530,19 @@ static void entry(parser *P)
 		 * binding type, as in "Defaults@host" */
 		const char *r = P->t.raw;
 		defaults_kw = (size_t)(P->L.end - r) >= 8 && memcmp(r, "Defaults", 8) == 0 &&
-			      ((P->t.len == 8 && !P->t.escaped) ||
-			       ((size_t)(P->L.end - r) > 8 && strchr(":@>!", r[8]) && r[8]));
+		              ((P->t.len == 8 && !P->t.escaped) ||
+		               ((size_t)(P->L.end - r) > 8 && strchr(":@>!", r[8]) && r[8]));
 		if (defaults_kw)
 			P->L.p = r + 8;
 		keyword = defaults_kw;
-		for (size_t i = 0; !P->t.escaped && i < sizeof alias_words / sizeof *alias_words; i++)
+		for (size_t i = 0; !P->t.escaped && i < sizeof alias_words / sizeof *alias_words;
+		     i++)
 			keyword = keyword || strcmp(P->t.text, alias_words[i].word) == 0;
 	}
 	if (keyword && P->L.continued) {
 		char buf[160], msg[256];
 		snprintf(msg, sizeof msg, "%s after a line continuation",
-			 describe(&P->t, buf, sizeof buf));
+		         describe(&P->t, buf, sizeof buf));
 		fail(P, msg);
 		return;
 	}
@@ -558,9 +565,9 @@ static void entry(parser *P)
 }
 
 void sd_parse(hp_sudoers *s, sd_loader *ld, const char *file, const char *buf, size_t len,
-	      int depth)
+              int depth)
 {
-	parser P = { .s = s, .ld = ld, .file = file, .depth = depth };
+	parser P = {.s = s, .ld = ld, .file = file, .depth = depth};
 	sd_lex_init(&P.L, buf, len);
 	while (sd_lex_entry(&P.L)) {
 		P.bad = false;

@@ -66,8 +66,8 @@ void sd_problem(hp_sudoers *s, const char *fmt, ...)
 	s->nproblems++;
 }
 
-static const char *const kind_names[SA_NKINDS] = { "User_Alias", "Runas_Alias", "Host_Alias",
-						   "Cmnd_Alias" };
+static const char *const kind_names[SA_NKINDS] = {"User_Alias", "Runas_Alias", "Host_Alias",
+                                                  "Cmnd_Alias"};
 
 typedef struct {
 	const hp_sudoers *s;
@@ -98,7 +98,7 @@ static void check_nesting(hp_sudoers *s, sd_akind k)
 		if (color[root])
 			continue;
 		size_t sp = 0;
-		st[sp++] = (struct frame){ root, 0 };
+		st[sp++] = (struct frame){root, 0};
 		color[root] = 1;
 		while (sp) {
 			struct frame *f = &st[sp - 1];
@@ -113,8 +113,9 @@ static void check_nesting(hp_sudoers *s, sd_akind k)
 					deep = true;
 					hp_esc_buf e;
 					sd_problem(s, "%s:%u: %s %s nests aliases deeper than %d",
-						   a->file, a->line, kind_names[k], hp_escs(&e, a->name),
-						   HP_SUDOERS_MAX_ALIAS_DEPTH);
+					           a->file, a->line, kind_names[k],
+					           hp_escs(&e, a->name),
+					           HP_SUDOERS_MAX_ALIAS_DEPTH);
 				}
 				continue;
 			}
@@ -130,8 +131,8 @@ static void check_nesting(hp_sudoers *s, sd_akind k)
 					looped = true;
 					hp_esc_buf e1, e2;
 					sd_problem(s, "%s:%u: %s %s refers to itself (through %s)",
-						   b->file, b->line, kind_names[k], hp_escs(&e1, b->name),
-						   hp_escs(&e2, a->name));
+					           b->file, b->line, kind_names[k],
+					           hp_escs(&e1, b->name), hp_escs(&e2, a->name));
 				}
 				continue;
 			}
@@ -141,7 +142,7 @@ static void check_nesting(hp_sudoers *s, sd_akind k)
 				continue;
 			}
 			color[bi] = 1;
-			st[sp++] = (struct frame){ bi, 0 };
+			st[sp++] = (struct frame){bi, 0};
 		}
 	}
 	free(color);
@@ -152,7 +153,7 @@ static void check_nesting(hp_sudoers *s, sd_akind k)
 void sd_index_aliases(hp_sudoers *s)
 {
 	for (int k = 0; k < SA_NKINDS; k++) {
-		alias_ctx c = { s, (sd_akind)k };
+		alias_ctx c = {s, (sd_akind)k};
 		hp_idxtab_init(&s->alidx[k], s->nal[k]);
 		for (uint32_t i = 0; i < s->nal[k]; i++) {
 			uint32_t prev = hp_idxtab_add_name(&s->alidx[k], i, alias_name, &c);
@@ -161,8 +162,8 @@ void sd_index_aliases(hp_sudoers *s)
 			const sd_alias *a = &s->al[k][i], *first = &s->al[k][prev];
 			hp_esc_buf e;
 			sd_problem(s, "%s:%u: %s %s is defined twice (first at %s:%u)", a->file,
-				   a->line, kind_names[k], hp_escs(&e, a->name), first->file,
-				   first->line);
+			           a->line, kind_names[k], hp_escs(&e, a->name), first->file,
+			           first->line);
 		}
 	}
 	for (int k = 0; k < SA_NKINDS; k++)
@@ -171,7 +172,7 @@ void sd_index_aliases(hp_sudoers *s)
 
 const sd_alias *sd_find_alias(const hp_sudoers *s, sd_akind k, const char *name)
 {
-	alias_ctx c = { s, k };
+	alias_ctx c = {s, k};
 	uint32_t i = hp_idxtab_find_name(&s->alidx[k], name, alias_name, &c);
 	return i == HP_IDX_NONE ? NULL : &s->al[k][i];
 }

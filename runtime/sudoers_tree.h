@@ -16,7 +16,7 @@
 #include "sudoers.h"
 
 typedef enum {
-	SM_ALL,	  /* ALL */
+	SM_ALL,   /* ALL */
 	SM_WORD,  /* a name, #uid, %group, %#gid, %:group, +netgroup, host, address */
 	SM_ALIAS, /* an alias name (of the list's kind) */
 	SM_CMND,  /* a command, directory, regex, sudoedit or list */
@@ -86,7 +86,7 @@ struct hp_sudoers {
 	size_t nproblems;
 	size_t nfiles, nbytes;
 	char *missing_main; /* the first main sudoers file that did not exist */
-	size_t nmain; /* main sudoers files read */
+	size_t nmain;       /* main sudoers files read */
 };
 
 void *sd_alloc(hp_sudoers *s, size_t n);
@@ -99,11 +99,11 @@ void sd_problem(hp_sudoers *s, const char *fmt, ...) __attribute__((format(print
 /* The loader's side of an include directive, called by the parser. */
 typedef struct sd_loader sd_loader;
 void sd_include(hp_sudoers *s, sd_loader *ld, const char *path, bool dir, int depth,
-		const char *from, unsigned line, unsigned col);
+                const char *from, unsigned line, unsigned col);
 
 /* Parse one file's text into the tree; depth is its include depth. */
 void sd_parse(hp_sudoers *s, sd_loader *ld, const char *file, const char *buf, size_t len,
-	      int depth);
+              int depth);
 
 /* Index the aliases once every file is read (duplicates are problems). */
 void sd_index_aliases(hp_sudoers *s);

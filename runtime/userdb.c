@@ -13,10 +13,10 @@ struct hp_userdb {
 	size_t nusers;
 	hp_group *groups;
 	size_t ngroups;
-	const char **members; /* every group's members, one array */
+	const char **members;   /* every group's members, one array */
 	uint32_t *member_group; /* the group of members[i] */
-	uint32_t *member_next; /* next occurrence of the same name, or HP_IDX_NONE */
-	uint32_t *member_tail; /* for a name's first occurrence: its last one */
+	uint32_t *member_next;  /* next occurrence of the same name, or HP_IDX_NONE */
+	uint32_t *member_tail;  /* for a name's first occurrence: its last one */
 	size_t nmembers;
 	uint32_t *gid_next; /* next group with the same gid, or HP_IDX_NONE */
 	hp_idxtab user_by_name, user_by_uid, group_by_name, group_by_gid, member_by_name;
@@ -74,8 +74,12 @@ static int parse_passwd(hp_userdb *db, const char *buf, size_t len, const char *
 	db->pw_text = copy_text(buf, len);
 	hp_colon_init(&r, db->pw_text, len, file, "user");
 	while ((rc = hp_colon_next(&r, f, 7, layout, err)) > 0) {
-		hp_user u = { .name = f[0], .passwd = f[1], .gecos = f[4], .home = f[5],
-			      .shell = f[6], .line = r.line };
+		hp_user u = {.name = f[0],
+		             .passwd = f[1],
+		             .gecos = f[4],
+		             .home = f[5],
+		             .shell = f[6],
+		             .line = r.line};
 		if (hp_colon_id(&r, f[2], "uid", &u.uid, err) < 0 ||
 		    hp_colon_id(&r, f[3], "gid", &u.gid, err) < 0)
 			return -1;
@@ -91,15 +95,15 @@ static int parse_passwd(hp_userdb *db, const char *buf, size_t len, const char *
 		uint32_t prev = hp_idxtab_add_name(&db->user_by_name, i, user_name, db);
 		if (prev != HP_IDX_NONE) {
 			hp_esc_buf e;
-			hp_err_set(err, "%s:%u: duplicate user \"%s\" (first at line %u)", file, u->line,
-				   hp_escs(&e, u->name), db->users[prev].line);
+			hp_err_set(err, "%s:%u: duplicate user \"%s\" (first at line %u)", file,
+			           u->line, hp_escs(&e, u->name), db->users[prev].line);
 			return -1;
 		}
 		hp_idxtab_add_id(&db->user_by_uid, i, user_uid, db);
 		if (u->uid == 0 && strcmp(u->name, "root") != 0) {
 			hp_esc_buf e;
 			add_finding(db, hp_xasprintf("%s:%u: account \"%s\" has uid 0 besides root",
-						     file, u->line, hp_escs(&e, u->name)));
+			                             file, u->line, hp_escs(&e, u->name)));
 		}
 	}
 	return 0;
@@ -107,7 +111,7 @@ static int parse_passwd(hp_userdb *db, const char *buf, size_t len, const char *
 
 /* Cut a member list in place; members must be names like user names. */
 static int split_members(hp_userdb *db, const hp_colon_reader *r, char *list, size_t *cap,
-			 uint32_t group, hp_err *err)
+                         uint32_t group, hp_err *err)
 {
 	if (!*list)
 		return 0;
@@ -116,23 +120,25 @@ static int split_members(hp_userdb *db, const hp_colon_reader *r, char *list, si
 		if (comma)
 			*comma = '\0';
 		if (!*s) {
-			hp_err_set(err, "%s:%u: empty member name in the member list", r->file, r->line);
+			hp_err_set(err, "%s:%u: empty member name in the member list", r->file,
+			           r->line);
 			return -1;
 		}
 		for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 			if (*p <= 0x20 || *p == 0x7f) {
 				hp_esc_buf e;
-				hp_err_set(err, "%s:%u: member name \"%s\" contains a blank or control "
-						"character",
-					   r->file, r->line, hp_escs(&e, s));
+				hp_err_set(err,
+				           "%s:%u: member name \"%s\" contains a blank or control "
+				           "character",
+				           r->file, r->line, hp_escs(&e, s));
 				return -1;
 			}
 		}
 		size_t old = *cap;
 		db->members = hp_xgrow(db->members, cap, db->nmembers + 1, sizeof *db->members);
 		if (*cap != old)
-			db->member_group = hp_xrealloc(db->member_group,
-						       *cap * sizeof *db->member_group);
+			db->member_group =
+			    hp_xrealloc(db->member_group, *cap * sizeof *db->member_group);
 		db->members[db->nmembers] = s;
 		db->member_group[db->nmembers++] = group;
 		if (!comma)
@@ -152,7 +158,7 @@ static int parse_group(hp_userdb *db, const char *buf, size_t len, const char *f
 	db->gr_text = copy_text(buf, len);
 	hp_colon_init(&r, db->gr_text, len, file, "group");
 	while ((rc = hp_colon_next(&r, f, 4, layout, err)) > 0) {
-		hp_group g = { .name = f[0], .passwd = f[1], .line = r.line };
+		hp_group g = {.name = f[0], .passwd = f[1], .line = r.line};
 		size_t start = db->nmembers;
 		if (hp_colon_id(&r, f[2], "gid", &g.gid, err) < 0 ||
 		    split_members(db, &r, f[3], &mcap, (uint32_t)db->ngroups, err) < 0) {
@@ -186,7 +192,7 @@ static int parse_group(hp_userdb *db, const char *buf, size_t len, const char *f
 		if (prev != HP_IDX_NONE) {
 			hp_esc_buf e;
 			hp_err_set(err, "%s:%u: duplicate group \"%s\" (first at line %u)", file,
-				   g->line, hp_escs(&e, g->name), db->groups[prev].line);
+			           g->line, hp_escs(&e, g->name), db->groups[prev].line);
 			free(gid_tail);
 			return -1;
 		}
@@ -219,7 +225,7 @@ static int parse_group(hp_userdb *db, const char *buf, size_t len, const char *f
 }
 
 hp_userdb *hp_userdb_parse(const char *passwd, size_t passwd_len, const char *passwd_file,
-			   const char *group, size_t group_len, const char *group_file, hp_err *err)
+                           const char *group, size_t group_len, const char *group_file, hp_err *err)
 {
 	hp_userdb *db = hp_xcalloc(1, sizeof *db);
 	if (parse_passwd(db, passwd, passwd_len, passwd_file, err) < 0 ||
@@ -298,7 +304,6 @@ const hp_group *hp_userdb_group_by_gid(const hp_userdb *db, uint32_t gid)
 	return i == HP_IDX_NONE ? NULL : &db->groups[i];
 }
 
-
 static uint32_t gid_of_out(const void *ctx, uint32_t i)
 {
 	return ((const hp_user_groups *)ctx)->gids[i];
@@ -329,7 +334,8 @@ void hp_userdb_user_groups(const hp_userdb *db, const hp_user *u, hp_user_groups
 	for (size_t k = 0; k < out->ngids; k++) {
 		uint32_t g = hp_idxtab_find_id(&db->group_by_gid, out->gids[k], group_gid, db);
 		for (; g != HP_IDX_NONE; g = db->gid_next[g]) {
-			out->names = hp_xgrow(out->names, &ncap, out->nnames + 1, sizeof *out->names);
+			out->names =
+			    hp_xgrow(out->names, &ncap, out->nnames + 1, sizeof *out->names);
 			out->names[out->nnames++] = db->groups[g].name;
 		}
 	}

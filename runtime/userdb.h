@@ -42,7 +42,8 @@ typedef struct hp_userdb hp_userdb;
  * The file names are for messages ("etc/passwd"). NULL on error, with err
  * set to the first problem. */
 hp_userdb *hp_userdb_parse(const char *passwd, size_t passwd_len, const char *passwd_file,
-			   const char *group, size_t group_len, const char *group_file, hp_err *err);
+                           const char *group, size_t group_len, const char *group_file,
+                           hp_err *err);
 void hp_userdb_free(hp_userdb *db);
 
 size_t hp_userdb_nusers(const hp_userdb *db);

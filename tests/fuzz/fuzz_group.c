@@ -11,11 +11,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char passwd[] = "root:x:0:0:root:/root:/bin/bash\n"
-				     "agent:x:1000:1000::/home/agent:/bin/bash\n"
-				     "bob:x:1001:27::/home/bob:/bin/sh\n";
+	                             "agent:x:1000:1000::/home/agent:/bin/bash\n"
+	                             "bob:x:1001:27::/home/bob:/bin/sh\n";
 	hp_err err;
 	hp_userdb *db = hp_userdb_parse(passwd, sizeof passwd - 1, "etc/passwd", (const char *)data,
-					size, "etc/group", &err);
+	                                size, "etc/group", &err);
 	if (!db)
 		return 0;
 	for (size_t i = 0; i < hp_userdb_ngroups(db); i++) {

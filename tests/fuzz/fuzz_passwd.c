@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char group[] = "root:x:0:\nsudo:x:27:agent,bob\nagent:x:1000:\nadm:x:27:\n";
 	hp_err err;
 	hp_userdb *db = hp_userdb_parse((const char *)data, size, "etc/passwd", group,
-					sizeof group - 1, "etc/group", &err);
+	                                sizeof group - 1, "etc/group", &err);
 	if (!db) {
 		if (!memchr(err.msg, ':', sizeof err.msg))
 			abort();
@@ -21,7 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (size_t i = 0; i < hp_userdb_nusers(db); i++) {
 		const hp_user *u = hp_userdb_user_at(db, i);
-		if (hp_userdb_user(db, u->name) != u || u->uid == UINT32_MAX || u->gid == UINT32_MAX)
+		if (hp_userdb_user(db, u->name) != u || u->uid == UINT32_MAX ||
+		    u->gid == UINT32_MAX)
 			abort();
 		const hp_user *first = hp_userdb_user_by_uid(db, u->uid);
 		if (!first || first->uid != u->uid || first > u)

@@ -11,21 +11,21 @@
 #include "sudoers.h"
 #include "sudoers_memfs.h"
 
-static const char *const paths[] = { "/etc/sudoers",	   "/etc/sudoers.d/10-a",
-				     "/etc/sudoers.local", "/etc/sudo.conf",
-				     "/etc/sudoers.d/20-b", "/etc/sudoers.d/skipped.conf" };
+static const char *const paths[] = {"/etc/sudoers",        "/etc/sudoers.d/10-a",
+                                    "/etc/sudoers.local",  "/etc/sudo.conf",
+                                    "/etc/sudoers.d/20-b", "/etc/sudoers.d/skipped.conf"};
 enum { NPATHS = sizeof paths / sizeof *paths };
 
 static const char passwd[] = "root:x:0:0:root:/root:/bin/bash\n"
-			     "agent:x:1000:1000::/home/agent:/bin/bash\n"
-			     "bob:x:1001:1001::/home/bob:/bin/bash\n"
-			     "twin:x:1000:27::/home/twin:/bin/sh\n";
+                             "agent:x:1000:1000::/home/agent:/bin/bash\n"
+                             "bob:x:1001:1001::/home/bob:/bin/bash\n"
+                             "twin:x:1000:27::/home/twin:/bin/sh\n";
 static const char group[] = "root:x:0:\nsudo:x:27:bob\nadmin:x:27:\nagent:x:1000:\n"
-			    "docker:x:999:agent,twin\nWheel:x:10:agent\n";
+                            "docker:x:999:agent,twin\nWheel:x:10:agent\n";
 
 static void check(const hp_sudoers *s, const hp_userdb *db)
 {
-	static const char *const users[] = { "root", "agent", "bob", "twin", "nobody" };
+	static const char *const users[] = {"root", "agent", "bob", "twin", "nobody"};
 	for (size_t i = 0; i < sizeof users / sizeof *users; i++) {
 		hp_sudo_verdict a, b;
 		hp_tri r = hp_sudoers_grants_user(s, db, users[i], &a);
@@ -48,17 +48,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *p = (const char *)data, *end = p + size;
 	while (n < NPATHS) {
 		const char *z = memchr(p, '\0', (size_t)(end - p));
-		files[n] = (hp_memfile){ paths[n], p, z ? (size_t)(z - p) : (size_t)(end - p) };
+		files[n] = (hp_memfile){paths[n], p, z ? (size_t)(z - p) : (size_t)(end - p)};
 		n++;
 		if (!z)
 			break;
 		p = z + 1;
 	}
-	hp_memfs fs = { files, n };
+	hp_memfs fs = {files, n};
 	hp_sudo_files cb = hp_memfs_callbacks(&fs);
 	hp_err err;
 	hp_userdb *db = hp_userdb_parse(passwd, sizeof passwd - 1, "etc/passwd", group,
-					sizeof group - 1, "etc/group", &err);
+	                                sizeof group - 1, "etc/group", &err);
 	if (!db)
 		abort();
 	hp_sudoers *s = hp_sudoers_load_system(&cb, NULL);

@@ -30,20 +30,21 @@ static void test_debian12(void **state)
 	assert_int_equal(ns.src[HP_NSS_GROUP], HP_NSS_FILES_SYSTEMD);
 	assert_int_equal(ns.src[HP_NSS_SHADOW], HP_NSS_FILES_SYSTEMD);
 	assert_int_equal(ns.src[HP_NSS_SUDOERS], HP_NSS_FILES);
-	assert_string_equal(ns.why[HP_NSS_PASSWD], "etc/nsswitch.conf:7: passwd uses systemd, which "
-						   "adds the users of systemd's user records");
+	assert_string_equal(ns.why[HP_NSS_PASSWD],
+	                    "etc/nsswitch.conf:7: passwd uses systemd, which "
+	                    "adds the users of systemd's user records");
 	assert_string_equal(ns.why[HP_NSS_SUDOERS],
-			    "etc/nsswitch.conf has no sudoers line: it comes from the files only");
+	                    "etc/nsswitch.conf has no sudoers line: it comes from the files only");
 
-	hp_err why = { { 0 } };
+	hp_err why = {{0}};
 	assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_PASSWD, HP_FALSE, &why), HP_TRUE);
 	assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_PASSWD, HP_TRUE, &why), HP_FALSE);
 	assert_string_equal(why.msg, "etc/nsswitch.conf:7: passwd uses systemd, which adds the "
-				     "users of systemd's user records, and there are some");
+	                             "users of systemd's user records, and there are some");
 	assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_GROUP, HP_UNKNOWN, &why), HP_UNKNOWN);
 	assert_string_equal(why.msg, "etc/nsswitch.conf:8: group uses systemd, which adds the "
-				     "users of systemd's user records, and whether there are any "
-				     "is unknown");
+	                             "users of systemd's user records, and whether there are any "
+	                             "is unknown");
 	assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_SUDOERS, HP_TRUE, &why), HP_TRUE);
 }
 
@@ -54,7 +55,7 @@ static void test_missing_file(void **state)
 	for (int d = 0; d < HP_NSS_NDB; d++)
 		assert_int_equal(ns.src[d], HP_NSS_FILES);
 	assert_string_equal(ns.why[HP_NSS_SHADOW],
-			    "etc/nsswitch.conf does not exist: shadow comes from the files only");
+	                    "etc/nsswitch.conf does not exist: shadow comes from the files only");
 	hp_err why;
 	assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_GROUP, HP_UNKNOWN, &why), HP_TRUE);
 	/* an empty file, or one without our databases, is the same */
@@ -72,29 +73,33 @@ static void expect(hp_nss_db db, hp_nss_sources src, const char *why)
 static void test_other_sources(void **state)
 {
 	(void)state;
-	static const char *const others[] = { "ldap", "sss", "nis", "nisplus", "compat", "winbind",
-					      "extrausers", "db", "cache", "Files" };
+	static const char *const others[] = {"ldap",    "sss",        "nis", "nisplus", "compat",
+	                                     "winbind", "extrausers", "db",  "cache",   "Files"};
 	for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
 		char text[128], why[256];
 		snprintf(text, sizeof text, "passwd: files %s\n", others[i]);
 		parse(text);
-		snprintf(why, sizeof why, "etc/nsswitch.conf:1: passwd uses \"%s\", which can "
-					  "supply entries that are not in the files",
-			 others[i]);
+		snprintf(why, sizeof why,
+		         "etc/nsswitch.conf:1: passwd uses \"%s\", which can "
+		         "supply entries that are not in the files",
+		         others[i]);
 		expect(HP_NSS_PASSWD, HP_NSS_OTHER, why);
 		expect(HP_NSS_GROUP, HP_NSS_FILES,
 		       "etc/nsswitch.conf has no group line: it comes from the files only");
 		hp_err e;
-		assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_PASSWD, HP_FALSE, &e), HP_FALSE);
+		assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_PASSWD, HP_FALSE, &e),
+		                 HP_FALSE);
 		assert_string_equal(e.msg, why);
 	}
 	parse("passwd: files\ngroup: files\ninitgroups: files ldap\n");
-	expect(HP_NSS_GROUP, HP_NSS_OTHER,
-	       "etc/nsswitch.conf:3: initgroups uses \"ldap\", which can supply entries that are not "
-	       "in the files");
+	expect(
+	    HP_NSS_GROUP, HP_NSS_OTHER,
+	    "etc/nsswitch.conf:3: initgroups uses \"ldap\", which can supply entries that are not "
+	    "in the files");
 	expect(HP_NSS_PASSWD, HP_NSS_FILES, "etc/nsswitch.conf:1: passwd uses files only");
 	parse("shadow: systemd\n");
-	expect(HP_NSS_SHADOW, HP_NSS_OTHER, "etc/nsswitch.conf:1: shadow uses systemd without files");
+	expect(HP_NSS_SHADOW, HP_NSS_OTHER,
+	       "etc/nsswitch.conf:1: shadow uses systemd without files");
 	/* every line counts, and the first that is not files decides */
 	parse("passwd: files\npasswd: sss\npasswd: nis\n");
 	expect(HP_NSS_PASSWD, HP_NSS_OTHER,
@@ -115,9 +120,10 @@ static void test_sudoers_line(void **state)
 	parse("Sudoers: FILES [NOTFOUND=return]\n");
 	assert_int_equal(ns.src[HP_NSS_SUDOERS], HP_NSS_FILES);
 	parse("sudoers: files sss\n");
-	expect(HP_NSS_SUDOERS, HP_NSS_OTHER,
-	       "etc/nsswitch.conf:1: sudoers uses \"sss\", which can supply entries that are not in "
-	       "the files");
+	expect(
+	    HP_NSS_SUDOERS, HP_NSS_OTHER,
+	    "etc/nsswitch.conf:1: sudoers uses \"sss\", which can supply entries that are not in "
+	    "the files");
 	parse("sudoers: ldap\n");
 	assert_int_equal(ns.src[HP_NSS_SUDOERS], HP_NSS_OTHER);
 	/* systemd is no sudoers source */
@@ -175,12 +181,9 @@ static void test_userdb_paths(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_debian12),
-		cmocka_unit_test(test_missing_file),
-		cmocka_unit_test(test_other_sources),
-		cmocka_unit_test(test_sudoers_line),
-		cmocka_unit_test(test_syntax),
-		cmocka_unit_test(test_userdb_paths),
+	    cmocka_unit_test(test_debian12),      cmocka_unit_test(test_missing_file),
+	    cmocka_unit_test(test_other_sources), cmocka_unit_test(test_sudoers_line),
+	    cmocka_unit_test(test_syntax),        cmocka_unit_test(test_userdb_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,21 +11,21 @@
 #include "shadow.h"
 
 static const char passwd[] = "root:x:0:0:root:/root:/bin/ash\n"
-			     "agent:x:1000:1000::/home/agent:/bin/sh\n"
-			     "nopw::1001:1001::/:/bin/sh\n"
-			     "locked:*:1002:1002::/:/bin/sh\n"
-			     "old:$1$abc$def:1003:1003::/:/bin/sh\n"
-			     "missing:x:1004:1004::/:/bin/sh\n"
-			     "adjunct:##adjunct:1005:1005::/:/bin/sh\n"
-			     "bang:x:1006:1006::/:/bin/sh\n"
-			     "hash:x:1007:1007::/:/bin/sh\n";
+                             "agent:x:1000:1000::/home/agent:/bin/sh\n"
+                             "nopw::1001:1001::/:/bin/sh\n"
+                             "locked:*:1002:1002::/:/bin/sh\n"
+                             "old:$1$abc$def:1003:1003::/:/bin/sh\n"
+                             "missing:x:1004:1004::/:/bin/sh\n"
+                             "adjunct:##adjunct:1005:1005::/:/bin/sh\n"
+                             "bang:x:1006:1006::/:/bin/sh\n"
+                             "hash:x:1007:1007::/:/bin/sh\n";
 static const char group[] = "root:x:0:\n";
 
 static hp_userdb *db_new(void)
 {
 	hp_err err;
 	hp_userdb *db = hp_userdb_parse(passwd, strlen(passwd), "etc/passwd", group, strlen(group),
-					"etc/group", &err);
+	                                "etc/group", &err);
 	assert_non_null(db);
 	return db;
 }
@@ -39,13 +39,13 @@ static void test_alpine_empty_root(void **state)
 {
 	(void)state;
 	hp_userdb *db = db_new();
-	hp_err err = { { 0 } };
+	hp_err err = {{0}};
 	/* CVE-2019-5021: Alpine's Docker images shipped this line */
 	hp_shadow *sh = sh_parse("root:::0:::::\n"
-				 "agent:!:19000:0:99999:7:::\n"
-				 "bang:!!:19000::::::\n"
-				 "hash:$6$salt$hash:19000:0:99999:7:::\n",
-				 &err);
+	                         "agent:!:19000:0:99999:7:::\n"
+	                         "bang:!!:19000::::::\n"
+	                         "hash:$6$salt$hash:19000:0:99999:7:::\n",
+	                         &err);
 	assert_non_null(sh);
 	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "root", &err), HP_TRUE);
 	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "agent", &err), HP_FALSE);
@@ -59,7 +59,7 @@ static void test_alpine_empty_root(void **state)
 	assert_string_equal(err.msg, "etc/shadow has no entry for \"missing\"");
 	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "adjunct", &err), HP_UNKNOWN);
 	assert_string_equal(err.msg, "user \"adjunct\" has a \"##\" password field, which points "
-				     "to a password adjunct file");
+	                             "to a password adjunct file");
 	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "nobody", &err), HP_UNKNOWN);
 	assert_string_equal(err.msg, "no user \"nobody\"");
 	assert_string_equal(hp_shadow_password(sh, "hash"), "$6$salt$hash");
@@ -80,15 +80,15 @@ static void test_debian12_shadow(void **state)
 	char *pw = hp_fixture_read("tests/fixtures/etc/debian12/passwd", &pl);
 	char *gr = hp_fixture_read("tests/fixtures/etc/debian12/group", &gl);
 	char *sh_text = hp_fixture_read("tests/fixtures/etc/debian12/shadow", &sl);
-	hp_err err = { { 0 } };
+	hp_err err = {{0}};
 	hp_userdb *db = hp_userdb_parse(pw, pl, "etc/passwd", gr, gl, "etc/group", &err);
 	hp_shadow *sh = hp_shadow_parse(sh_text, sl, "etc/shadow", &err);
 	assert_non_null(db);
 	assert_non_null(sh);
 	for (size_t i = 0; i < hp_userdb_nusers(db); i++)
-		assert_int_equal(hp_password_empty(db, sh, "etc/shadow",
-						   hp_userdb_user_at(db, i)->name, &err),
-				 HP_FALSE);
+		assert_int_equal(
+		    hp_password_empty(db, sh, "etc/shadow", hp_userdb_user_at(db, i)->name, &err),
+		    HP_FALSE);
 	hp_shadow_free(sh);
 	hp_userdb_free(db);
 	free(pw);
@@ -98,7 +98,7 @@ static void test_debian12_shadow(void **state)
 
 static void expect_error(const char *text, const char *msg)
 {
-	hp_err err = { { 0 } };
+	hp_err err = {{0}};
 	assert_null(sh_parse(text, &err));
 	assert_string_equal(err.msg, msg);
 }
@@ -106,26 +106,27 @@ static void expect_error(const char *text, const char *msg)
 static void test_malformed(void **state)
 {
 	(void)state;
-	expect_error("root:::0::::\n", "etc/shadow:1: 8 fields, expected 9 "
-				       "(name:password:lastchg:min:max:warn:inactive:expire:reserved)");
+	expect_error("root:::0::::\n",
+	             "etc/shadow:1: 8 fields, expected 9 "
+	             "(name:password:lastchg:min:max:warn:inactive:expire:reserved)");
 	expect_error("root:*:x:0:99999:7:::\n",
-		     "etc/shadow:1: last change \"x\" is not empty or a number of days");
+	             "etc/shadow:1: last change \"x\" is not empty or a number of days");
 	expect_error("root:*:1:0:99999:7::-1:\n",
-		     "etc/shadow:1: expiry date \"-1\" is not empty or a number of days");
+	             "etc/shadow:1: expiry date \"-1\" is not empty or a number of days");
 	expect_error("root:*:::::::\nroot::::::::\n",
-		     "etc/shadow:2: duplicate user \"root\" (first at line 1)");
+	             "etc/shadow:2: duplicate user \"root\" (first at line 1)");
 	expect_error("+:::::::\n", "etc/shadow:1: NIS compat line starting with '+' (entries from "
-				    "NIS cannot be checked)");
+	                           "NIS cannot be checked)");
 	expect_error("root::::::::\r\n",
-		     "etc/shadow:1: carriage return in line (libcs disagree on CRLF files)");
+	             "etc/shadow:1: carriage return in line (libcs disagree on CRLF files)");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_alpine_empty_root),
-		cmocka_unit_test(test_debian12_shadow),
-		cmocka_unit_test(test_malformed),
+	    cmocka_unit_test(test_alpine_empty_root),
+	    cmocka_unit_test(test_debian12_shadow),
+	    cmocka_unit_test(test_malformed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

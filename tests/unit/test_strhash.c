@@ -16,7 +16,7 @@
 static void test_siphash13_vectors(void **state)
 {
 	(void)state;
-	hp_hashkey zero = { 0, 0 };
+	hp_hashkey zero = {0, 0};
 	unsigned char seq[15];
 	for (int i = 0; i < 15; i++)
 		seq[i] = (unsigned char)i;
@@ -24,12 +24,12 @@ static void test_siphash13_vectors(void **state)
 	assert_true(hp_siphash(&zero, "abcdefgh", 8) == 4574395652268504554ULL);
 	assert_true(hp_siphash(&zero, "hangar-policy", 13) == 5492668210710147291ULL);
 	assert_true(hp_siphash(&zero, seq, sizeof seq) == 17514137373579004394ULL);
-	hp_hashkey other = { 1, 0 };
+	hp_hashkey other = {1, 0};
 	assert_true(hp_siphash(&other, "a", 1) != hp_siphash(&zero, "a", 1));
 }
 
-static const char *const names[] = { "root", "daemon", "agent", "hangar", "a", "" };
-static const uint32_t ids[] = { 0, 1, 1000, 1001, 4294967294u, 65534 };
+static const char *const names[] = {"root", "daemon", "agent", "hangar", "a", ""};
+static const uint32_t ids[] = {0, 1, 1000, 1001, 4294967294u, 65534};
 
 static const char *name_of(const void *ctx, uint32_t i)
 {
@@ -58,7 +58,7 @@ static void test_idxtab(void **state)
 	assert_int_equal(hp_idxtab_find_name(&byname, "roo", name_of, names), HP_IDX_NONE);
 	assert_int_equal(hp_idxtab_find_id(&byid, 2, id_of, ids), HP_IDX_NONE);
 	/* a second entry with a known key is refused, naming the first */
-	static const uint32_t dup[] = { 0, 1, 1000, 1001, 4294967294u, 65534, 1000 };
+	static const uint32_t dup[] = {0, 1, 1000, 1001, 4294967294u, 65534, 1000};
 	assert_int_equal(hp_idxtab_add_id(&byid, 6, id_of, dup), 2);
 	hp_idxtab_free(&byname);
 	hp_idxtab_free(&byid);
@@ -84,7 +84,7 @@ static void test_textesc(void **state)
 	hp_esc_buf b;
 	assert_string_equal(hp_escs(&b, "agent"), "agent");
 	assert_string_equal(hp_escs(&b, "a\"b\\c\n\x1b\x7f\xc3\xa9"),
-			    "a\\x22b\\x5cc\\x0a\\x1b\\x7f\\xc3\\xa9");
+	                    "a\\x22b\\x5cc\\x0a\\x1b\\x7f\\xc3\\xa9");
 	assert_string_equal(hp_esc(&b, "ab\0cd", 5), "ab\\x00cd");
 	char longer[HP_ESC_MAX_INPUT + 10];
 	memset(longer, 'x', sizeof longer - 1);
@@ -99,9 +99,9 @@ static void test_textesc(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_siphash13_vectors),
-		cmocka_unit_test(test_idxtab),
-		cmocka_unit_test(test_textesc),
+	    cmocka_unit_test(test_siphash13_vectors),
+	    cmocka_unit_test(test_idxtab),
+	    cmocka_unit_test(test_textesc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

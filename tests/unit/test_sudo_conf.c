@@ -55,46 +55,48 @@ static void test_sudoers_file(void **state)
 {
 	(void)state;
 	expect_ok("Plugin sudoers_policy sudoers.so sudoers_file=/etc/sudoers.alt\n",
-		  "/etc/sudoers.alt");
+	          "/etc/sudoers.alt");
 	expect_ok("plugin\tsudoers_policy /usr/libexec/sudo/sudoers.so sudoers_mode=0440 \\\n"
-		  "  sudoers_file=/opt/sudoers ignore_perms=true  # moved\n"
-		  "Plugin sudoers_io sudoers.so\nPlugin sudoers_audit sudoers.so\n",
-		  "/opt/sudoers");
+	          "  sudoers_file=/opt/sudoers ignore_perms=true  # moved\n"
+	          "Plugin sudoers_io sudoers.so\nPlugin sudoers_audit sudoers.so\n",
+	          "/opt/sudoers");
 	expect_ok("Path askpass /usr/bin/ssh-askpass\nPATH plugin_dir /usr/lib/sudo\n"
-		  "Set disable_coredump false\nSet group_source dynamic\n"
-		  "Debug sudo /var/log/sudo_debug all@warn\n   \n# Plugin evil evil.so\n",
-		  "/etc/sudoers");
+	          "Set disable_coredump false\nSet group_source dynamic\n"
+	          "Debug sudo /var/log/sudo_debug all@warn\n   \n# Plugin evil evil.so\n",
+	          "/etc/sudoers");
 }
 
 static void test_unknown(void **state)
 {
 	(void)state;
 	expect_bad("Plugin python_policy python_plugin.so ModulePath=/x.py\n",
-		   "/etc/sudo.conf:1: a plugin that may be a policy plugin other than sudoers: "
-		   "python_policy");
-	expect_bad("\nPlugin sudoers_policy /tmp/sudoers.so.evil\n",
-		   "/etc/sudo.conf:2: a sudoers plugin loaded from a library other than sudoers.so: "
-		   "/tmp/sudoers.so.evil");
+	           "/etc/sudo.conf:1: a plugin that may be a policy plugin other than sudoers: "
+	           "python_policy");
+	expect_bad(
+	    "\nPlugin sudoers_policy /tmp/sudoers.so.evil\n",
+	    "/etc/sudo.conf:2: a sudoers plugin loaded from a library other than sudoers.so: "
+	    "/tmp/sudoers.so.evil");
 	expect_bad("Plugin sudoers_policy sudoers.so sudoers_file=sudoers.local\n",
-		   "/etc/sudo.conf:1: a sudoers_file that is not an absolute path: "
-		   "sudoers_file=sudoers.local");
+	           "/etc/sudo.conf:1: a sudoers_file that is not an absolute path: "
+	           "sudoers_file=sudoers.local");
 	expect_bad("Plugin sudoers_policy sudoers.so\nPlugin sudoers_policy sudoers.so\n",
-		   "/etc/sudo.conf:2: a second policy plugin: sudoers_policy");
+	           "/etc/sudo.conf:2: a second policy plugin: sudoers_policy");
 	expect_bad("Plugin sudoers_policy sudoers.so sudoers_fil=/x\n",
-		   "/etc/sudo.conf:1: a sudoers plugin option the runtime does not know: "
-		   "sudoers_fil=/x");
+	           "/etc/sudo.conf:1: a sudoers plugin option the runtime does not know: "
+	           "sudoers_fil=/x");
 	expect_bad("Plugin sudoers_policy\n", "/etc/sudo.conf:1: a Plugin line without a symbol "
-					      "and a path: sudoers_policy");
+	                                      "and a path: sudoers_policy");
 	expect_bad("Set secret_mode on\n",
-		   "/etc/sudo.conf:1: a Set the runtime does not know: secret_mode on");
+	           "/etc/sudo.conf:1: a Set the runtime does not know: secret_mode on");
 	expect_bad("Path sudoers /etc/x\n",
-		   "/etc/sudo.conf:1: a Path the runtime does not know: sudoers /etc/x");
+	           "/etc/sudo.conf:1: a Path the runtime does not know: sudoers /etc/x");
 	expect_bad("Plugins sudoers_policy sudoers.so\n",
-		   "/etc/sudo.conf:1: a line sudo.conf does not have: Plugins sudoers_policy "
-		   "sudoers.so");
-	expect_bad("Plugin sudoers_policy \\\n sudo\\\nsudoers.so\n",
-		   "/etc/sudo.conf:1: a sudoers plugin loaded from a library other than sudoers.so: "
-		   "sudosudoers.so");
+	           "/etc/sudo.conf:1: a line sudo.conf does not have: Plugins sudoers_policy "
+	           "sudoers.so");
+	expect_bad(
+	    "Plugin sudoers_policy \\\n sudo\\\nsudoers.so\n",
+	    "/etc/sudo.conf:1: a sudoers plugin loaded from a library other than sudoers.so: "
+	    "sudosudoers.so");
 	hp_sudo_conf c;
 	static const char nul[] = "Set max_groups 8\0\n";
 	hp_sudo_conf_parse(nul, sizeof nul - 1, "/etc/sudo.conf", "/etc/sudoers", &c);
@@ -106,9 +108,9 @@ static void test_unknown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_debian12),
-		cmocka_unit_test(test_sudoers_file),
-		cmocka_unit_test(test_unknown),
+	    cmocka_unit_test(test_debian12),
+	    cmocka_unit_test(test_sudoers_file),
+	    cmocka_unit_test(test_unknown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,19 +20,19 @@
  * alias1000 (a second name for uid 1000, after agent), admin2 (1003,
  * primary group admin, which shares gid 27 with sudo). */
 static const char passwd[] = "root:x:0:0:root:/root:/bin/bash\n"
-			     "agent:x:1000:1000::/home/agent:/bin/bash\n"
-			     "bob:x:1001:1001::/home/bob:/bin/bash\n"
-			     "Carol:x:1002:1002::/home/carol:/bin/bash\n"
-			     "alias1000:x:1000:1000::/home/agent:/bin/bash\n"
-			     "admin2:x:1003:27::/home/admin2:/bin/bash\n";
+                             "agent:x:1000:1000::/home/agent:/bin/bash\n"
+                             "bob:x:1001:1001::/home/bob:/bin/bash\n"
+                             "Carol:x:1002:1002::/home/carol:/bin/bash\n"
+                             "alias1000:x:1000:1000::/home/agent:/bin/bash\n"
+                             "admin2:x:1003:27::/home/admin2:/bin/bash\n";
 static const char group[] = "root:x:0:\n"
-			    "sudo:x:27:bob\n"
-			    "admin:x:27:\n"
-			    "agent:x:1000:\n"
-			    "bob:x:1001:\n"
-			    "carol:x:1002:\n"
-			    "docker:x:999:agent\n"
-			    "Wheel:x:10:agent\n";
+                            "sudo:x:27:bob\n"
+                            "admin:x:27:\n"
+                            "agent:x:1000:\n"
+                            "bob:x:1001:\n"
+                            "carol:x:1002:\n"
+                            "docker:x:999:agent\n"
+                            "Wheel:x:10:agent\n";
 
 static hp_userdb *db;
 
@@ -40,8 +40,8 @@ static int setup(void **state)
 {
 	(void)state;
 	hp_err err;
-	db = hp_userdb_parse(passwd, strlen(passwd), "etc/passwd", group, strlen(group), "etc/group",
-			     &err);
+	db = hp_userdb_parse(passwd, strlen(passwd), "etc/passwd", group, strlen(group),
+	                     "etc/group", &err);
 	return db ? 0 : -1;
 }
 
@@ -62,10 +62,10 @@ static hp_sudoers *load_files(const char *first, ...)
 	va_start(ap, first);
 	for (const char *p = first; p && n < 16; p = va_arg(ap, const char *)) {
 		const char *text = va_arg(ap, const char *);
-		files[n++] = (hp_memfile){ p, text, strlen(text) };
+		files[n++] = (hp_memfile){p, text, strlen(text)};
 	}
 	va_end(ap);
-	fs = (hp_memfs){ files, n };
+	fs = (hp_memfs){files, n};
 	hp_sudo_files cb = hp_memfs_callbacks(&fs);
 	return hp_sudoers_load("/etc/sudoers", &cb);
 }
@@ -94,8 +94,8 @@ static void expect_problem(const char *text, const char *problem)
 	hp_sudoers *s = load_files("/etc/sudoers", text, NULL);
 	if (hp_sudoers_nproblems(s) != 1 || strcmp(hp_sudoers_problem(s, 0), problem) != 0)
 		print_message("sudoers:\n%s\nproblems: %zu, first: %s\n", text,
-			      hp_sudoers_nproblems(s),
-			      hp_sudoers_problem(s, 0) ? hp_sudoers_problem(s, 0) : "(none)");
+		              hp_sudoers_nproblems(s),
+		              hp_sudoers_problem(s, 0) ? hp_sudoers_problem(s, 0) : "(none)");
 	assert_int_equal(hp_sudoers_nproblems(s), 1);
 	assert_string_equal(hp_sudoers_problem(s, 0), problem);
 	hp_sudo_verdict v;
@@ -134,17 +134,18 @@ static void test_ubuntu_and_e2b(void **state)
 {
 	(void)state;
 	/* Ubuntu's sudoers, with the agent added to sudo */
-	static const char ubuntu[] = "Defaults\tenv_reset\n"
-				     "Defaults\tmail_badpass\n"
-				     "Defaults\tsecure_path=\"/usr/local/sbin:/usr/local/bin:/usr/sbin:"
-				     "/usr/bin:/sbin:/bin:/snap/bin\"\n"
-				     "Defaults\tuse_pty\n"
-				     "root\tALL=(ALL:ALL) ALL\n"
-				     "%admin ALL=(ALL) ALL\n"
-				     "%sudo\tALL=(ALL:ALL) ALL\n"
-				     "@includedir /etc/sudoers.d\n";
-	hp_sudoers *s = load_files("/etc/sudoers", ubuntu, "/etc/sudoers.d/README", "# nothing\n",
-				   NULL);
+	static const char ubuntu[] =
+	    "Defaults\tenv_reset\n"
+	    "Defaults\tmail_badpass\n"
+	    "Defaults\tsecure_path=\"/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+	    "/usr/bin:/sbin:/bin:/snap/bin\"\n"
+	    "Defaults\tuse_pty\n"
+	    "root\tALL=(ALL:ALL) ALL\n"
+	    "%admin ALL=(ALL) ALL\n"
+	    "%sudo\tALL=(ALL:ALL) ALL\n"
+	    "@includedir /etc/sudoers.d\n";
+	hp_sudoers *s =
+	    load_files("/etc/sudoers", ubuntu, "/etc/sudoers.d/README", "# nothing\n", NULL);
 	hp_sudo_verdict v;
 	assert_int_equal(hp_sudoers_nproblems(s), 0);
 	assert_int_equal(grants(s, "bob", &v), HP_TRUE);
@@ -157,11 +158,11 @@ static void test_ubuntu_and_e2b(void **state)
 
 	/* E2B's base image: the sandbox user may run anything without a password */
 	s = load_files("/etc/sudoers", ubuntu, "/etc/sudoers.d/agent",
-		       "agent ALL=(ALL:ALL) NOPASSWD: ALL\n", NULL);
+	               "agent ALL=(ALL:ALL) NOPASSWD: ALL\n", NULL);
 	assert_int_equal(grants(s, "agent", &v), HP_TRUE);
 	assert_true(v.nopasswd);
 	assert_string_equal(v.why, "/etc/sudoers.d/agent:1: \"agent ALL=(ALL:ALL) NOPASSWD: ALL\" "
-				   "grants agent without a password");
+	                           "grants agent without a password");
 	hp_sudoers_free(s);
 }
 
@@ -179,9 +180,10 @@ static void test_grants(void **state)
 	expect("agent ALL = list\n", "agent", HP_TRUE, NULL);
 	expect("agent ALL = /usr/local/bin/\n", "agent", HP_TRUE, NULL);
 	expect("agent ALL = ^/usr/sbin/(user|group)(add|del)$\n", "agent", HP_TRUE, NULL);
-	expect("agent ALL = sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef "
-	       "/bin/ls\n",
-	       "agent", HP_TRUE, NULL);
+	expect(
+	    "agent ALL = sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef "
+	    "/bin/ls\n",
+	    "agent", HP_TRUE, NULL);
 	/* options and tags never take a grant away */
 	expect("agent ALL = (root) NOTAFTER=20000101000000Z CWD=* TIMEOUT=1m NOEXEC: NOPASSWD: "
 	       "/bin/true\n",
@@ -205,8 +207,8 @@ static void test_grants(void **state)
 static void test_nopasswd(void **state)
 {
 	(void)state;
-	hp_sudoers *s = load_files("/etc/sudoers",
-				   "agent ALL = /bin/ls, NOPASSWD: /bin/cat, PASSWD: /bin/df\n", NULL);
+	hp_sudoers *s = load_files(
+	    "/etc/sudoers", "agent ALL = /bin/ls, NOPASSWD: /bin/cat, PASSWD: /bin/df\n", NULL);
 	hp_sudo_verdict v;
 	assert_int_equal(grants(s, "agent", &v), HP_TRUE);
 	assert_true(v.nopasswd);
@@ -218,9 +220,10 @@ static void test_nopasswd(void **state)
 	hp_sudoers_free(s);
 
 	/* Defaults !authenticate makes every rule it covers passwordless */
-	s = load_files("/etc/sudoers", "Defaults:agent !authenticate\nagent ALL = /bin/ls\n"
-				       "bob ALL = /bin/ls\n",
-		       NULL);
+	s = load_files("/etc/sudoers",
+	               "Defaults:agent !authenticate\nagent ALL = /bin/ls\n"
+	               "bob ALL = /bin/ls\n",
+	               NULL);
 	assert_int_equal(grants(s, "agent", &v), HP_TRUE);
 	assert_true(v.nopasswd);
 	assert_int_equal(grants(s, "bob", &v), HP_TRUE);
@@ -235,7 +238,7 @@ static void test_nopasswd(void **state)
 	assert_int_equal(grants(s, "agent", &v), HP_TRUE);
 	assert_true(v.nopasswd);
 	assert_string_equal(v.why, "/etc/sudoers:2: \"%docker ALL = NOPASSWD: ALL\" grants agent "
-				   "without a password");
+	                           "without a password");
 	hp_sudoers_free(s);
 }
 
@@ -277,8 +280,7 @@ static void test_aliases(void **state)
 	       "Cmnd_Alias UPDATE = /usr/bin/apt update, /usr/bin/apt upgrade\n"
 	       "Cmd_Alias MORE = UPDATE\n"
 	       "ADMINS HERE = (R) MORE\n",
-	       "agent", HP_TRUE,
-	       "/etc/sudoers:7: \"ADMINS HERE = (R) MORE\" grants agent");
+	       "agent", HP_TRUE, "/etc/sudoers:7: \"ADMINS HERE = (R) MORE\" grants agent");
 	expect("User_Alias A = bob : B = agent\nB ALL = ALL\n", "agent", HP_TRUE, NULL);
 	/* an undefined user alias is matched as a name (case aside) */
 	expect("AGENTS ALL = ALL\n", "agent", HP_FALSE, NULL);
@@ -286,9 +288,9 @@ static void test_aliases(void **state)
 	expect("Host_Alias NOWHERE = !ALL\nagent NOWHERE = ALL\n", "agent", HP_FALSE, NULL);
 	/* duplicate and self-referring aliases are problems */
 	expect_problem("User_Alias A = bob\nUser_Alias A = agent\nA ALL = ALL\n",
-		       "/etc/sudoers:2: User_Alias A is defined twice (first at /etc/sudoers:1)");
+	               "/etc/sudoers:2: User_Alias A is defined twice (first at /etc/sudoers:1)");
 	expect_problem("User_Alias A = B\nUser_Alias B = bob, A\nA ALL = ALL\n",
-		       "/etc/sudoers:1: User_Alias A refers to itself (through B)");
+	               "/etc/sudoers:1: User_Alias A refers to itself (through B)");
 	/* the same name for two kinds is allowed */
 	expect("User_Alias X = agent\nCmnd_Alias X = /bin/ls\nX ALL = X\n", "agent", HP_TRUE, NULL);
 }
@@ -338,23 +340,23 @@ static void test_syntax(void **state)
 	       "agent \\\n"
 	       "  ALL = \\\n"
 	       "  /bin/ls\n",
-	       "agent", HP_TRUE,
-	       "/etc/sudoers:3: \"agent \\x5c\" grants agent");
+	       "agent", HP_TRUE, "/etc/sudoers:3: \"agent \\x5c\" grants agent");
 	expect("\"agent\" ALL = ALL\n", "agent", HP_TRUE, NULL);
 	expect("ag\\x65nt ALL = ALL\n", "agent", HP_TRUE, NULL);
 	expect("\"%docker\" ALL = ALL\n", "agent", HP_TRUE, NULL);
-	expect("bob ALL = /bin/echo a\\,b, /bin/ls \\\n  -l\r\nagent ALL = /bin/echo \\# x\n", "agent",
-	       HP_TRUE, NULL);
+	expect("bob ALL = /bin/echo a\\,b, /bin/ls \\\n  -l\r\nagent ALL = /bin/echo \\# x\n",
+	       "agent", HP_TRUE, NULL);
 	/* '#' before a digit is a uid, not a comment */
 	expect("#1000 ALL=ALL\n", "agent", HP_TRUE, NULL);
 	expect("#1001 ALL=ALL\n#agent ALL=ALL\n", "agent", HP_FALSE, NULL);
 	/* a command's arguments end at '#', and the rest is a comment */
 	expect("agent ALL = /bin/ls #, ALL\n", "agent", HP_TRUE, NULL);
 	/* "Defaults" only starts a Defaults line as a bare word */
-	expect("Defaults env_reset, !lecture, env_keep += \"HOME PATH\", secure_path=/usr/bin:/bin\n"
-	       "Defaults:%sudo, bob !requiretty\nDefaults@host !fqdn\nDefaults!/usr/bin/su "
-	       "!syslog\nDefaults>root,operator log_output\n",
-	       "agent", HP_FALSE, "no rule in the 1 sudoers file read grants agent");
+	expect(
+	    "Defaults env_reset, !lecture, env_keep += \"HOME PATH\", secure_path=/usr/bin:/bin\n"
+	    "Defaults:%sudo, bob !requiretty\nDefaults@host !fqdn\nDefaults!/usr/bin/su "
+	    "!syslog\nDefaults>root,operator log_output\n",
+	    "agent", HP_FALSE, "no rule in the 1 sudoers file read grants agent");
 	expect("Defaults\\x20 ALL = ALL\n", "agent", HP_FALSE, NULL);
 }
 
@@ -362,50 +364,55 @@ static void test_syntax_errors(void **state)
 {
 	(void)state;
 	expect_problem("agent ALL\n",
-		       "/etc/sudoers:1:10: expected '=' after the host list, found end of line");
-	expect_problem("agent ALL = vim\n", "/etc/sudoers:1:13: expected a fully qualified command, "
-					    "a directory, sudoedit, list, a Cmnd_Alias or ALL, found "
-					    "\"vim\"");
+	               "/etc/sudoers:1:10: expected '=' after the host list, found end of line");
+	expect_problem("agent ALL = vim\n",
+	               "/etc/sudoers:1:13: expected a fully qualified command, "
+	               "a directory, sudoedit, list, a Cmnd_Alias or ALL, found "
+	               "\"vim\"");
 	expect_problem("agent ALL = (root /bin/ls\n",
-		       "/etc/sudoers:1:19: expected ')', found path /bin/ls");
+	               "/etc/sudoers:1:19: expected ')', found path /bin/ls");
 	expect_problem("\"agent ALL = ALL\n", "/etc/sudoers:1:1: line break in a quoted string");
 	expect_problem("agent ALL = /bin/ls \\d\n",
-		       "/etc/sudoers:1:21: a backslash escape sudo does not accept in command "
-		       "arguments");
+	               "/etc/sudoers:1:21: a backslash escape sudo does not accept in command "
+	               "arguments");
 	expect_problem("agent ALL = ^/bin/ls\n", "/etc/sudoers:1:13: expected a fully qualified "
-						 "command, a directory, sudoedit, list, a "
-						 "Cmnd_Alias or ALL, found \"^/bin/ls\"");
+	                                         "command, a directory, sudoedit, list, a "
+	                                         "Cmnd_Alias or ALL, found \"^/bin/ls\"");
 	expect_problem("agent ALL = /bin/ls ^foo\n",
-		       "/etc/sudoers:1:21: unterminated regular expression");
+	               "/etc/sudoers:1:21: unterminated regular expression");
 	expect_problem("User_Alias admins = bob\n", "/etc/sudoers:1:12: expected an alias name "
-						    "(capital letters, digits and '_'), found "
-						    "\"admins\"");
-	expect_problem("User_Alias ALL = bob\n", "/etc/sudoers:1:12: expected an alias name (capital "
-						 "letters, digits and '_'), found ALL");
-	expect_problem("Defaults env_reset env_keep\n",
-		       "/etc/sudoers:1:20: expected ',' or the end of the line, found \"env_keep\"");
-	expect_problem("Defaults\n",
-		       "/etc/sudoers:1:9: expected a blank before the Defaults parameters, found end "
-		       "of line");
+	                                            "(capital letters, digits and '_'), found "
+	                                            "\"admins\"");
+	expect_problem("User_Alias ALL = bob\n",
+	               "/etc/sudoers:1:12: expected an alias name (capital "
+	               "letters, digits and '_'), found ALL");
+	expect_problem(
+	    "Defaults env_reset env_keep\n",
+	    "/etc/sudoers:1:20: expected ',' or the end of the line, found \"env_keep\"");
+	expect_problem(
+	    "Defaults\n",
+	    "/etc/sudoers:1:9: expected a blank before the Defaults parameters, found end "
+	    "of line");
 	expect_problem("Defaults !env_reset=1\n", "/etc/sudoers:1:20: expected ',' or the end of "
-						  "the line after a negated parameter, found '='");
+	                                          "the line after a negated parameter, found '='");
 	expect_problem("agent ALL = sha256:abc /bin/ls\n",
-		       "/etc/sudoers:1:20: a digest of the wrong length");
+	               "/etc/sudoers:1:20: a digest of the wrong length");
 	expect_problem("NOPASSWD: agent ALL = ALL\n",
-		       "/etc/sudoers:1:1: expected a user, group, alias or ALL, found NOPASSWD:");
+	               "/etc/sudoers:1:1: expected a user, group, alias or ALL, found NOPASSWD:");
 	expect_problem("agent ALL = TIMEOUT /bin/ls\n",
-		       "/etc/sudoers:1:21: expected '=' after the option name, found path /bin/ls");
+	               "/etc/sudoers:1:21: expected '=' after the option name, found path /bin/ls");
 	expect_problem("agent %sudo = ALL\n",
-		       "/etc/sudoers:1:7: expected a host, alias or ALL, found \"%sudo\"");
+	               "/etc/sudoers:1:7: expected a host, alias or ALL, found \"%sudo\"");
 	expect_problem("bob ALL = ALL\r\n% ALL = ALL\n", "/etc/sudoers:2:1: empty group");
-	expect_problem("agent > ALL\n", "/etc/sudoers:1:7: a character no sudoers token starts with");
+	expect_problem("agent > ALL\n",
+	               "/etc/sudoers:1:7: a character no sudoers token starts with");
 	expect_problem("agent ALL = ALL\rbob ALL=ALL\n",
-		       "/etc/sudoers:1:16: carriage return not followed by a newline");
+	               "/etc/sudoers:1:16: carriage return not followed by a newline");
 	expect_problem("agent ALL = ALL \\\nDefaults env_reset\n",
-		       "/etc/sudoers:2:1: expected ',', ':' or the end of the line, found "
-		       "\"Defaults\"");
+	               "/etc/sudoers:2:1: expected ',', ':' or the end of the line, found "
+	               "\"Defaults\"");
 	expect_problem("\\\nDefaults env_reset\n",
-		       "/etc/sudoers:2:1: \"Defaults\" after a line continuation");
+	               "/etc/sudoers:2:1: \"Defaults\" after a line continuation");
 	/* the entry after an error is still read */
 	hp_sudoers *s = load_files("/etc/sudoers", "agent ALL = = \nagent ALL = /bin/ls\n", NULL);
 	hp_sudo_verdict v;
@@ -413,11 +420,11 @@ static void test_syntax_errors(void **state)
 	assert_int_equal(grants(s, "agent", &v), HP_TRUE);
 	assert_int_equal(grants(s, "bob", &v), HP_UNKNOWN);
 	assert_string_equal(v.why, "/etc/sudoers:1:13: expected a fully qualified command, a "
-				   "directory, sudoedit, list, a Cmnd_Alias or ALL, found '='");
+	                           "directory, sudoedit, list, a Cmnd_Alias or ALL, found '='");
 	hp_sudoers_free(s);
 	static const char nul[] = "bob ALL = ALL\nagent\0 ALL = ALL\n";
-	hp_memfile f = { "/etc/sudoers", nul, sizeof nul - 1 };
-	hp_memfs fs = { &f, 1 };
+	hp_memfile f = {"/etc/sudoers", nul, sizeof nul - 1};
+	hp_memfs fs = {&f, 1};
 	hp_sudo_files cb = hp_memfs_callbacks(&fs);
 	s = hp_sudoers_load("/etc/sudoers", &cb);
 	assert_int_equal(grants(s, "agent", &v), HP_UNKNOWN);
@@ -431,11 +438,11 @@ static void test_includes(void **state)
 	hp_sudo_verdict v;
 	/* includedir: sorted, '.' and '~' names skipped; relative include */
 	hp_sudoers *s = load_files(
-		"/etc/sudoers", "#includedir /etc/sudoers.d\n@include sudoers.local\n",
-		"/etc/sudoers.d/10-bob", "bob ALL = ALL\n", "/etc/sudoers.d/agent.conf",
-		"agent ALL = ALL\n", "/etc/sudoers.d/agent~", "agent ALL = ALL\n",
-		"/etc/sudoers.d/09-first", "User_Alias X = bob\n", "/etc/sudoers.local",
-		"%docker ALL = /bin/ls\n", "/etc/sudoers.d/sub/deeper", "agent ALL = ALL\n", NULL);
+	    "/etc/sudoers", "#includedir /etc/sudoers.d\n@include sudoers.local\n",
+	    "/etc/sudoers.d/10-bob", "bob ALL = ALL\n", "/etc/sudoers.d/agent.conf",
+	    "agent ALL = ALL\n", "/etc/sudoers.d/agent~", "agent ALL = ALL\n",
+	    "/etc/sudoers.d/09-first", "User_Alias X = bob\n", "/etc/sudoers.local",
+	    "%docker ALL = /bin/ls\n", "/etc/sudoers.d/sub/deeper", "agent ALL = ALL\n", NULL);
 	assert_int_equal(hp_sudoers_nproblems(s), 0);
 	assert_int_equal(hp_sudoers_nfiles(s), 4);
 	assert_int_equal(grants(s, "agent", &v), HP_TRUE);
@@ -443,7 +450,7 @@ static void test_includes(void **state)
 	hp_sudoers_free(s);
 
 	s = load_files("/etc/sudoers", "@includedir /etc/sudoers.d\n", "/etc/sudoers.d/b",
-		       "agent ALL = ALL\n", "/etc/sudoers.d/a", "User_Alias A = bob\n", NULL);
+	               "agent ALL = ALL\n", "/etc/sudoers.d/a", "User_Alias A = bob\n", NULL);
 	assert_int_equal(grants(s, "agent", &v), HP_TRUE);
 	assert_string_equal(v.why, "/etc/sudoers.d/b:1: \"agent ALL = ALL\" grants agent");
 	hp_sudoers_free(s);
@@ -451,43 +458,43 @@ static void test_includes(void **state)
 	/* a missing includedir is fine, a missing include file is not */
 	expect("@includedir /etc/sudoers.d\n", "agent", HP_FALSE, NULL);
 	expect_problem("@include /etc/sudoers.local\n",
-		       "/etc/sudoers:1:1: cannot include /etc/sudoers.local: it does not exist");
+	               "/etc/sudoers:1:1: cannot include /etc/sudoers.local: it does not exist");
 	expect_problem("@include /etc/sudoers.%h\n", "/etc/sudoers:1:1: include path "
-						     "\"/etc/sudoers.%h\" names the host (%h), "
-						     "which is not known offline");
+	                                             "\"/etc/sudoers.%h\" names the host (%h), "
+	                                             "which is not known offline");
 	expect_problem("@include\n", "/etc/sudoers:1:9: an include directive without a path");
 	expect_problem("@include /etc/a /etc/b\n",
-		       "/etc/sudoers:1:17: expected the end of the line after the include path, "
-		       "found path /etc/b");
+	               "/etc/sudoers:1:17: expected the end of the line after the include path, "
+	               "found path /etc/b");
 	/* a quoted path, and #include with a blank only */
 	s = load_files("/etc/sudoers", "#include \"/etc/my sudoers\"\n#include/etc/x\n",
-		       "/etc/my sudoers", "agent ALL = ALL\n", "/etc/x", "bob ALL = ALL\n", NULL);
+	               "/etc/my sudoers", "agent ALL = ALL\n", "/etc/x", "bob ALL = ALL\n", NULL);
 	assert_int_equal(grants(s, "agent", &v), HP_TRUE);
 	assert_int_equal(grants(s, "bob", &v), HP_FALSE);
 	hp_sudoers_free(s);
 	/* "  #include" is a comment, "@include" after blanks is not */
 	s = load_files("/etc/sudoers", "  #include /etc/x\n  @include /etc/y\n", "/etc/x",
-		       "agent ALL = ALL\n", "/etc/y", "bob ALL = ALL\n", NULL);
+	               "agent ALL = ALL\n", "/etc/y", "bob ALL = ALL\n", NULL);
 	assert_int_equal(grants(s, "agent", &v), HP_FALSE);
 	assert_int_equal(grants(s, "bob", &v), HP_TRUE);
 	hp_sudoers_free(s);
 
 	/* loops */
 	s = load_files("/etc/sudoers", "@include /etc/a\n", "/etc/a", "@include b\n", "/etc/b",
-		       "@include /etc/./a\nagent ALL = ALL\n", NULL);
+	               "@include /etc/./a\nagent ALL = ALL\n", NULL);
 	assert_int_equal(hp_sudoers_nproblems(s), 1);
 	assert_string_equal(hp_sudoers_problem(s, 0),
-			    "/etc/b:1:1: include loop: /etc/./a is already being read");
+	                    "/etc/b:1:1: include loop: /etc/./a is already being read");
 	assert_int_equal(grants(s, "agent", &v), HP_TRUE);
 	assert_int_equal(grants(s, "bob", &v), HP_UNKNOWN);
 	hp_sudoers_free(s);
 	expect_problem("@include /etc/sudoers\n",
-		       "/etc/sudoers:1:1: include loop: /etc/sudoers is already being read");
+	               "/etc/sudoers:1:1: include loop: /etc/sudoers is already being read");
 	expect_problem("@includedir /etc\n",
-		       "/etc/sudoers:1:1: include loop: /etc/sudoers is already being read");
+	               "/etc/sudoers:1:1: include loop: /etc/sudoers is already being read");
 	/* including the same file twice is no loop */
 	s = load_files("/etc/sudoers", "@include /etc/a\n@include /etc/a\n", "/etc/a",
-		       "bob ALL = ALL\n", NULL);
+	               "bob ALL = ALL\n", NULL);
 	assert_int_equal(hp_sudoers_nproblems(s), 0);
 	assert_int_equal(hp_sudoers_nfiles(s), 3);
 	hp_sudoers_free(s);
@@ -504,15 +511,15 @@ static void test_include_bounds(void **state)
 	for (int i = 0; i < N; i++) {
 		snprintf(paths[i], sizeof paths[i], i ? "/etc/s%d" : "/etc/sudoers", i);
 		snprintf(texts[i], sizeof texts[i], "@include /etc/s%d\n@include /etc/s%d\n", i + 1,
-			 i + 1);
-		files[i] = (hp_memfile){ paths[i], texts[i], strlen(texts[i]) / 2 };
+		         i + 1);
+		files[i] = (hp_memfile){paths[i], texts[i], strlen(texts[i]) / 2};
 	}
-	hp_memfs fs = { files, N };
+	hp_memfs fs = {files, N};
 	hp_sudo_files cb = hp_memfs_callbacks(&fs);
 	hp_sudoers *s = hp_sudoers_load("/etc/sudoers", &cb);
 	assert_int_equal(hp_sudoers_nproblems(s), 1);
 	assert_string_equal(hp_sudoers_problem(s, 0),
-			    "/etc/s128:1:1: includes nested deeper than 128 (at /etc/s129)");
+	                    "/etc/s128:1:1: includes nested deeper than 128 (at /etc/s129)");
 	assert_int_equal(hp_sudoers_nfiles(s), 129);
 	hp_sudoers_free(s);
 
@@ -524,7 +531,7 @@ static void test_include_bounds(void **state)
 	s = hp_sudoers_load("/etc/sudoers", &cb);
 	assert_int_equal(hp_sudoers_nfiles(s), HP_SUDOERS_MAX_FILES);
 	assert_string_equal(hp_sudoers_problem(s, 0),
-			    "/etc/s10:2:1: more than 1024 sudoers files to read (at /etc/s11)");
+	                    "/etc/s10:2:1: more than 1024 sudoers files to read (at /etc/s11)");
 	hp_sudo_verdict v;
 	assert_int_equal(grants(s, "agent", &v), HP_UNKNOWN);
 	hp_sudoers_free(s);
@@ -552,15 +559,15 @@ static void test_system(void **state)
 	(void)state;
 	hp_sudo_verdict v;
 	static const char conf_moved[] =
-		"# sudo.conf\nPlugin sudoers_policy sudoers.so sudoers_file=/etc/sudoers.alt "
-		"sudoers_mode=0440\nPlugin sudoers_io sudoers.so\nSet disable_coredump false\n"
-		"Path askpass /usr/X11R6/bin/ssh-askpass\n";
+	    "# sudo.conf\nPlugin sudoers_policy sudoers.so sudoers_file=/etc/sudoers.alt "
+	    "sudoers_mode=0440\nPlugin sudoers_io sudoers.so\nSet disable_coredump false\n"
+	    "Path askpass /usr/X11R6/bin/ssh-askpass\n";
 	hp_memfile files[] = {
-		{ "/etc/sudo.conf", conf_moved, sizeof conf_moved - 1 },
-		{ "/etc/sudoers", "bob ALL = ALL\n", 14 },
-		{ "/etc/sudoers.alt", "agent ALL = ALL\n", 16 },
+	    {"/etc/sudo.conf", conf_moved, sizeof conf_moved - 1},
+	    {"/etc/sudoers", "bob ALL = ALL\n", 14},
+	    {"/etc/sudoers.alt", "agent ALL = ALL\n", 16},
 	};
-	hp_memfs fs = { files, 3 };
+	hp_memfs fs = {files, 3};
 	hp_sudo_files cb = hp_memfs_callbacks(&fs);
 	hp_sudoers *s = hp_sudoers_load_system(&cb, NULL);
 	assert_int_equal(hp_sudoers_nproblems(s), 0);
@@ -582,16 +589,16 @@ static void test_system(void **state)
 	s = hp_sudoers_load_system(&cb, &ns);
 	assert_int_equal(grants(s, "agent", &v), HP_UNKNOWN);
 	assert_string_equal(v.why, "/etc/nsswitch.conf:2: sudoers uses \"sss\", which can supply "
-				   "entries that are not in the files");
+	                           "entries that are not in the files");
 	assert_int_equal(grants(s, "bob", &v), HP_TRUE);
 	hp_sudoers_free(s);
 
 	/* a sudo built from source reads /usr/local/etc: both places count */
 	hp_memfile local[] = {
-		{ "/etc/sudoers", "bob ALL = ALL\n", 14 },
-		{ "/usr/local/etc/sudoers", "agent ALL = ALL\n", 16 },
+	    {"/etc/sudoers", "bob ALL = ALL\n", 14},
+	    {"/usr/local/etc/sudoers", "agent ALL = ALL\n", 16},
 	};
-	hp_memfs fs3 = { local, 2 };
+	hp_memfs fs3 = {local, 2};
 	hp_sudo_files cb3 = hp_memfs_callbacks(&fs3);
 	s = hp_sudoers_load_system(&cb3, NULL);
 	assert_int_equal(hp_sudoers_nproblems(s), 0);
@@ -616,37 +623,38 @@ static void test_system(void **state)
 	hp_sudoers_free(s);
 
 	/* what cannot be read is unknown */
-	hp_sudo_files bad = { NULL, failing_read, failing_list };
+	hp_sudo_files bad = {NULL, failing_read, failing_list};
 	s = hp_sudoers_load_system(&bad, NULL);
 	assert_int_equal(grants(s, "root", &v), HP_UNKNOWN);
 	assert_string_equal(v.why, "cannot read /etc/sudo.conf: /etc/sudo.conf: not a regular file "
-				   "(fifo) (and 2 more problems)");
-	assert_string_equal(hp_sudoers_problem(s, 2),
-			    "cannot read /usr/local/etc/sudoers: /usr/local/etc/sudoers: not a regular "
-			    "file (fifo)");
+	                           "(fifo) (and 2 more problems)");
+	assert_string_equal(
+	    hp_sudoers_problem(s, 2),
+	    "cannot read /usr/local/etc/sudoers: /usr/local/etc/sudoers: not a regular "
+	    "file (fifo)");
 	hp_sudoers_free(s);
 	fs.files = files + 1;
 	fs.n = 2;
-	hp_memfile inc[] = { { "/etc/sudoers", "@includedir /etc/sudoers.d\n", 27 } };
-	hp_memfs fs2 = { inc, 1 };
+	hp_memfile inc[] = {{"/etc/sudoers", "@includedir /etc/sudoers.d\n", 27}};
+	hp_memfs fs2 = {inc, 1};
 	hp_sudo_files cb2 = hp_memfs_callbacks(&fs2);
 	cb2.list_dir = failing_list;
 	s = hp_sudoers_load("/etc/sudoers", &cb2);
 	assert_int_equal(grants(s, "root", &v), HP_UNKNOWN);
 	assert_string_equal(v.why, "/etc/sudoers:1:1: cannot list /etc/sudoers.d: /etc/sudoers.d: "
-				   "permission denied");
+	                           "permission denied");
 	hp_sudoers_free(s);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_debian12),     cmocka_unit_test(test_ubuntu_and_e2b),
-		cmocka_unit_test(test_grants),	     cmocka_unit_test(test_nopasswd),
-		cmocka_unit_test(test_negation),     cmocka_unit_test(test_aliases),
-		cmocka_unit_test(test_uncertain),    cmocka_unit_test(test_syntax),
-		cmocka_unit_test(test_syntax_errors), cmocka_unit_test(test_includes),
-		cmocka_unit_test(test_include_bounds), cmocka_unit_test(test_system),
+	    cmocka_unit_test(test_debian12),       cmocka_unit_test(test_ubuntu_and_e2b),
+	    cmocka_unit_test(test_grants),         cmocka_unit_test(test_nopasswd),
+	    cmocka_unit_test(test_negation),       cmocka_unit_test(test_aliases),
+	    cmocka_unit_test(test_uncertain),      cmocka_unit_test(test_syntax),
+	    cmocka_unit_test(test_syntax_errors),  cmocka_unit_test(test_includes),
+	    cmocka_unit_test(test_include_bounds), cmocka_unit_test(test_system),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

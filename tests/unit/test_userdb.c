@@ -23,7 +23,7 @@ static hp_userdb *parse(const char *pw, const char *gr, hp_err *err)
 /* Parsing fails with exactly this message. */
 static void expect_error(const char *pw, const char *gr, const char *msg)
 {
-	hp_err err = { { 0 } };
+	hp_err err = {{0}};
 	hp_userdb *db = parse(pw, gr, &err);
 	assert_null(db);
 	assert_string_equal(err.msg, msg);
@@ -40,7 +40,7 @@ static void test_debian12(void **state)
 	size_t pl, gl;
 	char *pw = hp_fixture_read("tests/fixtures/etc/debian12/passwd", &pl);
 	char *gr = hp_fixture_read("tests/fixtures/etc/debian12/group", &gl);
-	hp_err err = { { 0 } };
+	hp_err err = {{0}};
 	hp_userdb *db = hp_userdb_parse(pw, pl, "etc/passwd", gr, gl, "etc/group", &err);
 	assert_non_null(db);
 	assert_int_equal(hp_userdb_nusers(db), 18);
@@ -96,19 +96,19 @@ static void test_debian12(void **state)
 static void test_user_groups(void **state)
 {
 	(void)state;
-	hp_err err = { { 0 } };
+	hp_err err = {{0}};
 	hp_userdb *db = parse("root:x:0:0:root:/root:/bin/bash\n"
-			      "agent:x:1000:1000::/home/agent:/bin/bash\n"
-			      "bob:x:1001:1001::/home/bob:/bin/sh\n"
-			      "ghost:x:1002:4242::/:/bin/sh\n",
-			      "root:x:0:\n"
-			      "sudo:x:27:bob,agent\n"
-			      "agent:x:1000:\n"
-			      "docker:x:999:agent,agent\n"
-			      "admin:x:27:agent\n"
-			      "bob:x:1001:\n"
-			      "staff:x:50:bob\n",
-			      &err);
+	                      "agent:x:1000:1000::/home/agent:/bin/bash\n"
+	                      "bob:x:1001:1001::/home/bob:/bin/sh\n"
+	                      "ghost:x:1002:4242::/:/bin/sh\n",
+	                      "root:x:0:\n"
+	                      "sudo:x:27:bob,agent\n"
+	                      "agent:x:1000:\n"
+	                      "docker:x:999:agent,agent\n"
+	                      "admin:x:27:agent\n"
+	                      "bob:x:1001:\n"
+	                      "staff:x:50:bob\n",
+	                      &err);
 	assert_non_null(db);
 
 	hp_user_groups g;
@@ -152,22 +152,22 @@ static void test_user_groups(void **state)
 static void test_first_by_uid_and_uid0_findings(void **state)
 {
 	(void)state;
-	hp_err err = { { 0 } };
+	hp_err err = {{0}};
 	hp_userdb *db = parse("root:x:0:0:root:/root:/bin/bash\n"
-			      "toor:x:0:0::/root:/bin/sh\n"
-			      "agent:x:1000:1000::/home/agent:/bin/bash\n"
-			      "admin:x:1000:1000::/home/admin:/bin/bash\n"
-			      "zero:x:000:0::/:/bin/sh\n",
-			      base_group, &err);
+	                      "toor:x:0:0::/root:/bin/sh\n"
+	                      "agent:x:1000:1000::/home/agent:/bin/bash\n"
+	                      "admin:x:1000:1000::/home/admin:/bin/bash\n"
+	                      "zero:x:000:0::/:/bin/sh\n",
+	                      base_group, &err);
 	assert_non_null(db);
 	assert_string_equal(hp_userdb_user_by_uid(db, 0)->name, "root");
 	assert_string_equal(hp_userdb_user_by_uid(db, 1000)->name, "agent");
 	assert_int_equal(hp_userdb_user(db, "zero")->uid, 0);
 	assert_int_equal(hp_userdb_nfindings(db), 2);
 	assert_string_equal(hp_userdb_finding(db, 0),
-			    "etc/passwd:2: account \"toor\" has uid 0 besides root");
+	                    "etc/passwd:2: account \"toor\" has uid 0 besides root");
 	assert_string_equal(hp_userdb_finding(db, 1),
-			    "etc/passwd:5: account \"zero\" has uid 0 besides root");
+	                    "etc/passwd:5: account \"zero\" has uid 0 besides root");
 	assert_null(hp_userdb_finding(db, 2));
 	hp_userdb_free(db);
 }
@@ -175,11 +175,11 @@ static void test_first_by_uid_and_uid0_findings(void **state)
 static void test_layout_tolerance(void **state)
 {
 	(void)state;
-	hp_err err = { { 0 } };
+	hp_err err = {{0}};
 	/* blank lines are skipped, the last line needs no newline, ids may
 	 * have leading zeros, fields other than ids may be empty */
 	hp_userdb *db = parse("\nroot:x:0:0:root:/root:/bin/bash\n  \n\t\nagent::01000:1000:::",
-			      "root:x:0:\n\nagent:x:1000:", &err);
+	                      "root:x:0:\n\nagent:x:1000:", &err);
 	assert_non_null(db);
 	assert_int_equal(hp_userdb_nusers(db), 2);
 	const hp_user *a = hp_userdb_user(db, "agent");
@@ -206,90 +206,102 @@ static void test_layout_tolerance(void **state)
 static void test_id_errors(void **state)
 {
 	(void)state;
-	expect_passwd_error("a:x:abc:0::/:/bin/sh\n", "etc/passwd:1: uid \"abc\" is not a decimal number");
-	expect_passwd_error("a:x: 1:0::/:/bin/sh\n", "etc/passwd:1: uid \" 1\" is not a decimal number");
-	expect_passwd_error("a:x:1x:0::/:/bin/sh\n", "etc/passwd:1: uid \"1x\" is not a decimal number");
-	expect_passwd_error("a:x:+1:0::/:/bin/sh\n", "etc/passwd:1: uid \"+1\" is not a decimal number");
-	expect_passwd_error("a:x:-1:0::/:/bin/sh\n",
-			    "etc/passwd:1: uid \"-1\" is negative (-1 is (uid_t)-1, which setresuid "
-			    "reads as 'unchanged')");
+	expect_passwd_error("a:x:abc:0::/:/bin/sh\n",
+	                    "etc/passwd:1: uid \"abc\" is not a decimal number");
+	expect_passwd_error("a:x: 1:0::/:/bin/sh\n",
+	                    "etc/passwd:1: uid \" 1\" is not a decimal number");
+	expect_passwd_error("a:x:1x:0::/:/bin/sh\n",
+	                    "etc/passwd:1: uid \"1x\" is not a decimal number");
+	expect_passwd_error("a:x:+1:0::/:/bin/sh\n",
+	                    "etc/passwd:1: uid \"+1\" is not a decimal number");
+	expect_passwd_error(
+	    "a:x:-1:0::/:/bin/sh\n",
+	    "etc/passwd:1: uid \"-1\" is negative (-1 is (uid_t)-1, which setresuid "
+	    "reads as 'unchanged')");
 	expect_passwd_error("a:x:4294967295:0::/:/bin/sh\n",
-			    "etc/passwd:1: uid 4294967295 is (uid_t)-1, which setresuid reads as "
-			    "'unchanged'");
+	                    "etc/passwd:1: uid 4294967295 is (uid_t)-1, which setresuid reads as "
+	                    "'unchanged'");
 	expect_passwd_error("a:x:004294967295:0::/:/bin/sh\n",
-			    "etc/passwd:1: uid 4294967295 is (uid_t)-1, which setresuid reads as "
-			    "'unchanged'");
-	expect_passwd_error("a:x:4294967296:0::/:/bin/sh\n",
-			    "etc/passwd:1: uid \"4294967296\" is out of range (largest is 4294967294)");
+	                    "etc/passwd:1: uid 4294967295 is (uid_t)-1, which setresuid reads as "
+	                    "'unchanged'");
+	expect_passwd_error(
+	    "a:x:4294967296:0::/:/bin/sh\n",
+	    "etc/passwd:1: uid \"4294967296\" is out of range (largest is 4294967294)");
 	expect_passwd_error("a:x:99999999999999999999999999:0::/:/bin/sh\n",
-			    "etc/passwd:1: uid \"99999999999999999999999999\" is out of range "
-			    "(largest is 4294967294)");
+	                    "etc/passwd:1: uid \"99999999999999999999999999\" is out of range "
+	                    "(largest is 4294967294)");
 	expect_passwd_error("a:x::0::/:/bin/sh\n", "etc/passwd:1: empty uid (glibc reads it as 0)");
 	expect_passwd_error("a:x:1::::\n", "etc/passwd:1: empty gid (glibc reads it as 0)");
-	expect_passwd_error("a:x:1:-1:::\n",
-			    "etc/passwd:1: gid \"-1\" is negative (-1 is (gid_t)-1, which setresgid "
-			    "reads as 'unchanged')");
-	expect_error("root:x:0:0::/:/bin/sh\n", "g:x:4294967295:\n",
-		     "etc/group:1: gid 4294967295 is (gid_t)-1, which setresgid reads as 'unchanged'");
+	expect_passwd_error(
+	    "a:x:1:-1:::\n",
+	    "etc/passwd:1: gid \"-1\" is negative (-1 is (gid_t)-1, which setresgid "
+	    "reads as 'unchanged')");
+	expect_error(
+	    "root:x:0:0::/:/bin/sh\n", "g:x:4294967295:\n",
+	    "etc/group:1: gid 4294967295 is (gid_t)-1, which setresgid reads as 'unchanged'");
 	expect_error("root:x:0:0::/:/bin/sh\n", "g:x:wheel:\n",
-		     "etc/group:1: gid \"wheel\" is not a decimal number");
+	             "etc/group:1: gid \"wheel\" is not a decimal number");
 }
 
 static void test_line_errors(void **state)
 {
 	(void)state;
 	expect_passwd_error("root:x:0:0:root:/root:/bin/bash\nagent:x:1000:1000::/home/agent\n",
-			    "etc/passwd:2: 6 fields, expected 7 (name:password:uid:gid:gecos:home:"
-			    "shell)");
+	                    "etc/passwd:2: 6 fields, expected 7 (name:password:uid:gid:gecos:home:"
+	                    "shell)");
 	expect_passwd_error("a:x:1:1::/:/bin/sh:extra\n",
-			    "etc/passwd:1: 8 fields, expected 7 (name:password:uid:gid:gecos:home:"
-			    "shell)");
+	                    "etc/passwd:1: 8 fields, expected 7 (name:password:uid:gid:gecos:home:"
+	                    "shell)");
 	expect_error("root:x:0:0::/:/bin/sh\n", "sudo:x:27\n",
-		     "etc/group:1: 3 fields, expected 4 (name:password:gid:members)");
+	             "etc/group:1: 3 fields, expected 4 (name:password:gid:members)");
 	expect_passwd_error("root:x:0:0::/:/bin/sh\r\n",
-			    "etc/passwd:1: carriage return in line (libcs disagree on CRLF files)");
-	expect_passwd_error("# users\nroot:x:0:0::/:/bin/sh\n",
-			    "etc/passwd:1: comment line (musl reads it as an entry, glibc skips it)");
-	expect_passwd_error("root:x:0:0::/:/bin/sh\n toor:x:0:0::/:/bin/sh\n",
-			    "etc/passwd:2: line starts with a blank (glibc skips it, musl does not)");
+	                    "etc/passwd:1: carriage return in line (libcs disagree on CRLF files)");
+	expect_passwd_error(
+	    "# users\nroot:x:0:0::/:/bin/sh\n",
+	    "etc/passwd:1: comment line (musl reads it as an entry, glibc skips it)");
+	expect_passwd_error(
+	    "root:x:0:0::/:/bin/sh\n toor:x:0:0::/:/bin/sh\n",
+	    "etc/passwd:2: line starts with a blank (glibc skips it, musl does not)");
 	expect_passwd_error("root:x:0:0::/:/bin/sh\n\n+::::::\n",
-			    "etc/passwd:3: NIS compat line starting with '+' (entries from NIS "
-			    "cannot be checked)");
+	                    "etc/passwd:3: NIS compat line starting with '+' (entries from NIS "
+	                    "cannot be checked)");
 	expect_passwd_error("-agent::::::\n",
-			    "etc/passwd:1: NIS compat line starting with '-' (entries from NIS "
-			    "cannot be checked)");
+	                    "etc/passwd:1: NIS compat line starting with '-' (entries from NIS "
+	                    "cannot be checked)");
 	expect_error("root:x:0:0::/:/bin/sh\n", "root:x:0:\n+@admins:x::\n",
-		     "etc/group:2: NIS compat line starting with '+' (entries from NIS cannot be "
-		     "checked)");
+	             "etc/group:2: NIS compat line starting with '+' (entries from NIS cannot be "
+	             "checked)");
 	expect_passwd_error(":x:0:0::/:/bin/sh\n", "etc/passwd:1: empty user name");
 	expect_error("root:x:0:0::/:/bin/sh\n", ":x:0:\n", "etc/group:1: empty group name");
-	expect_passwd_error("a b:x:1:1::/:/bin/sh\n",
-			    "etc/passwd:1: user name \"a b\" contains a blank or control character");
+	expect_passwd_error(
+	    "a b:x:1:1::/:/bin/sh\n",
+	    "etc/passwd:1: user name \"a b\" contains a blank or control character");
 	expect_passwd_error("a\x1b[31m:x:1:1::/:/bin/sh\n",
-			    "etc/passwd:1: user name \"a\\x1b[31m\" contains a blank or control "
-			    "character");
-	expect_passwd_error("root:x:0:0::/:/bin/sh\nagent:x:1:1::/:/bin/sh\nroot:x:5:5::/:/bin/sh\n",
-			    "etc/passwd:3: duplicate user \"root\" (first at line 1)");
+	                    "etc/passwd:1: user name \"a\\x1b[31m\" contains a blank or control "
+	                    "character");
+	expect_passwd_error(
+	    "root:x:0:0::/:/bin/sh\nagent:x:1:1::/:/bin/sh\nroot:x:5:5::/:/bin/sh\n",
+	    "etc/passwd:3: duplicate user \"root\" (first at line 1)");
 	expect_error("root:x:0:0::/:/bin/sh\n", "sudo:x:27:\nwheel:x:10:\nsudo:x:28:\n",
-		     "etc/group:3: duplicate group \"sudo\" (first at line 1)");
+	             "etc/group:3: duplicate group \"sudo\" (first at line 1)");
 	expect_error("root:x:0:0::/:/bin/sh\n", "sudo:x:27:a,,b\n",
-		     "etc/group:1: empty member name in the member list");
+	             "etc/group:1: empty member name in the member list");
 	expect_error("root:x:0:0::/:/bin/sh\n", "sudo:x:27:a,\n",
-		     "etc/group:1: empty member name in the member list");
+	             "etc/group:1: empty member name in the member list");
 	expect_error("root:x:0:0::/:/bin/sh\n", "sudo:x:27:a, b\n",
-		     "etc/group:1: member name \" b\" contains a blank or control character");
+	             "etc/group:1: member name \" b\" contains a blank or control character");
 	/* quotes in names are escaped in messages */
 	expect_passwd_error("a\"b:x:1:1::/:/bin/sh\na\"b:x:1:1::/:/bin/sh\n",
-			    "etc/passwd:2: duplicate user \"a\\x22b\" (first at line 1)");
+	                    "etc/passwd:2: duplicate user \"a\\x22b\" (first at line 1)");
 }
 
 static void test_nul_long_and_many(void **state)
 {
 	(void)state;
-	hp_err err = { { 0 } };
+	hp_err err = {{0}};
 	static const char nul[] = "root:x:0:0::/:/bin/sh\nag\0ent:x:1:1::/:/bin/sh\n";
 	assert_null(hp_userdb_parse(nul, sizeof nul - 1, "etc/passwd", base_group,
-				    strlen(base_group), "etc/group", &err));
+	                            strlen(base_group), "etc/group", &err));
 	assert_string_equal(err.msg, "etc/passwd:2: NUL byte in line");
 
 	/* a line of exactly the limit is fine, one more byte is not */
@@ -328,15 +340,15 @@ static void test_scale(void **state)
 	char *p = pw, *q = gr;
 	for (int i = 0; i < N; i++) {
 		p += sprintf(p, "user%d:x:%d:%d:User %d:/home/user%d:/bin/bash\n", i, 1000 + i,
-			     1000 + i, i, i);
-		q += sprintf(q, "group%d:x:%d:user%d,user%d,user%d\n", i, 1000 + i, i,
-			     (i + 1) % N, (i + 2) % N);
+		             1000 + i, i, i);
+		q += sprintf(q, "group%d:x:%d:user%d,user%d,user%d\n", i, 1000 + i, i, (i + 1) % N,
+		             (i + 2) % N);
 	}
-	hp_err err = { { 0 } };
+	hp_err err = {{0}};
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	hp_userdb *db = hp_userdb_parse(pw, (size_t)(p - pw), "etc/passwd", gr, (size_t)(q - gr),
-					"etc/group", &err);
+	                                "etc/group", &err);
 	assert_non_null(db);
 	char name[32];
 	for (int i = 0; i < N; i++) {
@@ -360,14 +372,14 @@ static void test_scale(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_debian12),
-		cmocka_unit_test(test_user_groups),
-		cmocka_unit_test(test_first_by_uid_and_uid0_findings),
-		cmocka_unit_test(test_layout_tolerance),
-		cmocka_unit_test(test_id_errors),
-		cmocka_unit_test(test_line_errors),
-		cmocka_unit_test(test_nul_long_and_many),
-		cmocka_unit_test(test_scale),
+	    cmocka_unit_test(test_debian12),
+	    cmocka_unit_test(test_user_groups),
+	    cmocka_unit_test(test_first_by_uid_and_uid0_findings),
+	    cmocka_unit_test(test_layout_tolerance),
+	    cmocka_unit_test(test_id_errors),
+	    cmocka_unit_test(test_line_errors),
+	    cmocka_unit_test(test_nul_long_and_many),
+	    cmocka_unit_test(test_scale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
