@@ -175,6 +175,10 @@ static size_t digest_len(const char *name)
 	}
 }
 
+/* The group half of a runas list: sudo's grammar takes only words, aliases
+ * and ALL there, no %group or +netgroup (a list kind of the parser only). */
+enum { SA_RUNAS_GROUPS = SA_NKINDS };
+
 /* One member of a list of kind k; the current token starts it and the
  * token after it is current on return. */
 static bool item(parser *P, sd_akind k, sd_member *m)
@@ -226,6 +230,10 @@ static bool item(parser *P, sd_akind k, sd_member *m)
 	case TK_WORD:
 		if (k == SA_HOST && P->t.text[0] == '%') {
 			expected(P, "a host, alias or ALL");
+			return false;
+		}
+		if ((int)k == SA_RUNAS_GROUPS && (P->t.text[0] == '%' || P->t.text[0] == '+')) {
+			expected(P, "a group name, alias or ALL");
 			return false;
 		}
 		m->kind = SM_WORD;
@@ -391,7 +399,7 @@ static bool cmndspec(parser *P, bool *nopasswd, sd_cmndspec *out)
 			return false;
 		if (P->t.kind == TK_COLON) {
 			next(P);
-			if (P->t.kind != TK_RPAREN && !list(P, SA_RUNAS, &runas))
+			if (P->t.kind != TK_RPAREN && !list(P, (sd_akind)SA_RUNAS_GROUPS, &runas))
 				return false;
 		}
 		if (P->t.kind != TK_RPAREN) {
