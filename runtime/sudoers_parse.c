@@ -179,6 +179,13 @@ static size_t digest_len(const char *name)
  * and ALL there, no %group or +netgroup (a list kind of the parser only). */
 enum { SA_RUNAS_GROUPS = SA_NKINDS };
 
+static const char *members_of(sd_akind k)
+{
+	if ((int)k == SA_RUNAS_GROUPS)
+		return "a group name, alias or ALL";
+	return k == SA_HOST ? "a host, alias or ALL" : "a user, group, alias or ALL";
+}
+
 /* One member of a list of kind k; the current token starts it and the
  * token after it is current on return. */
 static bool item(parser *P, sd_akind k, sd_member *m)
@@ -220,8 +227,7 @@ static bool item(parser *P, sd_akind k, sd_member *m)
 		break;
 	case TK_ALIAS:
 		if (is_option(P->t.text)) {
-			expected(P, k == SA_HOST ? "a host, alias or ALL"
-			                         : "a user, group, alias or ALL");
+			expected(P, members_of(k));
 			return false;
 		}
 		m->kind = SM_ALIAS;
@@ -229,18 +235,18 @@ static bool item(parser *P, sd_akind k, sd_member *m)
 		break;
 	case TK_WORD:
 		if (k == SA_HOST && P->t.text[0] == '%') {
-			expected(P, "a host, alias or ALL");
+			expected(P, members_of(k));
 			return false;
 		}
 		if ((int)k == SA_RUNAS_GROUPS && (P->t.text[0] == '%' || P->t.text[0] == '+')) {
-			expected(P, "a group name, alias or ALL");
+			expected(P, members_of(k));
 			return false;
 		}
 		m->kind = SM_WORD;
 		m->text = keep(P);
 		break;
 	default:
-		expected(P, k == SA_HOST ? "a host, alias or ALL" : "a user, group, alias or ALL");
+		expected(P, members_of(k));
 		return false;
 	}
 	next(P);
@@ -393,13 +399,19 @@ static void alias_def(parser *P, sd_akind k)
 static bool cmndspec(parser *P, bool *nopasswd, sd_cmndspec *out)
 {
 	if (P->t.kind == TK_LPAREN) {
+		/* (), (users), (users : groups), (: groups), (:) but not (users :) */
 		sd_list runas;
+		bool users = false;
 		next(P);
-		if (P->t.kind != TK_COLON && P->t.kind != TK_RPAREN && !list(P, SA_RUNAS, &runas))
-			return false;
+		if (P->t.kind != TK_COLON && P->t.kind != TK_RPAREN) {
+			if (!list(P, SA_RUNAS, &runas))
+				return false;
+			users = true;
+		}
 		if (P->t.kind == TK_COLON) {
 			next(P);
-			if (P->t.kind != TK_RPAREN && !list(P, (sd_akind)SA_RUNAS_GROUPS, &runas))
+			if ((users || P->t.kind != TK_RPAREN) &&
+			    !list(P, (sd_akind)SA_RUNAS_GROUPS, &runas))
 				return false;
 		}
 		if (P->t.kind != TK_RPAREN) {

@@ -401,6 +401,9 @@ static void test_syntax_errors(void **state)
 	               "/etc/sudoers:1:1: expected a user, group, alias or ALL, found NOPASSWD:");
 	expect_problem("agent ALL = TIMEOUT /bin/ls\n",
 	               "/etc/sudoers:1:21: expected '=' after the option name, found path /bin/ls");
+	expect_problem("agent ALL = (root:) ALL\n",
+	               "/etc/sudoers:1:19: expected a group name, alias or ALL, found ')'");
+	expect("agent ALL = (:) ALL\nbob ALL = () ALL\n", "agent", HP_TRUE, NULL);
 	expect_problem("agent ALL = (root : %wheel) ALL\n",
 	               "/etc/sudoers:1:21: expected a group name, alias or ALL, found \"%wheel\"");
 	expect_problem("agent %sudo = ALL\n",
