@@ -42,9 +42,8 @@ sandbox_run() {
 
 sandbox_setup() {
 	set -e
-	etc=$T/sandbox-etc
-	rm -rf "$etc"
-	cp -a /etc "$etc"
+	etc=$(mktemp -d "$T/sandbox-etc.XXXXXX")
+	cp -a /etc/. "$etc"
 	# drop any account or group that would collide with the sandbox's users
 	for f in passwd group shadow gshadow; do
 		[ -f "$etc/$f" ] || continue
