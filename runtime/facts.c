@@ -291,7 +291,9 @@ static bool int_value(reader *r, const node *n, int64_t *out, const char *what)
 {
 	if (!scalar(r, n, what))
 		return false;
-	if (!n->plain || !hp_parse_int(n->s, out))
+	if (!n->plain)
+		return nfail(r, n, "%s must be an int, not a quoted string", what);
+	if (!hp_parse_int(n->s, out))
 		return nfail(r, n, "%s must be an int, not '%s'", what, n->s);
 	return true;
 }
@@ -371,6 +373,8 @@ static bool typed_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_val
 			*out = hp_v_bool(n->s[0] == 't');
 			return true;
 		}
+		if (!n->plain)
+			return nfail(r, n, "%s must be true or false, not a quoted string", what);
 		return nfail(r, n, "%s must be true or false, not '%s'", what, n->s);
 	case HP_T_INT: {
 		int64_t i;
