@@ -423,7 +423,15 @@ static void expr(gen *g, const hp_expr *e)
 	default:
 		break;
 	}
-done:
+done:;
+}
+
+/* A whole expression (a param, an identity, a condition, an assertion, a
+ * loop's list): the bytecode's stack must hold it. */
+static void top_expr(gen *g, const hp_expr *e)
+{
+	g->depth = g->max_depth = 0;
+	expr(g, e);
 	if (g->max_depth > HP_BC_MAX_STACK)
 		limit_error(g, e->span, "this expression needs more than 64 values on the stack",
 		            "split it into params, or simplify it");
@@ -465,7 +473,7 @@ static void stmts(gen *g, const hp_stmt *s)
 				            "move the inner loops into a rule of their own");
 				return;
 			}
-			expr(g, s->expr);
+			top_expr(g, s->expr);
 			at(g, s->span, true);
 			emit(g, HP_I_FOR, s->loop_depth, 0, s->max);
 			stmts(g, s->body);
@@ -473,7 +481,7 @@ static void stmts(gen *g, const hp_stmt *s)
 			emit(g, HP_I_ENDFOR, s->loop_depth, 0, hp_bcw_str(g->w, s->var));
 			continue;
 		}
-		expr(g, s->expr);
+		top_expr(g, s->expr);
 		emit(g, s->kind == HP_ST_REQUIRE ? HP_I_REQUIRE : HP_I_FORBID, 0, 0,
 		     g->next_assert++);
 	}
@@ -488,9 +496,8 @@ typedef struct {
 static hp_bc_region value_region(gen *g, const hp_expr *e)
 {
 	uint32_t start = hp_bcw_pc(g->w);
-	g->depth = g->max_depth = 0;
 	g->src = NULL;
-	expr(g, e);
+	top_expr(g, e);
 	emit(g, HP_I_RETURN, 0, 0, 0);
 	hp_bc_region r = {start, hp_bcw_pc(g->w) - start};
 	return r;

@@ -1,0 +1,313 @@
+/* test_codegen.c: code generation from source: every shipped policy
+ * compiles to verified bytecode, twice to the same bytes; constants are
+ * folded and params are not; the bytecode's limits are reported as
+ * diagnostics at the source; and small policies evaluated from facts give
+ * the language's three-valued results. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen.h"
+#include "disasm.h"
+#include "eval.h"
+#include "facts.h"
+#include "front.h"
+
+static uint8_t *compile_text(const char *src, size_t *len, char *errbuf, size_t errlen)
+{
+	hp_diags d;
+	hp_diags_init(&d);
+	hp_program *p = hp_front_compile_text("t.hpol", src, strlen(src), NULL, &d);
+	uint8_t *out = p->ok ? hp_codegen(p, len, &d) : NULL;
+	if (errbuf) {
+		errbuf[0] = '\0';
+		if (d.n)
+			snprintf(errbuf, errlen, "%u:%u: %s", d.v[0].span.line, d.v[0].span.col,
+			         d.v[0].msg);
+	}
+	hp_program_free(p);
+	hp_diags_free(&d);
+	return out;
+}
+
+static hp_bc *load_text(const char *src)
+{
+	size_t len;
+	char e[512];
+	uint8_t *data = compile_text(src, &len, e, sizeof e);
+	if (!data)
+		fail_msg("does not compile: %s", e);
+	hp_err err;
+	hp_bc *bc = hp_bc_load("t.hpb", data, len, &err);
+	free(data);
+	if (!bc)
+		fail_msg("does not verify: %s", err.msg);
+	return bc;
+}
+
+static void test_policies_compile_deterministically(void **state)
+{
+	(void)state;
+	DIR *d = opendir("policies");
+	assert_non_null(d);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (l < 6 || strcmp(e->d_name + l - 5, ".hpol") != 0)
+			continue;
+		char path[512];
+		snprintf(path, sizeof path, "policies/%s", e->d_name);
+		hp_diags d1, d2;
+		hp_diags_init(&d1);
+		hp_diags_init(&d2);
+		size_t l1, l2;
+		uint8_t *a = hp_compile_file(path, &l1, &d1);
+		uint8_t *b = hp_compile_file(path, &l2, &d2);
+		if (!a)
+			fail_msg("%s does not compile: %s", path, d1.n ? d1.v[0].msg : "?");
+		assert_non_null(b);
+		assert_int_equal(l1, l2);
+		assert_memory_equal(a, b, l1);
+		/* file names are relative to the policy's directory */
+		assert_null(memmem(a, l1, "policies/", 9));
+		free(a);
+		free(b);
+		hp_diags_free(&d1);
+		hp_diags_free(&d2);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 1);
+}
+
+static char listing[65536];
+
+static const char *disasm(const hp_bc *bc)
+{
+	hp_buf b = {0};
+	hp_bc_region all = {0, bc->ncode};
+	hp_disasm_region(&b, bc, all);
+	snprintf(listing, sizeof listing, "%s", b.data);
+	hp_buf_free(&b);
+	return listing;
+}
+
+static void test_folding(void **state)
+{
+	(void)state;
+	hp_bc *bc = load_text("policy \"t\" version 1\n"
+	                      "param dirs = split(\"/a:\" + \"/b\", \":\")\n"
+	                      "param mode_mask = 0o755 & 0o022\n"
+	                      "param yes = not false and (1 < 2 or 3 > 4)\n"
+	                      "param path = \"/x\" or \"/y\"\n"
+	                      "param tag = \"v\" + 2\n"
+	                      "param has = \"su\" in { \"su\", \"sudo\" }\n"
+	                      "param sub = { \"a\" } <= { \"a\", \"b\" }\n"
+	                      "param inter = { \"b\", \"a\" } & { \"a\" }\n"
+	                      "param uses = dirs\n"
+	                      "role agent = uid 1000\n"
+	                      "rule r \"t\" { as agent { require yes } }\n");
+	const char *l = disasm(bc);
+	assert_non_null(strstr(l, "PUSH_LIST     { \"/a\", \"/b\" }"));
+	assert_non_null(strstr(l, "PUSH_INT      0\n"));
+	assert_non_null(strstr(l, "PUSH_BOOL     true"));
+	assert_non_null(strstr(l, "PUSH_STR      \"/x\""));
+	assert_non_null(strstr(l, "PUSH_STR      \"v2\""));
+	assert_non_null(strstr(l, "PUSH_LIST     { \"a\" }"));
+	/* params stay params: overridable with --param */
+	assert_non_null(strstr(l, "LOAD_PARAM    dirs"));
+	assert_null(strstr(l, "SPLIT"));
+	assert_null(strstr(l, "CONCAT"));
+	assert_null(strstr(l, "JUMP"));
+	hp_bc_free(bc);
+}
+
+static const char *compile_error(const char *src)
+{
+	static char e[512];
+	size_t len;
+	uint8_t *out = compile_text(src, &len, e, sizeof e);
+	free(out);
+	return out ? "(compiled)" : e;
+}
+
+static void test_limits(void **state)
+{
+	(void)state;
+	/* a right-leaning chain needs a stack slot per level */
+	hp_buf b = {0};
+	hp_buf_puts(&b, "policy \"t\" version 1\nrole agent = uid 1\nparam p = env(\"A\") == ");
+	for (int i = 0; i < 70; i++)
+		hp_buf_puts(&b, "(env(\"A\") + ");
+	hp_buf_puts(&b, "\"x\"");
+	for (int i = 0; i < 70; i++)
+		hp_buf_puts(&b, ")");
+	hp_buf_puts(&b, "\nrule r \"t\" { as agent { require p } }\n");
+	assert_string_equal(compile_error(b.data),
+	                    "3:11: this expression needs more than 64 values on the stack");
+	hp_buf_free(&b);
+	hp_buf_puts(&b, "policy \"t\" version 1\nrole agent = uid 1\nrule r \"t\" { as agent {\n");
+	for (int i = 0; i < 9; i++)
+		hp_buf_printf(&b, "for v%d in split(env(\"P\"), \":\") max 2 {\n", i);
+	hp_buf_puts(&b, "forbid writable(v0)\n");
+	for (int i = 0; i < 9; i++)
+		hp_buf_puts(&b, "}\n");
+	hp_buf_puts(&b, "} }\n");
+	assert_string_equal(compile_error(b.data), "12:1: loops are nested more than 8 deep");
+	hp_buf_free(&b);
+}
+
+/* Evaluate src against facts; the rule results, one word each. */
+static const char *evaluate(const char *src, const char *facts)
+{
+	static char out[4096];
+	hp_bc *bc = load_text(src);
+	hp_facts *f = hp_facts_new();
+	hp_err err;
+	if (!hp_facts_load(f, "f.yaml", facts, strlen(facts), &err))
+		fail_msg("%s", err.msg);
+	hp_eval ev;
+	assert_true(hp_eval_run(bc, hp_facts_backend(f), NULL, 0, NULL, &ev, &err));
+	hp_buf b = {0};
+	for (uint32_t i = 0; i < bc->nrules; i++) {
+		hp_buf_printf(&b, "%s%s", i ? " " : "", hp_result_names[ev.rules[i].result]);
+		if (ev.rules[i].result != HP_RESULT_PASS) {
+			hp_buf_puts(&b, " [");
+			hp_rule_result_evidence(&b, bc, &ev.rules[i]);
+			hp_buf_puts(&b, "]");
+		}
+	}
+	snprintf(out, sizeof out, "%s", b.data);
+	hp_buf_free(&b);
+	hp_eval_free(&ev);
+	hp_facts_free(f);
+	hp_bc_free(bc);
+	return out;
+}
+
+static const char *policy =
+    "policy \"t\" version 1\n"
+    "param agent_user = env(\"AGENT\") or \"agent\"\n"
+    "role root = uid 0\n"
+    "role agent = user(agent_user), no caps, no_new_privs\n"
+    "rule exists-user \"e\" { as root { require exists user(agent_user) } }\n"
+    "rule no-sudo \"s\" { as agent { forbid sudo } }\n"
+    "rule path \"p\" { as agent { for d in split(env(\"PATH\") or \"/bin\", \":\") max 2 {\n"
+    "  forbid writable(d) } } }\n"
+    "rule kleene \"k\" { as agent { require no_new_privs or sudo } }\n";
+
+static void test_semantics(void **state)
+{
+	(void)state;
+	/* everything answered and holding */
+	assert_string_equal(
+	    evaluate(policy, "facts:\n"
+	                     "- {probe: env, arg: AGENT, answer: absent}\n"
+	                     "- {probe: env, arg: PATH, answer: absent}\n"
+	                     "- {probe: user, arg: agent, answer: {name: agent, uid: 1, gid: 1}}\n"
+	                     "- {role: agent, probe: sudo, answer: false}\n"
+	                     "- {role: agent, probe: writable, arg: /bin, answer: false}\n"
+	                     "- {role: agent, probe: no_new_privs, answer: true}\n"),
+	    "pass pass pass pass");
+	/* a failure, an unknown, a skipped role probe; Kleene: true or unknown */
+	assert_string_equal(
+	    evaluate(policy, "facts:\n"
+	                     "- {probe: env, arg: AGENT, answer: ghost}\n"
+	                     "- {probe: env, arg: PATH, answer: \"/a:/b:/c\"}\n"
+	                     "- {probe: user, arg: ghost, answer: absent}\n"
+	                     "- {role: agent, probe: sudo, answer: skipped, reason: offline}\n"
+	                     "- {role: agent, probe: no_new_privs, answer: true}\n"),
+	    "fail [require exists user(agent_user) (t.hpol:5:34) as root: fails; observed "
+	    "user(\"ghost\") is absent] "
+	    "skipped [forbid sudo (t.hpol:6:31) as agent: skipped (offline); observed sudo as "
+	    "agent "
+	    "is skipped (offline)] "
+	    "error [forbid writable(d) (t.hpol:8:3) as agent: unknown (the list has 3 items, more "
+	    "than the loop's bound of 2); observed env(\"PATH\") is \"/a:/b:/c\"] "
+	    "pass");
+	/* an unknown param poisons everything that reads it */
+	assert_string_equal(
+	    evaluate(policy, "facts:\n- {role: agent, probe: no_new_privs, answer: false}\n"
+	                     "- {role: agent, probe: sudo, answer: false}\n"),
+	    "error [require exists user(agent_user) (t.hpol:5:34) as root: unknown (no fact "
+	    "answers env(\"AGENT\"))] "
+	    "pass "
+	    "error [forbid writable(d) (t.hpol:8:3) as agent: unknown (no fact answers "
+	    "env(\"PATH\")); observed env(\"PATH\") is unknown (no fact answers env(\"PATH\"))] "
+	    "fail [require no_new_privs or sudo (t.hpol:9:30) as agent: fails; observed "
+	    "no_new_privs as agent is false, sudo as agent is false]");
+}
+
+static void test_roles_and_providers(void **state)
+{
+	(void)state;
+	hp_bc *bc = load_text("policy \"t\" version 1\n"
+	                      "role root = uid 0\n"
+	                      "role hangar = user(\"hangar\"), keep caps { setuid, kill }\n"
+	                      "rule r \"t\" when mode in { ask } and provider == e2b {\n"
+	                      "  as hangar { require caps.ambient >= { kill } }\n"
+	                      "  remedy \"fix it\"\n}\n"
+	                      "provider e2b { uid_split default required\n"
+	                      "  split needs env(\"X\") == \"1\"\n"
+	                      "  never split when env(\"Y\") == \"1\" because \"no token\" }\n");
+	assert_int_equal(bc->nroles, 2);
+	assert_int_equal(bc->roles[0].role, HP_ROLE_ROOT);
+	assert_int_equal(bc->roles[0].identity_type, HP_T_INT);
+	assert_int_equal(bc->roles[1].identity_type, HP_T_USER);
+	assert_int_equal(bc->roles[1].flags, HP_BC_ROLE_KEEP_CAPS);
+	assert_int_equal(bc->roles[1].keep_caps, (1u << 5) | (1u << 7));
+	assert_int_equal(bc->rules[0].applies, HP_APPLIES_BIT(HP_MODE_ASK, HP_PROVIDER_E2B));
+	assert_string_equal(hp_bc_str(bc, bc->rules[0].remedy), "fix it");
+	assert_int_equal(bc->nproviders, 1);
+	assert_int_equal(bc->providers[0].uid_split, HP_SETTING_REQUIRED);
+	assert_int_equal(bc->nconds, 2);
+	assert_string_equal(hp_bc_str(bc, bc->conds[0].text), "env(\"X\") == \"1\"");
+	assert_string_equal(hp_bc_str(bc, bc->conds[1].because), "no token");
+	/* the adapters decide.h reads */
+	hp_facts *f = hp_facts_new();
+	hp_err err;
+	const char *facts = "facts:\n- {probe: env, arg: X, answer: \"1\"}\n";
+	assert_true(hp_facts_load(f, "f.yaml", facts, strlen(facts), &err));
+	hp_eval ev;
+	assert_true(hp_eval_run(bc, hp_facts_backend(f), NULL, 0, NULL, &ev, &err));
+	hp_strv keep = {0};
+	hp_rule_outcome ro[1];
+	hp_eval_rule_outcomes(&ev, ro, &keep);
+	assert_string_equal(ro[0].id, "r");
+	assert_string_equal(ro[0].location, "t.hpol:4:1");
+	assert_int_equal(ro[0].result, HP_RESULT_ERROR);
+	hp_provider_policy pp;
+	hp_condition conds[2];
+	assert_false(hp_eval_provider(&ev, HP_PROVIDER_DOCKER, &pp, conds, &keep));
+	assert_true(hp_eval_provider(&ev, HP_PROVIDER_E2B, &pp, conds, &keep));
+	assert_int_equal(pp.default_setting, HP_SETTING_REQUIRED);
+	assert_int_equal(pp.nneeds, 1);
+	assert_int_equal(pp.needs[0].holds, HP_TRUE);
+	assert_int_equal(pp.nnever, 1);
+	assert_int_equal(pp.never[0].holds, HP_UNKNOWN);
+	assert_string_equal(pp.never[0].observed, "unknown (no fact answers env(\"Y\"))");
+	assert_string_equal(pp.never[0].because, "no token");
+	hp_strv_free(&keep);
+	hp_eval_free(&ev);
+	hp_facts_free(f);
+	hp_bc_free(bc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_policies_compile_deterministically),
+	    cmocka_unit_test(test_folding),
+	    cmocka_unit_test(test_limits),
+	    cmocka_unit_test(test_semantics),
+	    cmocka_unit_test(test_roles_and_providers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
