@@ -181,3 +181,14 @@ distclean: clean
 	rm -f config.mk
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# --- benchmarks -------------------------------------------------------------
+# tests/bench/bench_NAME.c is built into $(B)/bench/bench_NAME by `make bench`;
+# each prints its figures and never fails on time (docs/performance.md).
+BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
+BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
+bench: $(BENCH_BIN)
+$(B)/bench/bench_%: tests/bench/bench_%.c $(LIBCOMPILER) $(LIBRUNTIME)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out $(STATIC_LDFLAGS),$(CFLAGS_ALL)) -MMD -MP \
+		$(filter-out -static -static-pie,$(LDFLAGS_ALL)) -o $@ $(filter %.c %.a,$^) $(RUNTIME_LIBS)

@@ -54,8 +54,8 @@ static hp_bcw_loc loc_of(const gen *g, hp_span s)
 	return l;
 }
 
-/* The text of source line n (1-based) of src, without its newline or
- * trailing blanks, into buf. */
+/* The text of source line n (1-based) of src, without its newline or the
+ * blanks around it, into buf. */
 static const char *line_text(const hp_src *src, uint32_t n, hp_buf *buf)
 {
 	buf->len = 0;
@@ -63,6 +63,10 @@ static const char *line_text(const hp_src *src, uint32_t n, hp_buf *buf)
 	if (n == 0 || n > src->nlines)
 		return buf->data;
 	uint32_t start = src->lines[n - 1];
+	/* without its indentation: it is then often the very string of the
+	 * assertion on that line, stored once */
+	while (start < src->len && (src->text[start] == ' ' || src->text[start] == '\t'))
+		start++;
 	uint32_t end = start;
 	while (end < src->len && src->text[end] != '\n')
 		end++;

@@ -75,7 +75,7 @@ typedef enum { HP_BC_NEEDS = 0, HP_BC_NEVER = 1 } hp_bc_cond_kind;
 #define HP_BC_MAX_LOOP_BOUND 65536u          /* iterations of one loop */
 #define HP_BC_MAX_PENDING 64u                /* jumps pending at one point of a region */
 #define HP_BC_MAX_STEPS (1ull << 27)         /* instructions one region can run */
-#define HP_BC_MAX_PROBES (1ull << 20)        /* probes one region can ask */
+#define HP_BC_MAX_PROBES (1ull << 24)        /* probes one region can ask */
 
 /* --- the loaded program ---------------------------------------------------------- */
 
@@ -122,8 +122,9 @@ typedef struct {
 	hp_bc_region identity; /* returns a uid (int) or a user */
 	uint8_t identity_type; /* HP_T_INT or HP_T_USER, from the verifier */
 	hp_bc_region body;
-	hp_bc_loc loc;
+		hp_bc_loc loc;
 	hp_bc_bounds identity_bounds, body_bounds;
+	uint32_t nasserts; /* assertions of this role, from the loader */
 } hp_bc_role;
 
 typedef struct {
@@ -220,8 +221,11 @@ const hp_bc_srcmap *hp_bc_srcmap_at(const hp_bc *bc, uint32_t pc);
 /* "file:line:col" into b. */
 void hp_bc_loc_format(hp_buf *b, const hp_bc *bc, hp_bc_loc loc);
 
-/* The CRC-32 (IEEE 802.3, reflected, as zlib computes it) of data. */
+/* The CRC-32 (IEEE 802.3, reflected, as zlib computes it) of data,
+ * continuing from crc (0 to start). */
 uint32_t hp_crc32(uint32_t crc, const uint8_t *data, size_t len);
+/* Its tables: [k][b] is the CRC of byte b followed by k zero bytes. */
+extern const uint32_t hp_crc32_tables[8][256];
 
 /* Read a whole regular file of at most max bytes into a fresh buffer,
  * without blocking on a FIFO or device. false with err set otherwise. */

@@ -16,6 +16,7 @@
 #define ANY_ROLE 0xff
 
 typedef struct {
+	uint64_t hash;
 	uint8_t probe, role; /* role ANY_ROLE: every role */
 	hp_value arg, answer;
 	uint32_t file, line; /* where it was given: file index, 1-based line */
@@ -453,17 +454,21 @@ static uint64_t key_hash(unsigned probe, unsigned role, const hp_value *arg)
 	default:
 		break;
 	}
-	return h ^ (h >> 31);
+	h ^= h >> 32;
+	h *= 0xd6e8feb86659fd93ull;
+	return h ^ (h >> 32);
 }
 
-static fact *lookup(hp_facts *f, unsigned probe, unsigned role, const hp_value *arg, size_t *slot)
+static fact *lookup(hp_facts *f, unsigned probe, unsigned role, const hp_value *arg, uint64_t h,
+                    size_t *slot)
 {
 	if (!f->nslots)
 		return NULL;
-	size_t k = key_hash(probe, role, arg) & (f->nslots - 1);
+	size_t k = h & (f->nslots - 1);
 	while (f->slots[k]) {
 		fact *x = &f->v[f->slots[k] - 1];
-		if (x->probe == probe && x->role == role && hp_value_equal(&x->arg, arg)) {
+		if (x->hash == h && x->probe == probe && x->role == role &&
+		    hp_value_equal(&x->arg, arg)) {
 			if (slot)
 				*slot = k;
 			return x;
@@ -480,7 +485,7 @@ static void grow_table(hp_facts *f)
 	size_t n = f->nslots ? f->nslots * 2 : 1024;
 	uint32_t *slots = hp_xcalloc(n, sizeof *slots);
 	for (size_t i = 0; i < f->n; i++) {
-		size_t k = key_hash(f->v[i].probe, f->v[i].role, &f->v[i].arg) & (n - 1);
+		size_t k = f->v[i].hash & (n - 1);
 		while (slots[k])
 			k = (k + 1) & (n - 1);
 		slots[k] = (uint32_t)i + 1;
@@ -557,7 +562,8 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 	size_t slot;
 	if ((f->n + 1) * 2 > f->nslots)
 		grow_table(f);
-	fact *old = lookup(f, (unsigned)probe, role, &arg, &slot);
+	uint64_t h = key_hash((unsigned)probe, role, &arg);
+	fact *old = lookup(f, (unsigned)probe, role, &arg, h, &slot);
 	if (old && old->file == f->nfiles)
 		return nfail(r, n, "the same question is answered at line %u", old->line);
 	if (old) {
@@ -568,7 +574,7 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 		return true;
 	}
 	f->v = hp_xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v);
-	f->v[f->n] = (fact){(uint8_t)probe, (uint8_t)role, arg, answer, f->nfiles, n->line};
+	f->v[f->n] = (fact){h, (uint8_t)probe, (uint8_t)role, arg, answer, f->nfiles, n->line};
 	f->slots[slot] = (uint32_t)++f->n;
 	return true;
 }
@@ -640,9 +646,12 @@ static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const 
                           hp_pool *pool)
 {
 	hp_facts *f = (hp_facts *)b;
-	const fact *x = lookup(f, probe, role, arg, NULL);
+	/* facts about a global probe never have a role */
+	const fact *x = NULL;
+	if (hp_probes[probe].scope == HP_SCOPE_ROLE)
+		x = lookup(f, probe, role, arg, key_hash(probe, role, arg), NULL);
 	if (!x)
-		x = lookup(f, probe, ANY_ROLE, arg, NULL);
+		x = lookup(f, probe, ANY_ROLE, arg, key_hash(probe, ANY_ROLE, arg), NULL);
 	if (x)
 		return x->answer;
 	hp_buf m = {0};

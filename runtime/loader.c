@@ -162,6 +162,41 @@ static bool zero(loader *l, size_t off, size_t n, const char *what)
 	return true;
 }
 
+/* Names must be unique (params, rule ids). Sorted by name, then index, a
+ * duplicate sits next to an earlier use; the message names the clash that
+ * comes first in the table, as a scan in order would. */
+typedef struct {
+	const char *name;
+	uint32_t index;
+} named;
+
+static int named_cmp(const void *a, const void *b)
+{
+	const named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* The smallest index i whose name an earlier j already has. */
+static bool first_duplicate(named *v, uint32_t n, uint32_t *i, uint32_t *j)
+{
+	qsort(v, n, sizeof *v, named_cmp);
+	bool found = false;
+	uint32_t first = 0; /* start of the run of equal names */
+	for (uint32_t k = 1; k < n; k++) {
+		if (strcmp(v[k].name, v[k - 1].name) != 0) {
+			first = k;
+			continue;
+		}
+		if (!found || v[k].index < *i) {
+			*i = v[k].index;
+			*j = v[first].index;
+			found = true;
+		}
+	}
+	return found;
+}
+
 /* --- header and directory ---------------------------------------------------- */
 
 static bool load_header(loader *l, hp_bc *bc)
@@ -331,10 +366,7 @@ static bool load_params(loader *l, hp_bc *bc)
 		p->type = l->d[off + 4];
 		if (!check_str(l, bc, off, p->name, false, "param name"))
 			return false;
-		for (uint32_t j = 0; j < i; j++)
-			if (strcmp(hp_bc_str(bc, bc->params[j].name), hp_bc_str(bc, p->name)) == 0)
-				return fail(l, off, "param %u has the same name as param %u ('%s')",
-				            i, j, hp_bc_str(bc, p->name));
+
 		if (p->type == HP_T_NONE || p->type >= HP_T_COUNT)
 			return fail(l, off + 4, "param %u: type %u is not a value type", i,
 			            p->type);
@@ -343,6 +375,16 @@ static bool load_params(loader *l, hp_bc *bc)
 		    !read_loc(l, bc, off + 16, &p->loc, "param"))
 			return false;
 	}
+	named *v = hp_xcalloc(n ? n : 1, sizeof *v);
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = (named){hp_bc_str(bc, bc->params[i].name), i};
+	uint32_t di = 0, dj = 0;
+	bool dup = first_duplicate(v, n, &di, &dj);
+	free(v);
+	if (dup)
+		return fail(l, l->sec_off[HP_SEC_PARAMS] + 4 + (size_t)di * HP_BC_PARAM_SIZE,
+		            "param %u has the same name as param %u ('%s')", di, dj,
+		            hp_bc_str(bc, bc->params[di].name));
 	return section_end(l, HP_SEC_PARAMS, off);
 }
 
@@ -422,10 +464,7 @@ static bool load_rules(loader *l, hp_bc *bc)
 		    !check_str(l, bc, off + 4, r->title, false, "rule title") ||
 		    !check_str(l, bc, off + 8, r->remedy, true, "rule remedy"))
 			return false;
-		for (uint32_t j = 0; j < i; j++)
-			if (strcmp(hp_bc_str(bc, bc->rules[j].id), hp_bc_str(bc, r->id)) == 0)
-				return fail(l, off, "rule %u has the same id as rule %u ('%s')", i,
-				            j, hp_bc_str(bc, r->id));
+
 		if (r->applies & ~HP_APPLIES_ALL)
 			return fail(l, off + 12,
 			            "rule %u: applicability mask 0x%x has bits past 0x%x", i,
@@ -439,6 +478,16 @@ static bool load_rules(loader *l, hp_bc *bc)
 		if (!read_loc(l, bc, off + 24, &r->loc, "rule"))
 			return false;
 	}
+	named *v = hp_xcalloc(n ? n : 1, sizeof *v);
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = (named){hp_bc_str(bc, bc->rules[i].id), i};
+	uint32_t di = 0, dj = 0;
+	bool dup = first_duplicate(v, n, &di, &dj);
+	free(v);
+	if (dup)
+		return fail(l, l->sec_off[HP_SEC_RULES] + 4 + (size_t)di * HP_BC_RULE_SIZE,
+		            "rule %u has the same id as rule %u ('%s')", di, dj,
+		            hp_bc_str(bc, bc->rules[di].id));
 	if (!read_count(l, HP_SEC_RULES, off, &na, "assertion"))
 		return false;
 	off += 4;
@@ -479,7 +528,8 @@ static bool load_rules(loader *l, hp_bc *bc)
 		    !check_str(l, bc, off + 8, a->text, false, "assertion text") ||
 		    !read_loc(l, bc, off + 12, &a->loc, "assertion"))
 			return false;
-		bc->rules[rule].roles |= 1u << a->role;
+				bc->rules[rule].roles |= 1u << a->role;
+		bc->roles[bc->role_index[a->role]].nasserts++;
 	}
 	return section_end(l, HP_SEC_RULES, off);
 }

@@ -289,8 +289,7 @@ static bool apply_stack(verifier *v, uint32_t pc, vstate *st)
 	uint8_t any = HP_T_NONE, set = HP_T_NONE, rec = HP_T_NONE;
 	const uint8_t *have = st->types + st->depth - op->npops;
 	bool ok = true;
-	char want[120] = "";
-	size_t wk = 0;
+	const char *wnames[4] = {"", "", "", ""}; /* what each operand should be, for a message */
 	for (unsigned j = 0; j < op->npops; j++) {
 		char c = op->pops[j];
 		uint8_t t = have[j];
@@ -330,12 +329,15 @@ static bool apply_stack(verifier *v, uint32_t pc, vstate *st)
 			wname = hp_type_names[w];
 			break;
 		}
-		wk += (size_t)snprintf(want + wk, sizeof want - wk, "%s%s", j ? ", " : "", wname);
-		if (wk >= sizeof want)
-			wk = sizeof want - 1;
+		if (j < 4)
+			wnames[j] = wname;
 	}
 	if (!ok) {
-		char got[200];
+		char want[120] = "", got[200];
+		size_t wk = 0;
+		for (unsigned j = 0; j < op->npops && j < 4 && wk < sizeof want; j++)
+			wk += (size_t)snprintf(want + wk, sizeof want - wk, "%s%s", j ? ", " : "",
+			                       wnames[j]);
 		types_text(got, sizeof got, have, op->npops);
 		return vfail(v, pc, "takes (%s), the stack has (%s)", want, got);
 	}

@@ -51,12 +51,14 @@ typedef struct {
 	uint32_t item_off; /* data offset of the current item, written when first needed */
 } loop_slot;
 
+/* The answers of a run, so that each question is asked once and answered
+ * the same way every time: entries in the order asked, found through a
+ * table of indices by a hash kept with each entry. */
 typedef struct {
-	uint32_t fact; /* index in the result's facts, or HP_RES_NONE until observed */
-	uint32_t seed; /* index in the globals' seeds, or HP_RES_NONE */
-	uint8_t probe;
+	uint64_t hash;
 	hp_value arg, ans;
-	bool used;
+	uint32_t fact; /* index in the result's facts, or HP_RES_NONE until observed */
+	uint8_t probe;
 } cache_entry;
 
 typedef struct {
@@ -69,8 +71,18 @@ typedef struct {
 	hp_limits lim;
 	struct timespec deadline;
 	uint64_t work;
-	cache_entry *cache;
-	size_t cache_cap, cache_n;
+	cache_entry *ents;
+	size_t nents, cap_ents;
+	/* in front of the cache: the entry a string argument at this address
+	 * last found (program strings and the run's own keep their address for
+	 * the run), which saves hashing and comparing it */
+	struct {
+		const char *p;
+		uint32_t len, ent;
+		int probe; /* -1: empty */
+	} memo[1024];
+	uint32_t *slots; /* index + 1 into ents; 0 is empty */
+	size_t nslots;
 	uint32_t obs_mark;
 	loop_slot loops[HP_BC_MAX_LOOP_DEPTH];
 	hp_value stack[HP_BC_MAX_STACK];
@@ -155,41 +167,54 @@ static uint64_t arg_hash(unsigned probe, const hp_value *arg)
 	default:
 		break;
 	}
-	return h ^ (h >> 29);
+	/* FNV's low bits are weak; the table is indexed by them */
+	h ^= h >> 32;
+	h *= 0xd6e8feb86659fd93ull;
+	return h ^ (h >> 32);
 }
 
-static bool same_arg(const hp_value *a, const hp_value *b)
+static void cache_grow(vm *m)
 {
-	return hp_value_equal(a, b);
+	size_t n = m->nslots ? m->nslots * 2 : 256;
+	uint32_t *slots = hp_xcalloc(n, sizeof *slots);
+	for (size_t i = 0; i < m->nents; i++) {
+		size_t k = m->ents[i].hash & (n - 1);
+		while (slots[k])
+			k = (k + 1) & (n - 1);
+		slots[k] = (uint32_t)i + 1;
+	}
+	free(m->slots);
+	m->slots = slots;
+	m->nslots = n;
 }
 
-static cache_entry *cache_find(vm *m, unsigned probe, const hp_value *arg, bool *found)
+/* The entry for (probe, arg), or HP_RES_NONE; *slot is where a new one goes. */
+static uint32_t cache_find(vm *m, unsigned probe, const hp_value *arg, uint64_t h, size_t *slot)
 {
-	if ((m->cache_n + 1) * 2 > m->cache_cap) {
-		size_t cap = m->cache_cap ? m->cache_cap * 2 : 64;
-		cache_entry *c = hp_xcalloc(cap, sizeof *c);
-		for (size_t i = 0; i < m->cache_cap; i++) {
-			if (!m->cache[i].used)
-				continue;
-			size_t k = arg_hash(m->cache[i].probe, &m->cache[i].arg) & (cap - 1);
-			while (c[k].used)
-				k = (k + 1) & (cap - 1);
-			c[k] = m->cache[i];
-		}
-		free(m->cache);
-		m->cache = c;
-		m->cache_cap = cap;
+	if ((m->nents + 1) * 2 > m->nslots)
+		cache_grow(m);
+	size_t k = h & (m->nslots - 1);
+	for (uint32_t i; (i = m->slots[k]); k = (k + 1) & (m->nslots - 1)) {
+		const cache_entry *e = &m->ents[i - 1];
+		if (e->hash == h && e->probe == probe && hp_value_equal(&e->arg, arg))
+			return i - 1;
 	}
-	size_t k = arg_hash(probe, arg) & (m->cache_cap - 1);
-	while (m->cache[k].used) {
-		if (m->cache[k].probe == probe && same_arg(&m->cache[k].arg, arg)) {
-			*found = true;
-			return &m->cache[k];
-		}
-		k = (k + 1) & (m->cache_cap - 1);
-	}
-	*found = false;
-	return &m->cache[k];
+	*slot = k;
+	return HP_RES_NONE;
+}
+
+static uint32_t cache_add(vm *m, size_t slot, uint64_t h, unsigned probe, const hp_value *arg,
+                          const hp_value *ans, uint32_t fact)
+{
+	m->ents = hp_xgrow(m->ents, &m->cap_ents, m->nents + 1, sizeof *m->ents);
+	cache_entry *e = &m->ents[m->nents];
+	e->hash = h;
+	e->probe = (uint8_t)probe;
+	e->arg = *arg;
+	e->ans = *ans;
+	e->fact = fact;
+	m->slots[slot] = (uint32_t)++m->nents;
+	return (uint32_t)m->nents - 1;
 }
 
 static void add_fact(vm *m, cache_entry *e, hp_role asked_as)
@@ -241,6 +266,18 @@ static hp_value checked_answer(vm *m, unsigned probe, hp_value v)
 	return v;
 }
 
+/* The answer of a cache entry, observed by the assertion being evaluated. */
+static hp_value answer(vm *m, cache_entry *e, hp_role asked_as, uint32_t pc)
+{
+	if (e->fact == HP_RES_NONE) {
+		add_fact(m, e, asked_as); /* first asked here, or answered in phase one */
+		if (over_memory(m))
+			stop(m, pc, "memory limit of %zu bytes reached", m->lim.max_memory);
+	}
+	observe(m, e->fact);
+	return e->ans;
+}
+
 static hp_value ask(vm *m, unsigned probe, const hp_value *arg, uint32_t pc)
 {
 	hp_type rt = hp_probes[probe].result;
@@ -251,43 +288,42 @@ static hp_value ask(vm *m, unsigned probe, const hp_value *arg, uint32_t pc)
 		stop(m, pc, "probe limit of %" PRIu64 " reached", m->lim.max_probes);
 		return hp_v_unknown(rt, "probe limit reached");
 	}
-	bool found;
-	cache_entry *e = cache_find(m, probe, arg, &found);
 	hp_role asked_as = hp_probes[probe].scope == HP_SCOPE_GLOBAL ? HP_ROLE_ROOT : m->role;
-	if (!found) {
-		e->used = true;
-		e->probe = (uint8_t)probe;
-		e->arg = *arg;
-		e->seed = HP_RES_NONE;
-		e->ans =
+	size_t mk = 0;
+	bool memoable = arg->type == HP_T_STR;
+	if (memoable) {
+		mk = (((uintptr_t)arg->u.s.p >> 3) ^ (probe * 0x9e3779b9u)) & 1023;
+		if (m->memo[mk].p == arg->u.s.p && m->memo[mk].len == arg->u.s.len &&
+		    m->memo[mk].probe == (int)probe)
+			return answer(m, &m->ents[m->memo[mk].ent], asked_as, pc);
+	}
+	uint64_t h = arg_hash(probe, arg);
+	size_t slot;
+	uint32_t i = cache_find(m, probe, arg, h, &slot);
+	if (i == HP_RES_NONE) {
+		hp_value ans =
 		    checked_answer(m, probe, hp_backend_ask(m->b, asked_as, probe, arg, m->pool));
-		m->cache_n++;
-		add_fact(m, e, asked_as);
+		i = cache_add(m, slot, h, probe, arg, &ans, HP_RES_NONE);
 		if (past_deadline(m))
 			stop(m, pc, "time limit of %" PRIu64 " ms reached", m->lim.max_millis);
-	} else if (e->fact == HP_RES_NONE) {
-		add_fact(m, e, asked_as); /* answered in phase one: now observed here too */
 	}
-	if (over_memory(m))
-		stop(m, pc, "memory limit of %zu bytes reached", m->lim.max_memory);
-	observe(m, e->fact);
-	return e->ans;
+	if (memoable) {
+		m->memo[mk].p = arg->u.s.p;
+		m->memo[mk].len = arg->u.s.len;
+		m->memo[mk].probe = (int)probe;
+		m->memo[mk].ent = i;
+	}
+	return answer(m, &m->ents[i], asked_as, pc);
 }
 
 static void seed_cache(vm *m, const hp_globals *g)
 {
 	for (uint32_t i = 0; i < g->nseeds; i++) {
-		bool found;
-		cache_entry *e = cache_find(m, g->seed_probe[i], &g->seed_arg[i], &found);
-		if (found)
-			continue;
-		e->used = true;
-		e->probe = g->seed_probe[i];
-		e->arg = g->seed_arg[i];
-		e->ans = g->seed_ans[i];
-		e->seed = i;
-		e->fact = HP_RES_NONE;
-		m->cache_n++;
+		uint64_t h = arg_hash(g->seed_probe[i], &g->seed_arg[i]);
+		size_t slot;
+		if (cache_find(m, g->seed_probe[i], &g->seed_arg[i], h, &slot) == HP_RES_NONE)
+			cache_add(m, slot, h, g->seed_probe[i], &g->seed_arg[i], &g->seed_ans[i],
+			          HP_RES_NONE);
 	}
 }
 
@@ -676,6 +712,8 @@ static void vm_init(vm *m, const hp_bc *bc, hp_backend *b, hp_role role, const h
                     hp_pool *pool, hp_role_result *res, const hp_limits *lim)
 {
 	memset(m, 0, sizeof *m);
+	for (size_t i = 0; i < sizeof m->memo / sizeof m->memo[0]; i++)
+		m->memo[i].probe = -1;
 	m->bc = bc;
 	m->b = b;
 	m->role = role;
@@ -707,8 +745,16 @@ void hp_vm_run_role(const hp_bc *bc, const hp_globals *g, hp_role role, hp_backe
 	vm m;
 	vm_init(&m, bc, b, role, g->params, &pool, out, lim);
 	seed_cache(&m, g);
+	/* room for one run of every assertion, so the arrays rarely grow */
+	size_t n = bc->roles[ri].nasserts;
+	if (n > 0 && n <= HP_BC_MAX_STEPS) {
+		out->outcomes =
+		    hp_xgrow(out->outcomes, &out->cap_outcomes, n, sizeof *out->outcomes);
+		out->obs = hp_xgrow(out->obs, &out->cap_obs, n, sizeof *out->obs);
+	}
 	run(&m, bc->roles[ri].body, NULL);
-	free(m.cache);
+	free(m.ents);
+	free(m.slots);
 	hp_pool_free(&pool);
 }
 
@@ -783,20 +829,17 @@ bool hp_globals_eval(const hp_bc *bc, hp_backend *b, const hp_param_override *ov
 	}
 	for (uint32_t i = 0; i < bc->nconds; i++)
 		g->conds[i] = global_value(&m, bc->conds[i].code, HP_T_BOOL);
-	/* keep phase one's answers for the role runs */
-	g->nseeds = (uint32_t)m.cache_n;
-	g->seed_probe = hp_xcalloc(m.cache_n, 1);
-	g->seed_arg = hp_xcalloc(m.cache_n, sizeof *g->seed_arg);
-	g->seed_ans = hp_xcalloc(m.cache_n, sizeof *g->seed_ans);
-	/* in fact order, so that role runs see them in the order they were asked */
-	for (size_t i = 0; i < m.cache_cap; i++) {
-		const cache_entry *e = &m.cache[i];
-		if (!e->used || e->fact >= m.cache_n)
-			continue;
-		g->seed_probe[e->fact] = e->probe;
-		g->seed_arg[e->fact] = e->arg;
-		g->seed_ans[e->fact] = e->ans;
+	/* keep phase one's answers for the role runs, in the order asked */
+	g->nseeds = (uint32_t)m.nents;
+	g->seed_probe = hp_xcalloc(m.nents, 1);
+	g->seed_arg = hp_xcalloc(m.nents, sizeof *g->seed_arg);
+	g->seed_ans = hp_xcalloc(m.nents, sizeof *g->seed_ans);
+	for (size_t i = 0; i < m.nents; i++) {
+		g->seed_probe[i] = m.ents[i].probe;
+		g->seed_arg[i] = m.ents[i].arg;
+		g->seed_ans[i] = m.ents[i].ans;
 	}
-	free(m.cache);
+	free(m.ents);
+	free(m.slots);
 	return true;
 }

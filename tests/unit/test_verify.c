@@ -998,18 +998,22 @@ static void test_bounds(void **state)
 	EXPECT(body_code(w),
 	       "t.hpb: byte 396, instruction 6 (ENDFOR): the checks of role agent can run more "
 	       "than 134217728 instructions");
+	/* 2 nested loops of 4096 and 257 probes in each iteration */
 	w = body_new();
 	E(EMPTY_LIST, 0, 0, 0);
-	E(FOR, 0, 0, 65536);
-	for (int i = 0; i < 17; i++) {
+	E(FOR, 0, 0, 4096);
+	E(EMPTY_LIST, 0, 0, 0);
+	E(FOR, 1, 0, 16);
+	for (int i = 0; i < 257; i++) {
 		E(PROBE0, 0, HP_PROBE_SUDO, 0);
 		E(POP, 0, 0, 0);
 	}
+	E(ENDFOR, 1, 0, S("e"));
 	E(ENDFOR, 0, 0, S("d"));
 	E(END, 0, 0, 0);
-	EXPECT(body_code(w),
-	       "t.hpb: byte 620, instruction 34 (PROBE0): the checks of role agent can ask more "
-	       "than 1048576 probes");
+	EXPECT(body_code(w), 
+	       "t.hpb: byte 4486, instruction 516 (PROBE0): the checks of role agent can ask more "
+	       "than 16777216 probes");
 }
 
 static void test_assertions(void **state)
