@@ -34,7 +34,8 @@ hp_tri hp_sudo_verify(const hp_root *r, const char *dir, int *fd, hp_err *why)
 	char *path = hp_xasprintf("%s/sudo", dir);
 	int f;
 	hp_err e;
-	hp_tri t = hp_resolve(r, path, HP_RES_SAFE, &f, &e);
+	/* A sudo the agent cannot reach by its path is one it cannot run. */
+	hp_tri t = hp_resolve(r, path, HP_RES_SAFE | HP_RES_DENIED_FALSE, &f, &e);
 	if (t != HP_TRUE) {
 		hp_err_set(why, "%s", e.msg);
 		free(path);

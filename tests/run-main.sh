@@ -8,6 +8,7 @@ B=$1
 echo
 echo "\$ hangar-policy lint policies/"
 "$B/hangar-policy" lint policies/ || exit 1
+echo "no problems"
 echo
 echo "\$ hangar-policy check --provider docker"
 "$B/hangar-policy" check --provider docker

@@ -55,6 +55,10 @@ static int setup(void **state)
 	fake("wfile", "#!/bin/sh\nexit 0\n", 04777, 0755);
 	fx_dir(dir, "link", 0755, 0, 0);
 	fx_link(dir, "link/sudo", "/ok/sudo");
+	/* a sudo that works, behind a directory the agent cannot search */
+	fx_dir(dir, "private", 0700, 0, 0);
+	fx_dir(dir, "private/bin", 0755, 0, 0);
+	fx_file(dir, "private/bin/sudo", "#!/bin/sh\nexit 0\n", 04755, 0, 0);
 	hp_err e;
 	return hp_root_open(&root, dir, 0, &e) != HP_TRUE;
 }
@@ -99,6 +103,18 @@ static void test_answers(void **state)
 	const char *big[] = {"/big"};
 	assert_int_equal(probe(big, 1, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "/big/sudo: sudo -n -k true: sudo wrote more than 65536 bytes");
+}
+
+/* A sudo the agent cannot reach by its path is one it cannot run: no sudo,
+ * not unknown (a root-only directory on the driver's PATH, like /root/bin). */
+static void test_unreachable_is_no_sudo(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_err e;
+	const char *priv[] = {"/private/bin"};
+	assert_int_equal(probe(priv, 1, &e), HP_FALSE);
+	assert_string_equal(e.msg, "no setuid-root sudo found");
 }
 
 static void test_unverified_candidates_not_run(void **state)
@@ -251,6 +267,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_answers),
+	    cmocka_unit_test(test_unreachable_is_no_sudo),
 	    cmocka_unit_test(test_unverified_candidates_not_run),
 	    cmocka_unit_test(test_never_exits_is_killed),
 	    cmocka_unit_test(test_environment_poisoning),
