@@ -180,6 +180,9 @@ clean:
 distclean: clean
 	rm -f config.mk
 
+# Objects built on the way to a test are kept, not deleted as intermediates.
+.SECONDARY:
+
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
 # --- benchmarks -------------------------------------------------------------
