@@ -80,19 +80,21 @@ static void undefined_name(hp_checker *c, hp_expr *e, const hp_ck_scope *sc)
 		hp_diag_help(g, "write %s(...)", n);
 		return;
 	}
+	if (c->rule_broken)
+		return; /* most likely the binding was lost to the syntax error */
+	hp_diag *g = hp_ck_err(c, HP_DG_UNDEFINED, e->span, "undefined name '%s'", n);
+	if (!g || !hp_ck_may_suggest(c))
+		return;
+	/* in declaration order, so that a tie always resolves the same way */
 	hp_ck_suggest s;
 	hp_ck_suggest_init(&s, n);
 	for (uint32_t i = 0; i < c->nloops; i++)
 		hp_ck_suggest_try(&s, c->loops[i]->var);
-	for (size_t i = 0; i < c->params.cap; i++)
-		if (c->params.keys[i])
-			hp_ck_suggest_try(&s, c->params.keys[i]);
+	for (uint32_t i = 0; i < c->p->nparams; i++)
+		hp_ck_suggest_try(&s, c->p->params[i]->name);
 	for (int i = 0; i < HP_PROBE_COUNT; i++)
 		if (hp_probes[i].arg == HP_T_NONE)
 			hp_ck_suggest_try(&s, hp_probes[i].name);
-	if (c->rule_broken)
-		return; /* most likely the binding was lost to the syntax error */
-	hp_diag *g = hp_ck_err(c, HP_DG_UNDEFINED, e->span, "undefined name '%s'", n);
 	hp_ck_suggest_help(g, &s);
 	(void)sc;
 }
@@ -157,7 +159,7 @@ static hp_type check_set(hp_checker *c, hp_expr *e, const hp_ck_scope *sc)
 				                       "unknown capability '%s'", n);
 				if (strncmp(n, "cap_", 4) == 0 && hp_cap_lookup(n + 4) >= 0) {
 					hp_diag_help(g, "write '%s', without 'cap_'", n + 4);
-				} else {
+				} else if (g && hp_ck_may_suggest(c)) {
 					hp_ck_suggest s;
 					hp_ck_suggest_init(&s, n);
 					char buf[64];

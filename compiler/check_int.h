@@ -37,6 +37,7 @@ typedef struct {
 	hp_stmt *loops[HP_MAX_EXPR_DEPTH]; /* loop variables in hp_ck_scope, innermost last */
 	uint32_t nloops;
 	uint32_t rule_loops;
+	uint32_t nsuggest; /* "did you mean" searches made (HP_CK_MAX_SUGGEST) */
 	bool rule_asserts;
 	bool rule_broken; /* the rule being checked lost parts to a syntax error */
 	const char *w_mode, *w_provider, *w_split; /* interned "mode", "provider", "split" */
@@ -64,6 +65,10 @@ hp_diag *hp_ck_err(hp_checker *c, hp_diag_code code, hp_span at, const char *fmt
 hp_diag *hp_ck_warn(hp_checker *c, hp_diag_code code, hp_span at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void hp_ck_note(hp_checker *c, hp_diag *g, hp_span at, const char *msg);
+/* Whether one more "did you mean" search may be made: each looks at every
+ * candidate, so a file of a million misspellings gets only the first few. */
+#define HP_CK_MAX_SUGGEST 100u
+bool hp_ck_may_suggest(hp_checker *c);
 void hp_ck_suggest_init(hp_ck_suggest *s, const char *name);
 void hp_ck_suggest_try(hp_ck_suggest *s, const char *cand);
 void hp_ck_suggest_table(hp_ck_suggest *s, const char *const *t, size_t n);

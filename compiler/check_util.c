@@ -78,6 +78,11 @@ void hp_ck_note(hp_checker *c, hp_diag *g, hp_span at, const char *msg)
 	hp_diag_note(g, hp_ck_src_of(c, at), at, "%s", msg);
 }
 
+bool hp_ck_may_suggest(hp_checker *c)
+{
+	return c->nsuggest++ < HP_CK_MAX_SUGGEST;
+}
+
 void hp_ck_suggest_init(hp_ck_suggest *s, const char *name)
 {
 	s->best = NULL;

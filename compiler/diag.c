@@ -154,7 +154,7 @@ hp_diag_style hp_diag_style_for(FILE *f)
 
 /* Length of the UTF-8 sequence starting at s (at most n bytes), or 0 when
  * it is not valid UTF-8. */
-static unsigned utf8_len(const unsigned char *s, size_t n)
+unsigned hp_utf8_len(const unsigned char *s, size_t n)
 {
 	unsigned c = s[0], len, min;
 	uint32_t cp;
@@ -209,7 +209,7 @@ void hp_src_linecol(const hp_src *src, uint32_t off, uint32_t *line, uint32_t *c
 		const unsigned char *t = (const unsigned char *)src->text;
 		uint32_t chars = 0;
 		for (uint32_t i = start; i < off;) {
-			unsigned l = utf8_len(t + i, src->len - i);
+			unsigned l = hp_utf8_len(t + i, src->len - i);
 			i += l ? l : 1;
 			chars++;
 		}
@@ -235,7 +235,7 @@ static const char *col(const hp_diag_style *st, const char *c)
 static void put_excerpt(FILE *f, const unsigned char *t, size_t from, size_t to, size_t len)
 {
 	for (size_t i = from; i < to;) {
-		unsigned l = utf8_len(t + i, len - i);
+		unsigned l = hp_utf8_len(t + i, len - i);
 		if (l == 0 || (l == 1 && t[i] < 0x20 && t[i] != '\t') || t[i] == 0x7f) {
 			fputc('?', f);
 			i++;
@@ -254,7 +254,7 @@ static void put_underline(FILE *f, const unsigned char *t, size_t from, size_t s
                           size_t len)
 {
 	for (size_t i = from; i < start;) {
-		unsigned l = utf8_len(t + i, len - i);
+		unsigned l = hp_utf8_len(t + i, len - i);
 		fputc(t[i] == '\t' ? '\t' : ' ', f);
 		i += l ? l : 1;
 	}
@@ -264,7 +264,7 @@ static void put_underline(FILE *f, const unsigned char *t, size_t from, size_t s
 		first = false;
 		if (i >= end)
 			break;
-		unsigned l = utf8_len(t + i, len - i);
+		unsigned l = hp_utf8_len(t + i, len - i);
 		i += l ? l : 1;
 	}
 }
@@ -276,9 +276,8 @@ static void print_excerpt(FILE *f, const hp_src *src, hp_span sp, const hp_diag_
 		return;
 	const unsigned char *t = (const unsigned char *)src->text;
 	size_t ls = src->lines[sp.line - 1];
-	size_t le = ls;
-	while (le < src->len && t[le] != '\n')
-		le++;
+	const unsigned char *nl = memchr(t + ls, '\n', src->len - ls);
+	size_t le = nl ? (size_t)(nl - t) : src->len;
 	if (le > ls && t[le - 1] == '\r')
 		le--;
 	size_t start = sp.off < ls ? ls : sp.off;

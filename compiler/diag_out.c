@@ -44,6 +44,30 @@ static void rehash(hp_diag_recs *r)
 	}
 }
 
+/* The 1-based column of off in code points (an invalid byte counts as
+ * one), resuming from the last count when it is on the same line. */
+static uint32_t chars_col(hp_diag_recs *r, const hp_src *src, uint32_t line, uint32_t off)
+{
+	if (line == 0 || line > src->nlines)
+		return 1;
+	uint32_t pos = src->lines[line - 1], chars = 0;
+	if (r->c_src == src && r->c_line == line && r->c_pos <= off) {
+		pos = r->c_pos;
+		chars = r->c_chars;
+	}
+	const unsigned char *t = (const unsigned char *)src->text;
+	while (pos < off) {
+		unsigned l = hp_utf8_len(t + pos, src->len - pos);
+		pos += l ? l : 1;
+		chars++;
+	}
+	r->c_src = src;
+	r->c_line = line;
+	r->c_pos = pos;
+	r->c_chars = chars;
+	return chars + 1;
+}
+
 int hp_diag_recs_add(hp_diag_recs *r, const hp_diag *g)
 {
 	hp_diag_rec x;
@@ -55,19 +79,14 @@ int hp_diag_recs_add(hp_diag_recs *r, const hp_diag *g)
 		x.has_pos = true;
 		x.line = g->span.line;
 		x.col = g->span.col;
-		uint32_t l, cb;
-		hp_src_linecol(g->src, g->span.off, &l, &cb, &x.ccol);
-		uint32_t end = g->span.off + g->span.len;
-		uint32_t ls = g->src->lines[l - 1], le = ls;
-		while (le < g->src->len && g->src->text[le] != '\n')
-			le++;
-		if (end > le)
-			end = le;
-		if (end < g->span.off)
-			end = g->span.off;
-		uint32_t el, ecb;
-		hp_src_linecol(g->src, end, &el, &ecb, &x.end_ccol);
-		x.end_col = ecb;
+		/* the end, on the span's first line */
+		uint32_t off = g->span.off <= g->src->len ? g->span.off : g->src->len;
+		uint32_t len = g->span.len <= g->src->len - off ? g->span.len : g->src->len - off;
+		const char *nl = memchr(g->src->text + off, '\n', len);
+		uint32_t end = nl ? (uint32_t)(nl - g->src->text) : off + len;
+		x.end_col = x.col + (end - off);
+		x.ccol = chars_col(r, g->src, x.line, off);
+		x.end_ccol = chars_col(r, g->src, x.line, end);
 		if (x.end_col <= x.col)
 			x.end_col = x.col + 1, x.end_ccol = x.ccol + 1;
 	}

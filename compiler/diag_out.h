@@ -28,6 +28,10 @@ typedef struct {
 	size_t n, cap;
 	size_t *slots; /* open-addressing index of v (entry + 1), for duplicates */
 	size_t nslots;
+	/* where the last code point count stopped: diagnostics arrive sorted,
+	 * so counting resumes there and a long line is walked once */
+	const hp_src *c_src;
+	uint32_t c_line, c_pos, c_chars;
 } hp_diag_recs;
 
 /* Append a copy of g, unless an identical diagnostic is already there (a

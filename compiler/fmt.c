@@ -89,6 +89,12 @@ static void emit_comment_text(fmt *f, hp_buf *b, uint32_t i)
 	f->done[i] = true;
 }
 
+static void advance_first(fmt *f)
+{
+	while (f->first < f->src->ncomments && f->done[f->first])
+		f->first++;
+}
+
 /* A set over several lines: one item a line, comments kept beside them. */
 static void set_lines(fmt *f, hp_buf *b, const hp_expr *e, int depth)
 {
@@ -110,6 +116,7 @@ static void set_lines(fmt *f, hp_buf *b, const hp_expr *e, int depth)
 		put_indent(b, depth + 1);
 		expr(f, b, it, depth + 1, false);
 		hp_buf_putc(b, ',');
+		advance_first(f);
 		/* comments up to the next item (or the closing brace) that are
 		 * not on a line of their own, or that sit inside the item */
 		uint32_t next = it->next ? it->next->span.off : close;
@@ -227,11 +234,6 @@ static void expr(fmt *f, hp_buf *b, const hp_expr *e, int depth, bool break_sets
 
 /* --- lines and comments ---------------------------------------------------- */
 
-static void advance_first(fmt *f)
-{
-	while (f->first < f->src->ncomments && f->done[f->first])
-		f->first++;
-}
 
 /* Whether the source has a blank line between offsets a and b. */
 static bool blank_between(const fmt *f, uint32_t a, uint32_t b)
