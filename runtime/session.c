@@ -15,6 +15,7 @@
 
 #include "canary.h"
 #include "child.h"
+#include "cleanup.h"
 #include "record.h"
 #include "sudo_live.h"
 #include "sysbackend.h"
@@ -721,9 +722,11 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		}
 	bool used[HP_PROBE_COUNT];
 	scan_program(&x, used);
+	hp_cleanup_install();
 	if (o->source == HP_SESSION_FACTS) {
 		if (!o->facts) {
 			hp_err_set(err, "no facts were given");
+			hp_cleanup_restore();
 			return HP_SESSION_FAILED;
 		}
 		x.b = o->facts;
@@ -732,8 +735,10 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		                  .root_dir = o->root_dir,
 		                  .root_flags = o->root_flags};
 		x.sys = hp_sys_open(&so, err);
-		if (!x.sys)
+		if (!x.sys) {
+			hp_cleanup_restore();
 			return HP_SESSION_FAILED;
+		}
 		x.b = hp_sys_backend(x.sys);
 		s->offline = hp_sys_offline(x.sys);
 		hp_sys_preload(x.sys, used);
@@ -758,6 +763,7 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		free(x.ident[r].groups);
 	if (x.sys)
 		hp_backend_destroy(x.b);
+	hp_cleanup_restore();
 	s->millis = hp_now_ms() - start;
 	return st;
 }

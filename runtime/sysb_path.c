@@ -56,7 +56,10 @@ static hp_tri resolve_as_role(hp_sysbackend *s, const char *path, unsigned flags
 	search_ctx c;
 	memset(&c, 0, sizeof c);
 	c.cred = &s->role.cred;
-	hp_tri t = hp_resolve_walk(&s->root, path, flags, check_search, &c, fd, why);
+	/* this process is not the role: a directory refusing it search says
+	 * nothing about the role, and is unknown */
+	hp_tri t = hp_resolve_walk(&s->root, path, flags & ~(unsigned)HP_RES_DENIED_FALSE,
+	                           check_search, &c, fd, why);
 	if ((c.denied || c.unknown) && t != HP_UNKNOWN) {
 		if (*fd >= 0)
 			close(*fd);

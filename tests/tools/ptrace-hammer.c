@@ -1,0 +1,120 @@
+/* ptrace-hammer.c: an agent's process that tries, as fast as it can, to get
+ * into the check's processes of its own uid (the agent role's child): attach
+ * with PTRACE_SEIZE, open /proc/PID/mem, read /proc/PID/environ, copy a
+ * descriptor with pidfd_getfd. A live e2e test runs it as the agent while
+ * checks run, and expects attempts and no success (bubblewrap
+ * CVE-2016-8659: a dumpable child of the agent's uid can be traced).
+ *
+ *   ptrace-hammer UID MILLIS COMM   prints attempts and successes per kind
+ *
+ * Test-only. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Whether /proc/PID has real uid uid and command name comm. */
+static int is_target(const char *pid, unsigned uid, const char *comm)
+{
+	char p[64], buf[4096];
+	snprintf(p, sizeof p, "/proc/%s/status", pid);
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	char name[64];
+	const char *u = strstr(buf, "\nUid:");
+	if (sscanf(buf, "Name:\t%63s", name) != 1 || !u)
+		return 0;
+	return strtoul(u + 5, NULL, 10) == uid && strcmp(name, comm) == 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4) {
+		fprintf(stderr, "usage: ptrace-hammer UID MILLIS COMM\n");
+		return 2;
+	}
+	unsigned uid = (unsigned)strtoul(argv[1], NULL, 10);
+	long end = now_ms() + strtol(argv[2], NULL, 10);
+	const char *comm = argv[3];
+	long attempts = 0, seize = 0, mem = 0, environ_ok = 0, getfd = 0;
+	char self[32];
+	snprintf(self, sizeof self, "%d", (int)getpid());
+	while (now_ms() < end) {
+		DIR *d = opendir("/proc");
+		if (!d)
+			return 1;
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (e->d_name[0] < '0' || e->d_name[0] > '9' || strcmp(e->d_name, self) == 0)
+				continue;
+			if (!is_target(e->d_name, uid, comm))
+				continue;
+			attempts++;
+			pid_t pid = (pid_t)atoi(e->d_name);
+			if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) == 0) {
+				seize++;
+				ptrace(PTRACE_DETACH, pid, NULL, NULL);
+			}
+			char p[64];
+			snprintf(p, sizeof p, "/proc/%d/mem", (int)pid);
+			int fd = open(p, O_RDONLY | O_CLOEXEC);
+			if (fd >= 0) {
+				mem++;
+				close(fd);
+			}
+			snprintf(p, sizeof p, "/proc/%d/environ", (int)pid);
+			fd = open(p, O_RDONLY | O_CLOEXEC);
+			if (fd >= 0) {
+				char b[16];
+				if (read(fd, b, sizeof b) > 0)
+					environ_ok++;
+				close(fd);
+			}
+			int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+			if (pfd >= 0) {
+				for (int t = 0; t < 8; t++) {
+					int got = (int)syscall(SYS_pidfd_getfd, pfd, t, 0);
+					if (got >= 0) {
+						getfd++;
+						close(got);
+					}
+				}
+				close(pfd);
+			}
+		}
+		closedir(d);
+	}
+	printf("attempts: %s\n", attempts > 0 ? "some" : "none");
+	printf("ptrace attached: %ld\n", seize);
+	printf("/proc/PID/mem opened: %ld\n", mem);
+	printf("/proc/PID/environ read: %ld\n", environ_ok);
+	printf("descriptors copied: %ld\n", getfd);
+	return 0;
+}
