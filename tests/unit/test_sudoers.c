@@ -512,7 +512,7 @@ static void test_include_bounds(void **state)
 	(void)state;
 	enum { N = 140 };
 	static hp_memfile files[N];
-	static char paths[N][32], texts[N][48];
+	static char paths[N][32], texts[N][64];
 	for (int i = 0; i < N; i++) {
 		snprintf(paths[i], sizeof paths[i], i ? "/etc/s%d" : "/etc/sudoers", i);
 		snprintf(texts[i], sizeof texts[i], "@include /etc/s%d\n@include /etc/s%d\n", i + 1,
