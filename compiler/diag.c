@@ -20,6 +20,8 @@ const char *const hp_diag_code_docs[HP_DG_COUNT] = {
 /* The widest source excerpt printed; longer lines are shown around the span. */
 #define EXCERPT_MAX 120u
 
+static hp_excerpt capture(const hp_src *src, hp_span sp);
+
 void hp_diags_init(hp_diags *d)
 {
 	memset(d, 0, sizeof *d);
@@ -31,6 +33,10 @@ void hp_diags_clear(hp_diags *d)
 		free(d->v[i].msg);
 		free(d->v[i].help);
 		free(d->v[i].note);
+		free((char *)d->v[i].path);
+		free(d->v[i].note_path);
+		free(d->v[i].ex.text);
+		free(d->v[i].note_ex.text);
 	}
 	d->n = 0;
 	d->nerrors = d->nwarnings = d->dropped = 0;
@@ -60,8 +66,10 @@ static hp_diag *add(hp_diags *d, hp_severity sev, hp_diag_code code, const hp_sr
 	g->sev = sev;
 	g->code = code;
 	g->src = src;
-	g->path = src ? src->path : path;
+	g->path = hp_xstrdup(src ? src->path : path ? path : "");
+	g->file_order = src ? src->index + 1 : 0;
 	g->span = span;
+	g->ex = capture(src, span);
 	g->seq = (uint32_t)d->n;
 	char buf[1024];
 	vsnprintf(buf, sizeof buf, fmt, ap);
@@ -114,19 +122,23 @@ void hp_diag_note(hp_diag *g, const hp_src *src, hp_span span, const char *fmt, 
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	free(g->note);
+	free(g->note_path);
+	free(g->note_ex.text);
 	g->note = hp_xstrdup(buf);
 	g->note_src = src;
 	g->note_span = span;
+	g->note_path = src ? hp_xstrdup(src->path) : NULL;
+	g->note_ex = capture(src, span);
 }
 
 static int diag_cmp(const void *pa, const void *pb)
 {
 	const hp_diag *a = pa, *b = pb;
 	/* Diagnostics about a path that was never read come first. */
-	uint32_t fa = a->src ? a->src->index + 1 : 0, fb = b->src ? b->src->index + 1 : 0;
+	uint32_t fa = a->file_order, fb = b->file_order;
 	if (fa != fb)
 		return fa < fb ? -1 : 1;
-	if (!a->src && a->path && b->path) {
+	if (!fa && a->path && b->path) {
 		int c = strcmp(a->path, b->path);
 		if (c)
 			return c;
@@ -269,18 +281,26 @@ static void put_underline(FILE *f, const unsigned char *t, size_t from, size_t s
 	}
 }
 
-static void print_excerpt(FILE *f, const hp_src *src, hp_span sp, const hp_diag_style *st,
-                          const char *mark)
+/* The shown part of span's first line: all of it when it is short, else a
+ * window with some context before the span. Reads O(EXCERPT_MAX) bytes
+ * whatever the line's length. */
+static hp_excerpt capture(const hp_src *src, hp_span sp)
 {
+	hp_excerpt ex;
+	memset(&ex, 0, sizeof ex);
 	if (!src || sp.line == 0 || sp.line > src->nlines)
-		return;
+		return ex;
 	const unsigned char *t = (const unsigned char *)src->text;
 	size_t ls = src->lines[sp.line - 1];
-	const unsigned char *nl = memchr(t + ls, '\n', src->len - ls);
-	size_t le = nl ? (size_t)(nl - t) : src->len;
-	if (le > ls && t[le - 1] == '\r')
+	size_t start = sp.off < ls ? ls : sp.off > src->len ? src->len : sp.off;
+	/* the line's end, looked for no further than the window can reach */
+	size_t limit =
+	    start + 2 * EXCERPT_MAX + 1 < src->len ? start + 2 * EXCERPT_MAX + 1 : src->len;
+	const unsigned char *nl = memchr(t + start, '\n', limit - start);
+	bool known_end = nl || limit == src->len;
+	size_t le = nl ? (size_t)(nl - t) : limit;
+	if (nl && le > ls && t[le - 1] == '\r')
 		le--;
-	size_t start = sp.off < ls ? ls : sp.off;
 	if (start > le)
 		start = le;
 	size_t end = (size_t)sp.off + sp.len;
@@ -288,41 +308,54 @@ static void print_excerpt(FILE *f, const hp_src *src, hp_span sp, const hp_diag_
 		end = le; /* a span over several lines is underlined on its first */
 	if (end < start)
 		end = start;
-	/* A window over a long line: some context before the span. */
 	size_t from = ls, to = le;
-	bool cut_left = false, cut_right = false;
-	if (le - ls > EXCERPT_MAX) {
+	if (!known_end || le - ls > EXCERPT_MAX) {
 		if (start - ls > EXCERPT_MAX / 2) {
 			from = start - EXCERPT_MAX / 3;
 			while (from < start && (t[from] & 0xc0) == 0x80)
 				from++;
-			cut_left = true;
+			ex.cut_left = true;
 		}
-		if (to - from > EXCERPT_MAX) {
+		if (!known_end || to - from > EXCERPT_MAX) {
 			to = from + EXCERPT_MAX;
 			if (to < end)
 				to = end < from + 2 * EXCERPT_MAX ? end : from + 2 * EXCERPT_MAX;
-			cut_right = true;
+			if (to > le)
+				to = le;
+			ex.cut_right = true;
 		}
 		if (end > to)
 			end = to;
 	}
+	ex.text = hp_xstrndup((const char *)t + from, to - from);
+	ex.len = (uint32_t)(to - from);
+	ex.start = (uint32_t)(start - from);
+	ex.end = (uint32_t)(end - from);
+	ex.line = sp.line;
+	return ex;
+}
+
+static void print_excerpt(FILE *f, const hp_excerpt *ex, const hp_diag_style *st, const char *mark)
+{
+	if (!ex->text)
+		return;
+	const unsigned char *t = (const unsigned char *)ex->text;
 	char num[16];
-	int w = snprintf(num, sizeof num, "%u", sp.line);
+	int w = snprintf(num, sizeof num, "%u", ex->line);
 	if (w < 4)
 		w = 4;
-	fprintf(f, "%s%*u |%s ", col(st, C_BLUE), w, sp.line, col(st, C_RESET));
-	if (cut_left)
+	fprintf(f, "%s%*u |%s ", col(st, C_BLUE), w, ex->line, col(st, C_RESET));
+	if (ex->cut_left)
 		fputs("...", f);
-	put_excerpt(f, t, from, to, src->len);
-	if (cut_right)
+	put_excerpt(f, t, 0, ex->len, ex->len);
+	if (ex->cut_right)
 		fputs("...", f);
 	fputc('\n', f);
 	fprintf(f, "%s%*s |%s ", col(st, C_BLUE), w, "", col(st, C_RESET));
-	if (cut_left)
+	if (ex->cut_left)
 		fputs("   ", f);
 	fputs(col(st, mark), f);
-	put_underline(f, t, from, start, end, src->len);
+	put_underline(f, t, 0, ex->start, ex->end, ex->len);
 	fputs(col(st, C_RESET), f);
 	fputc('\n', f);
 }
@@ -331,20 +364,20 @@ void hp_diag_print(FILE *f, const hp_diag *g, const hp_diag_style *st)
 {
 	const char *sev = g->sev == HP_SEV_ERROR ? "error" : "warning";
 	const char *sevc = g->sev == HP_SEV_ERROR ? C_RED : C_MAGENTA;
-	if (g->src)
+	if (g->file_order)
 		fprintf(f, "%s%s:%u:%u:%s ", col(st, C_BOLD), g->path, g->span.line, g->span.col,
 		        col(st, C_RESET));
 	else if (g->path)
 		fprintf(f, "%s%s:%s ", col(st, C_BOLD), g->path, col(st, C_RESET));
 	fprintf(f, "%s%s:%s %s%s%s\n", col(st, sevc), sev, col(st, C_RESET), col(st, C_BOLD),
 	        g->msg, col(st, C_RESET));
-	print_excerpt(f, g->src, g->span, st, g->sev == HP_SEV_ERROR ? C_RED : C_MAGENTA);
+	print_excerpt(f, &g->ex, st, g->sev == HP_SEV_ERROR ? C_RED : C_MAGENTA);
 	if (g->note) {
-		if (g->note_src)
-			fprintf(f, "%s%s:%u:%u:%s ", col(st, C_BOLD), g->note_src->path,
+		if (g->note_path)
+			fprintf(f, "%s%s:%u:%u:%s ", col(st, C_BOLD), g->note_path,
 			        g->note_span.line, g->note_span.col, col(st, C_RESET));
 		fprintf(f, "%snote:%s %s\n", col(st, C_CYAN), col(st, C_RESET), g->note);
-		print_excerpt(f, g->note_src, g->note_span, st, C_CYAN);
+		print_excerpt(f, &g->note_ex, st, C_CYAN);
 	}
 	if (g->help)
 		fprintf(f, "%shelp:%s %s\n", col(st, C_GREEN), col(st, C_RESET), g->help);

@@ -30,11 +30,24 @@ extern const char *const hp_diag_code_docs[HP_DG_COUNT];
 
 typedef enum { HP_SEV_ERROR, HP_SEV_WARNING } hp_severity;
 
+/* The part of a source line a diagnostic shows, copied when it is reported
+ * (at most a few hundred bytes, however long the line). */
+typedef struct {
+	char *text; /* NULL: nothing to show */
+	uint32_t len;
+	uint32_t start, end; /* the underlined bytes of text */
+	uint32_t line;
+	bool cut_left, cut_right; /* the line goes on beyond text */
+} hp_excerpt;
+
+/* A diagnostic. Everything printed is copied when it is reported, so a
+ * diagnostic outlives the program it is about; src and note_src (for
+ * lint's JSON and SARIF columns) are valid only while the program is. */
 typedef struct {
 	hp_severity sev;
 	hp_diag_code code;
 	const hp_src *src; /* NULL: about no file's text (the span is unused) */
-	const char *path;  /* the file named (src->path, or a file not read) */
+	const char *path;  /* the file named (owned copy) */
 	hp_span span;
 	char *msg;
 	char *help;             /* NULL or a "help:" line */
@@ -42,6 +55,11 @@ typedef struct {
 	hp_span note_span;
 	char *note;
 	uint32_t seq; /* order of report, for a stable sort */
+	/* copies for printing */
+	uint32_t file_order; /* 0: no file's text; else the file's index + 1 */
+	hp_excerpt ex;
+	char *note_path; /* owned copy of note_src->path, or NULL */
+	hp_excerpt note_ex;
 } hp_diag;
 
 /* Diagnostics kept in memory are capped; beyond the cap they are counted. */

@@ -105,8 +105,8 @@ int hp_diag_recs_add(hp_diag_recs *r, const hp_diag *g)
 	x.msg = hp_xstrdup(g->msg);
 	x.help = dup_or_null(g->help);
 	x.note = dup_or_null(g->note);
-	if (g->note && g->note_src) {
-		x.note_path = hp_xstrdup(g->note_src->path);
+	if (g->note && g->note_path) {
+		x.note_path = hp_xstrdup(g->note_path);
 		x.note_line = g->note_span.line;
 		x.note_col = g->note_span.col;
 	}
