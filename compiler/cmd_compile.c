@@ -10,6 +10,7 @@
 #include "codegen.h"
 #include "commands.h"
 #include "diag.h"
+#include "front.h"
 #include "xalloc.h"
 
 const char hp_help_compile[] =
@@ -29,12 +30,14 @@ static uint8_t *compile_printing(const char *path, size_t *len)
 {
 	hp_diags d;
 	hp_diags_init(&d);
-	uint8_t *out = hp_compile_file(path, len, &d);
+	hp_program *p;
+	uint8_t *out = hp_compile_file(path, len, &d, &p);
 	hp_diag_style st = hp_diag_style_for(stderr);
 	hp_diags_sort(&d);
 	hp_diags_print(stderr, &d, &st);
 	hp_diags_print_summary(stderr, &d,
 	                       d.n < st.max_shown || !st.max_shown ? (uint32_t)d.n : st.max_shown);
+	hp_program_free(p);
 	hp_diags_free(&d);
 	return out;
 }

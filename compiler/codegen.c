@@ -606,7 +606,7 @@ uint8_t *hp_codegen(const hp_program *p, size_t *len, hp_diags *d)
 	return out;
 }
 
-uint8_t *hp_compile_file(const char *path, size_t *len, hp_diags *d)
+uint8_t *hp_compile_file(const char *path, size_t *len, hp_diags *d, hp_program **program)
 {
 	hp_program *p = hp_front_compile(path, NULL, d);
 	uint8_t *out = NULL;
@@ -625,6 +625,6 @@ uint8_t *hp_compile_file(const char *path, size_t *len, hp_diags *d)
 			hp_bc_free(bc);
 		}
 	}
-	hp_program_free(p);
+	*program = p;
 	return out;
 }

@@ -20,8 +20,10 @@ uint8_t *hp_codegen(const hp_program *p, size_t *len, hp_diags *d);
 
 /* Compile the policy file at path from source to verified bytecode: front
  * end, code generation, then the loader and verifier on the result.
- * Diagnostics go to d; NULL when there was an error. */
-uint8_t *hp_compile_file(const char *path, size_t *len, hp_diags *d);
+ * Diagnostics go to d; NULL when there was an error. The diagnostics point
+ * into the sources, which *program holds: free it with hp_program_free
+ * after the diagnostics are printed. */
+uint8_t *hp_compile_file(const char *path, size_t *len, hp_diags *d, hp_program **program);
 
 /* hp_compile_file with the diagnostics printed on stderr as a compiler
  * prints them: the source compiler hangar-policy registers for the

@@ -40,43 +40,45 @@ static double now(void)
 /* One rule of ten assertions over the paths of group g. */
 static void gen_rule(hp_buf *src, unsigned r, unsigned g)
 {
-	hp_buf_printf(src,
-		      "rule r%u \"generated rule %u\" {\n"
-		      "    as root {\n"
-		      "        require exists user(hangar_user)\n"
-		      "        require owner(\"/srv/%u/home\") == user(hangar_user).uid\n"
-		      "        require mode(\"/srv/%u/ctl\") & 0o077 == 0\n"
-		      "        forbid user(agent_user).groups & privileged_groups != {}\n"
-		      "        require setuid_root(\"/srv/%u/bin\") <= allowed_setuid\n"
-		      "    }\n"
-		      "    as agent {\n"
-		      "        forbid writable(\"/srv/%u/home\") or writable_ancestor(\"/srv/%u/home\")\n"
-		      "        forbid readable(\"/srv/%u/ctl\")\n"
-		      "        require caps.effective == {} and no_new_privs\n"
-		      "        for d in dirs {\n"
-		      "            forbid writable(d + \"/%u\")\n"
-		      "        }\n"
-		      "        forbid signal(canary hangar)\n"
-		      "    }\n"
-		      "    remedy \"fix rule %u\"\n"
-		      "}\n",
-		      r, r, g, g, g, g, g, g, g, r);
+	hp_buf_printf(
+	    src,
+	    "rule r%u \"generated rule %u\" {\n"
+	    "    as root {\n"
+	    "        require exists user(hangar_user)\n"
+	    "        require owner(\"/srv/%u/home\") == user(hangar_user).uid\n"
+	    "        require mode(\"/srv/%u/ctl\") & 0o077 == 0\n"
+	    "        forbid user(agent_user).groups & privileged_groups != {}\n"
+	    "        require setuid_root(\"/srv/%u/bin\") <= allowed_setuid\n"
+	    "    }\n"
+	    "    as agent {\n"
+	    "        forbid writable(\"/srv/%u/home\") or writable_ancestor(\"/srv/%u/home\")\n"
+	    "        forbid readable(\"/srv/%u/ctl\")\n"
+	    "        require caps.effective == {} and no_new_privs\n"
+	    "        for d in dirs {\n"
+	    "            forbid writable(d + \"/%u\")\n"
+	    "        }\n"
+	    "        forbid signal(canary hangar)\n"
+	    "    }\n"
+	    "    remedy \"fix rule %u\"\n"
+	    "}\n",
+	    r, r, g, g, g, g, g, g, g, r);
 }
 
 /* The facts about the paths of group g. */
 static void gen_facts(hp_buf *facts, unsigned r)
 {
-	hp_buf_printf(facts,
-		      "- {probe: owner, arg: /srv/%u/home, answer: 1001}\n"
-		      "- {probe: mode, arg: /srv/%u/ctl, answer: 0o700}\n"
-		      "- {probe: setuid_root, arg: /srv/%u/bin, answer: [passwd]}\n"
-		      "- {role: agent, probe: writable, arg: /srv/%u/home, answer: false}\n"
-		      "- {role: agent, probe: writable_ancestor, arg: /srv/%u/home, answer: false}\n"
-		      "- {role: agent, probe: readable, arg: /srv/%u/ctl, answer: false}\n",
-		      r, r, r, r, r, r);
+	hp_buf_printf(
+	    facts,
+	    "- {probe: owner, arg: /srv/%u/home, answer: 1001}\n"
+	    "- {probe: mode, arg: /srv/%u/ctl, answer: 0o700}\n"
+	    "- {probe: setuid_root, arg: /srv/%u/bin, answer: [passwd]}\n"
+	    "- {role: agent, probe: writable, arg: /srv/%u/home, answer: false}\n"
+	    "- {role: agent, probe: writable_ancestor, arg: /srv/%u/home, answer: false}\n"
+	    "- {role: agent, probe: readable, arg: /srv/%u/ctl, answer: false}\n",
+	    r, r, r, r, r, r);
 	for (unsigned d = 0; d < 4; d++)
-		hp_buf_printf(facts, "- {role: agent, probe: writable, arg: /d%u/%u, answer: false}\n",
-			      d, r);
+		hp_buf_printf(
+		    facts, "- {role: agent, probe: writable, arg: /d%u/%u, answer: false}\n", d, r);
 }
 
 static uint8_t *compile(const char *name, const char *src, size_t *len)
@@ -123,23 +125,24 @@ int main(int argc, char **argv)
 	unsigned rules = (want + 9) / 10;
 	hp_buf src = {0}, facts = {0};
 	hp_buf_puts(&src, "policy \"bench\" version 1\n"
-			  "param hangar_user = \"hangar\"\n"
-			  "param agent_user = env(\"HANGAR_AGENT_USER\") or \"agent\"\n"
-			  "param dirs = { \"/d0\", \"/d1\", \"/d2\", \"/d3\" }\n"
-			  "param allowed_setuid = { \"passwd\", \"chsh\", \"su\" }\n"
-			  "param privileged_groups = { \"sudo\", \"wheel\", \"docker\" }\n"
-			  "role root = uid 0\n"
-			  "role hangar = user(hangar_user), keep caps { setuid, setgid, kill }\n"
-			  "role agent = user(agent_user), no caps, no_new_privs\n");
-	hp_buf_puts(&facts,
-		    "facts:\n"
-		    "- {probe: env, arg: HANGAR_AGENT_USER, answer: absent}\n"
-		    "- {probe: user, arg: hangar, answer: {name: hangar, uid: 1001, gid: 1001}}\n"
-		    "- {probe: user, arg: agent, answer: {name: agent, uid: 1000, gid: 1000, groups: "
-		    "[agent]}}\n"
-		    "- {role: agent, probe: caps.effective, answer: []}\n"
-		    "- {role: agent, probe: no_new_privs, answer: true}\n"
-		    "- {role: agent, probe: signal, arg: hangar, answer: false}\n");
+	                  "param hangar_user = \"hangar\"\n"
+	                  "param agent_user = env(\"HANGAR_AGENT_USER\") or \"agent\"\n"
+	                  "param dirs = { \"/d0\", \"/d1\", \"/d2\", \"/d3\" }\n"
+	                  "param allowed_setuid = { \"passwd\", \"chsh\", \"su\" }\n"
+	                  "param privileged_groups = { \"sudo\", \"wheel\", \"docker\" }\n"
+	                  "role root = uid 0\n"
+	                  "role hangar = user(hangar_user), keep caps { setuid, setgid, kill }\n"
+	                  "role agent = user(agent_user), no caps, no_new_privs\n");
+	hp_buf_puts(
+	    &facts,
+	    "facts:\n"
+	    "- {probe: env, arg: HANGAR_AGENT_USER, answer: absent}\n"
+	    "- {probe: user, arg: hangar, answer: {name: hangar, uid: 1001, gid: 1001}}\n"
+	    "- {probe: user, arg: agent, answer: {name: agent, uid: 1000, gid: 1000, groups: "
+	    "[agent]}}\n"
+	    "- {role: agent, probe: caps.effective, answer: []}\n"
+	    "- {role: agent, probe: no_new_privs, answer: true}\n"
+	    "- {role: agent, probe: signal, arg: hangar, answer: false}\n");
 	const char *ge = getenv("BENCH_GROUPS");
 	unsigned groups = ge ? (unsigned)strtoul(ge, NULL, 10) : 1000;
 	if (groups == 0 || groups > rules)
@@ -170,7 +173,7 @@ int main(int argc, char **argv)
 	}
 	double t_load = all || !strcmp(only, "load") ? best_load(code, len, 1) : 0;
 
-		double best = 1e9, best_vm = 1e9;
+	double best = 1e9, best_vm = 1e9;
 	uint64_t steps = 0, probes = 0;
 	unsigned pass = 0, total = bc->nrules;
 	int reps = getenv("BENCH_REPS") ? atoi(getenv("BENCH_REPS")) : 5;
@@ -235,10 +238,13 @@ int main(int argc, char **argv)
 		return 0;
 	hp_diags d;
 	hp_diags_init(&d);
-	uint8_t *shipped = hp_compile_file("policies/default.hpol", &len, &d);
+	hp_program *prog;
+	uint8_t *shipped = hp_compile_file("policies/default.hpol", &len, &d, &prog);
+	hp_program_free(prog);
 	hp_diags_free(&d);
 	if (!shipped) {
-		fprintf(stderr, "bench: policies/default.hpol does not compile (run from the top)\n");
+		fprintf(stderr,
+		        "bench: policies/default.hpol does not compile (run from the top)\n");
 		return 1;
 	}
 	double t_ship = best_load(shipped, len, 10000);

@@ -68,8 +68,9 @@ static void test_policies_compile_deterministically(void **state)
 		hp_diags_init(&d1);
 		hp_diags_init(&d2);
 		size_t l1, l2;
-		uint8_t *a = hp_compile_file(path, &l1, &d1);
-		uint8_t *b = hp_compile_file(path, &l2, &d2);
+		hp_program *p1, *p2;
+		uint8_t *a = hp_compile_file(path, &l1, &d1, &p1);
+		uint8_t *b = hp_compile_file(path, &l2, &d2, &p2);
 		if (!a)
 			fail_msg("%s does not compile: %s", path, d1.n ? d1.v[0].msg : "?");
 		assert_non_null(b);
@@ -79,6 +80,8 @@ static void test_policies_compile_deterministically(void **state)
 		assert_null(memmem(a, l1, "policies/", 9));
 		free(a);
 		free(b);
+		hp_program_free(p1);
+		hp_program_free(p2);
 		hp_diags_free(&d1);
 		hp_diags_free(&d2);
 		n++;

@@ -22,6 +22,7 @@
 #include "codegen.h"
 #include "eval.h"
 #include "facts.h"
+#include "front.h"
 
 #define MUTANTS 10000
 
@@ -101,7 +102,9 @@ static void mutate_policy(const char *path, uint64_t seed, hp_facts *facts, coun
 	hp_diags dg;
 	hp_diags_init(&dg);
 	size_t len;
-	uint8_t *orig = hp_compile_file(path, &len, &dg);
+	hp_program *prog;
+	uint8_t *orig = hp_compile_file(path, &len, &dg, &prog);
+	hp_program_free(prog);
 	hp_diags_free(&dg);
 	if (!orig)
 		fail_msg("%s does not compile", path);

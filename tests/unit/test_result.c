@@ -162,7 +162,8 @@ static void test_rejections(void **state)
 	EXPECT(patched(144, 7), "role result: observation 0: fact 7 out of range");
 	EXPECT(patched(156, 999), "role result: loop variable 0 out of range");
 	EXPECT(patched(172, 200), "role result: fact 0: probe 200 or role 2 out of range");
-	EXPECT(patched(172, HP_PROBE_ENV), "role result: fact answer: a bool where a string belongs");
+	EXPECT(patched(172, HP_PROBE_ENV),
+	       "role result: fact answer: a bool where a string belongs");
 	EXPECT(patched(184, 1000),
 	       "role result: fact answer: data offset 1000 out of range (72 bytes)");
 }
