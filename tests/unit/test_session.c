@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "codegen.h"
+#include "front.h"
 #include "diag.h"
 #include "facts.h"
 #include "fixture.h"
@@ -44,9 +45,11 @@ static hp_bc *compile(fx *f, const char *text)
 	hp_diags d;
 	hp_diags_init(&d);
 	size_t len;
-	uint8_t *bytes = hp_compile_file(path, &len, &d);
+	hp_program *prog;
+	uint8_t *bytes = hp_compile_file(path, &len, &d, &prog);
 	if (!bytes)
 		fail_msg("the test policy does not compile (%zu diagnostics)", d.n);
+	hp_program_free(prog);
 	hp_diags_free(&d);
 	hp_err e;
 	hp_bc *bc = hp_bc_load("p.hpb", bytes, len, &e);
