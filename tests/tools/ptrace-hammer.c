@@ -4,6 +4,9 @@
  * descriptor with pidfd_getfd. A live e2e test runs it as the agent while
  * checks run, and expects attempts and no success (bubblewrap
  * CVE-2016-8659: a dumpable child of the agent's uid can be traced).
+ * A success counts only when the process is still one of the check's
+ * afterwards: a process that has meanwhile exec'd another program (a
+ * fake sudo script in a test, run as the agent) is no longer the check's.
  *
  *   ptrace-hammer UID MILLIS COMM   prints attempts and successes per kind
  *
@@ -79,14 +82,14 @@ int main(int argc, char **argv)
 			attempts++;
 			pid_t pid = (pid_t)atoi(e->d_name);
 			if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) == 0) {
-				seize++;
+				seize += is_target(e->d_name, uid, comm);
 				ptrace(PTRACE_DETACH, pid, NULL, NULL);
 			}
 			char p[64];
 			snprintf(p, sizeof p, "/proc/%d/mem", (int)pid);
 			int fd = open(p, O_RDONLY | O_CLOEXEC);
 			if (fd >= 0) {
-				mem++;
+				mem += is_target(e->d_name, uid, comm);
 				close(fd);
 			}
 			snprintf(p, sizeof p, "/proc/%d/environ", (int)pid);
@@ -94,7 +97,7 @@ int main(int argc, char **argv)
 			if (fd >= 0) {
 				char b[16];
 				if (read(fd, b, sizeof b) > 0)
-					environ_ok++;
+					environ_ok += is_target(e->d_name, uid, comm);
 				close(fd);
 			}
 			int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -102,7 +105,7 @@ int main(int argc, char **argv)
 				for (int t = 0; t < 8; t++) {
 					int got = (int)syscall(SYS_pidfd_getfd, pfd, t, 0);
 					if (got >= 0) {
-						getfd++;
+						getfd += is_target(e->d_name, uid, comm);
 						close(got);
 					}
 				}
