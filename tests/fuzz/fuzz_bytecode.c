@@ -16,17 +16,18 @@
 #include "facts.h"
 
 static const char facts_yaml[] =
-	"facts:\n"
-	"- {probe: env, arg: PATH, answer: \"/usr/bin:/bin\"}\n"
-	"- {probe: env, arg: HANGAR_AGENT_USER, answer: absent}\n"
-	"- {probe: user_by_uid, arg: 1000, answer: {name: agent, uid: 1000, gid: 1000}}\n"
-	"- {probe: user, arg: agent, answer: {name: agent, uid: 1000, gid: 1000, groups: [agent]}}\n"
-	"- {probe: user, arg: hangar, answer: {name: hangar, uid: 1001, gid: 1001}}\n"
-	"- {probe: setuid_root, arg: /usr/bin, answer: [su]}\n"
-	"- {role: agent, probe: writable, arg: /usr/bin, answer: false}\n"
-	"- {role: agent, probe: writable, arg: /bin, answer: true}\n"
-	"- {role: agent, probe: sudo, answer: skipped, reason: offline}\n"
-	"- {role: hangar, probe: caps.ambient, answer: [kill]}\n";
+    "facts:\n"
+    "- {probe: env, arg: PATH, answer: \"/usr/bin:/bin\"}\n"
+    "- {probe: env, arg: HANGAR_AGENT_USER, answer: absent}\n"
+    "- {probe: user_by_uid, arg: 1000, answer: {name: agent, uid: 1000, gid: 1000}}\n"
+    "- {probe: user, arg: agent, answer: {name: agent, uid: 1000, gid: 1000,\n"
+    "    groups: [agent]}}\n"
+    "- {probe: user, arg: hangar, answer: {name: hangar, uid: 1001, gid: 1001}}\n"
+    "- {probe: setuid_root, arg: /usr/bin, answer: [su]}\n"
+    "- {role: agent, probe: writable, arg: /usr/bin, answer: false}\n"
+    "- {role: agent, probe: writable, arg: /bin, answer: true}\n"
+    "- {role: agent, probe: sudo, answer: skipped, reason: offline}\n"
+    "- {role: hangar, probe: caps.ambient, answer: [kill]}\n";
 
 static hp_facts *facts;
 

@@ -56,7 +56,8 @@ static void test_every_opcode_is_tested(void **state)
 		snprintf(a, sizeof a, "E(%s,", hp_opcodes[i].name);
 		snprintf(b, sizeof b, "HP_I_%s", hp_opcodes[i].name);
 		if (!strstr(src, a) && !strstr(src, b))
-			fail_msg("opcode %s is not run in tests/unit/test_vm.c", hp_opcodes[i].name);
+			fail_msg("opcode %s is not run in tests/unit/test_vm.c",
+			         hp_opcodes[i].name);
 	}
 }
 
@@ -77,9 +78,9 @@ static void test_documented(void **state)
 			snprintf(pops, sizeof pops, "`%s`", op->pops);
 		if (*op->pushes)
 			snprintf(pushes, sizeof pushes, "`%s`", op->pushes);
-		snprintf(row, sizeof row, "| %d | `%s` | %s | %s | %s | %s | %s | %s |", i, op->name,
-			 kind_doc(op->kind[0]), kind_doc(op->kind[1]), kind_doc(op->kind[2]), pops,
-			 pushes, op->doc);
+		snprintf(row, sizeof row, "| %d | `%s` | %s | %s | %s | %s | %s | %s |", i,
+		         op->name, kind_doc(op->kind[0]), kind_doc(op->kind[1]),
+		         kind_doc(op->kind[2]), pops, pushes, op->doc);
 		if (!strstr(doc, row))
 			fail_msg("docs/bytecode.md lacks the row\n%s", row);
 	}
@@ -88,9 +89,9 @@ static void test_documented(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_every_opcode_is_tested),
-		cmocka_unit_test(test_documented),
+	    cmocka_unit_test(test_table),
+	    cmocka_unit_test(test_every_opcode_is_tested),
+	    cmocka_unit_test(test_documented),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
