@@ -4,8 +4,11 @@
 #include "session.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +63,10 @@ typedef struct {
 	region_use use[HP_ROLE_COUNT];
 	role_ident ident[HP_ROLE_COUNT];
 	bool ident_done[HP_ROLE_COUNT];
+	struct sudo_job {
+		pid_t pid; /* 0: not started */
+		int pidfd, fd;
+	} sudo[HP_ROLE_COUNT];
 } sess;
 
 /* --- what the program asks ------------------------------------------------------ */
@@ -458,6 +465,113 @@ static hp_tri ask_sudo(sess *x, const role_ident *ri, hp_err *why)
 	return t;
 }
 
+/* The sudo probe takes the longest (sudo itself runs twice per candidate),
+ * so it is started for every role that asks it before the first role's
+ * child, in a child of the check that stays root and writes the answer to
+ * a pipe; the role collects it before its own child starts. */
+static bool role_will_run(sess *x, hp_role r)
+{
+	if (x->bc->role_index[r] < 0 || (x->o->roles && !(x->o->roles & (1u << r))))
+		return false;
+	const role_ident *ri = ident_of(x, r);
+	hp_err e;
+	return ri->ok && (x->root || is_current(ri, r, &e));
+}
+
+static void start_sudo_jobs(sess *x)
+{
+	for (int r = 0; r < HP_ROLE_COUNT; r++) {
+		struct sudo_job *j = &x->sudo[r];
+		j->pid = 0;
+		j->pidfd = j->fd = -1;
+		if (!x->use[r].probe[HP_PROBE_SUDO] || !role_will_run(x, (hp_role)r))
+			continue;
+		int p[2];
+		if (pipe2(p, O_CLOEXEC) < 0)
+			continue;
+		pid_t parent = getpid();
+		pid_t pid = fork();
+		if (pid < 0) {
+			close(p[0]);
+			close(p[1]);
+			continue;
+		}
+		if (pid == 0) {
+			hp_reset_signals();
+			setpgid(0, 0);
+			close(p[0]);
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
+				_exit(1);
+			hp_err e;
+			e.msg[0] = '\0';
+			char t = (char)('0' + ask_sudo(x, &x->ident[r], &e));
+			if (write(p[1], &t, 1) == 1)
+				(void)!write(p[1], e.msg, strlen(e.msg));
+			_exit(0);
+		}
+		close(p[1]);
+		setpgid(pid, pid);
+		j->pid = pid;
+		j->pidfd = hp_sys_pidfd_open(pid, 0);
+		j->fd = p[0];
+	}
+}
+
+/* Role r's sudo answer (asked: false when it was never started). */
+static bool finish_sudo_job(sess *x, hp_role r, hp_tri *t, hp_err *why)
+{
+	struct sudo_job *j = &x->sudo[r];
+	if (j->pid <= 0)
+		return false;
+	char buf[sizeof why->msg + 1];
+	size_t n = 0;
+	int64_t end = x->end;
+	while (n < sizeof buf - 1) {
+		int left = (int)(end - hp_now_ms());
+		struct pollfd pf = {j->fd, POLLIN, 0};
+		int pr = left > 0 ? poll(&pf, 1, left) : 0;
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0)
+			break;
+		ssize_t k = read(j->fd, buf + n, sizeof buf - 1 - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		n += (size_t)k;
+	}
+	buf[n] = '\0';
+	close(j->fd);
+	hp_kill_reap(j->pid, j->pidfd);
+	if (j->pidfd >= 0)
+		close(j->pidfd);
+	j->pid = 0;
+	if (n >= 1 && buf[0] >= '0' && buf[0] <= '2') {
+		*t = (hp_tri)(buf[0] - '0');
+		hp_err_set(why, "%s", buf + 1);
+	} else {
+		*t = HP_UNKNOWN;
+		hp_err_set(why, "sudo: the probe gave no answer before the check's deadline");
+	}
+	return true;
+}
+
+/* Jobs whose role never collected them (it did not run after all). */
+static void stop_sudo_jobs(sess *x)
+{
+	for (int r = 0; r < HP_ROLE_COUNT; r++) {
+		struct sudo_job *j = &x->sudo[r];
+		if (j->pid <= 0)
+			continue;
+		hp_kill_reap(j->pid, j->pidfd);
+		close(j->fd);
+		if (j->pidfd >= 0)
+			close(j->pidfd);
+		j->pid = 0;
+	}
+}
+
 /* --- a role's run ---------------------------------------------------------------------- */
 
 typedef struct {
@@ -538,11 +652,10 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
 		for (int t = 0; t < HP_ROLE_COUNT; t++)
 			if (can[t].pidfd >= 0)
 				keep[nkeep++] = can[t].pidfd;
-		if (x->use[r].probe[HP_PROBE_SUDO]) {
-			hp_err e;
-			e.msg[0] = '\0';
+		hp_err e;
+		e.msg[0] = '\0';
+		if (finish_sudo_job(x, r, &ctx.sudo, &e)) {
 			ctx.sudo_asked = true;
-			ctx.sudo = ask_sudo(x, ri, &e);
 			sudo_why = hp_xstrdup(e.msg);
 			ctx.sudo_why = sudo_why;
 		}
@@ -638,6 +751,8 @@ static void run_role(void *ctx, const hp_bc *bc, const hp_globals *g, hp_role r,
 	if (!x->params_resolved) {
 		x->params_resolved = true;
 		resolve_role_params(x);
+		if (x->o->source == HP_SESSION_LIVE)
+			start_sudo_jobs(x);
 	}
 	if (x->o->roles && !(x->o->roles & (1u << r))) {
 		char *m = hp_xasprintf("role %s not run: not selected with --role", hp_role_names[r]);
@@ -759,6 +874,7 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		                                  s->backend, err))
 			st = HP_SESSION_FAILED;
 	}
+	stop_sudo_jobs(&x);
 	for (int r = 0; r < HP_ROLE_COUNT; r++)
 		free(x.ident[r].groups);
 	if (x.sys)

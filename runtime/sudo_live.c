@@ -95,16 +95,22 @@ static void exec_child(int fd, const char *const argv[], int out)
 	_exit(127);
 }
 
-hp_tri hp_sudo_exec(int fd, const char *const argv[], const hp_sudo_opts *o, hp_sudo_run *run,
-                    hp_err *why)
+/* A run of sudo started: its process, and the read end of its output. */
+typedef struct {
+	pid_t pid;
+	int pidfd, out;
+	int64_t end;
+} started;
+
+static hp_tri exec_start(int fd, const char *const argv[], const hp_sudo_opts *o, started *st,
+                         hp_err *why)
 {
-	memset(run, 0, sizeof *run);
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		hp_err_set(why, "sudo: pipe: %s", strerror(errno));
 		return HP_UNKNOWN;
 	}
-	int64_t end = hp_now_ms() + o->deadline_ms;
+	st->end = hp_now_ms() + o->deadline_ms;
 	/* what sudo's group leaves behind comes back here to be reaped */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	pid_t pid = fork();
@@ -119,12 +125,21 @@ hp_tri hp_sudo_exec(int fd, const char *const argv[], const hp_sudo_opts *o, hp_
 		exec_child(fd, argv, p[1]);
 	}
 	close(p[1]);
-	int pidfd = hp_sys_pidfd_open(pid, 0);
+	st->pid = pid;
+	st->pidfd = hp_sys_pidfd_open(pid, 0);
+	st->out = p[0];
+	return HP_TRUE;
+}
+
+/* Read a started run's output until it ends, its deadline or the cap;
+ * then wait for it, kill its group and reap it. */
+static void exec_collect(started *st, const hp_sudo_opts *o, hp_sudo_run *run)
+{
 	size_t cap = 1024;
 	run->out = hp_xmalloc(cap + 1);
 	for (;;) {
-		int64_t left = end - hp_now_ms();
-		struct pollfd pf = {p[0], POLLIN, 0};
+		int64_t left = st->end - hp_now_ms();
+		struct pollfd pf = {st->out, POLLIN, 0};
 		int r = left > 0 ? poll(&pf, 1, (int)left) : 0;
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -136,7 +151,7 @@ hp_tri hp_sudo_exec(int fd, const char *const argv[], const hp_sudo_opts *o, hp_
 			cap *= 2;
 			run->out = hp_xrealloc(run->out, cap + 1);
 		}
-		ssize_t n = read(p[0], run->out + run->len, cap - run->len);
+		ssize_t n = read(st->out, run->out + run->len, cap - run->len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -147,21 +162,31 @@ hp_tri hp_sudo_exec(int fd, const char *const argv[], const hp_sudo_opts *o, hp_
 			break;
 		}
 	}
-	close(p[0]);
+	close(st->out);
 	run->out[run->len] = '\0';
 	/* the output is closed; wait for the exit until the deadline */
-	if (!run->timed_out && !run->overflow && hp_wait_exit(pid, pidfd, end) < 0)
+	if (!run->timed_out && !run->overflow && hp_wait_exit(st->pid, st->pidfd, st->end) < 0)
 		run->timed_out = 1;
 	/* the session's process group, then the process */
-	int st = hp_kill_reap(pid, pidfd);
-	if (pidfd >= 0)
-		close(pidfd);
+	int stat = hp_kill_reap(st->pid, st->pidfd);
+	if (st->pidfd >= 0)
+		close(st->pidfd);
 	if (!run->timed_out && !run->overflow) {
-		if (WIFSIGNALED(st))
-			run->signaled = WTERMSIG(st);
+		if (WIFSIGNALED(stat))
+			run->signaled = WTERMSIG(stat);
 		else
-			run->exit_status = WEXITSTATUS(st);
+			run->exit_status = WEXITSTATUS(stat);
 	}
+}
+
+hp_tri hp_sudo_exec(int fd, const char *const argv[], const hp_sudo_opts *o, hp_sudo_run *run,
+                    hp_err *why)
+{
+	memset(run, 0, sizeof *run);
+	started st;
+	if (exec_start(fd, argv, o, &st, why) != HP_TRUE)
+		return HP_UNKNOWN;
+	exec_collect(&st, o, run);
 	return HP_TRUE;
 }
 
@@ -219,11 +244,18 @@ static hp_tri run_candidate(int fd, const hp_sudo_opts *o, hp_err *why)
 	const char *const *runs[] = {a_true, a_list};
 	hp_tri t[2];
 	hp_err e[2];
+	started st[2];
+	/* both at once: each is a separate sudo, and together they take the
+	 * time of one */
+	for (int i = 0; i < 2; i++)
+		t[i] = exec_start(fd, runs[i], o, &st[i], &e[i]);
 	for (int i = 0; i < 2; i++) {
+		if (t[i] != HP_TRUE)
+			continue;
 		hp_sudo_run run;
-		t[i] = hp_sudo_exec(fd, runs[i], o, &run, &e[i]);
-		if (t[i] == HP_TRUE)
-			t[i] = hp_sudo_classify(&run, o, &e[i]);
+		memset(&run, 0, sizeof run);
+		exec_collect(&st[i], o, &run);
+		t[i] = hp_sudo_classify(&run, o, &e[i]);
 		free(run.out);
 	}
 	hp_tri res = hp_tri_or(t[0], t[1]);

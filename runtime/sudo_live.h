@@ -17,7 +17,8 @@
  * write or replace is not run: unknown.
  *
  * Each verified candidate runs twice, `sudo -n -k -- true` and `sudo -n -l`
- * (items 26, 27), never -R or -h: executed from its verified descriptor
+ * (items 26, 27), both at once (two independent processes, each with its
+ * own deadline, output pipe and process group), never -R or -h: executed from its verified descriptor
  * (execveat with AT_EMPTY_PATH, item 25), no PATH lookup, in a new session
  * with no controlling terminal, stdin /dev/null, stdout and stderr one pipe,
  * every other descriptor closed, core dumps off, and an environment of

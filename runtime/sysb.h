@@ -11,6 +11,7 @@
 
 #include "capstate.h"
 #include "mounts.h"
+#include "setuid_scan.h"
 #include "sysbackend.h"
 
 typedef struct hp_sysb_etcdata hp_sysb_etcdata;
@@ -39,6 +40,15 @@ struct hp_sysbackend {
 	hp_tri mounts_ok;
 	hp_mounts mounts;
 	hp_err mounts_why;
+
+	/* setuid_root's scans by directory (dev, ino): /bin and /usr/bin on a
+	 * merged-/usr system are one directory, scanned once */
+	struct hp_sysb_scan {
+		dev_t dev;
+		ino_t ino;
+		hp_suid_list list;
+	} *scans;
+	size_t nscans, cap_scans;
 
 	/* the root helper (sysb_helper.c): in the parent its process, in a
 	 * role's child the socket to it; -1 and 0 when there is none */

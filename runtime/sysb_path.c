@@ -192,35 +192,74 @@ static hp_value file_fact(hp_sysbackend *s, hp_probe_id p, const char *path, hp_
 	}
 }
 
+/* The identity of the directory path leads to: 1, 0 when it does not
+ * exist or cannot be looked at (the scan then says why). */
+static int dir_key(hp_sysbackend *s, const char *path, dev_t *dev, ino_t *ino)
+{
+	hp_fileinfo fi;
+	hp_err e;
+	if (hp_path_info(&s->root, path, 0, &fi, &e) != HP_TRUE || fi.type != HP_FT_DIR)
+		return 0;
+	*dev = fi.dev;
+	*ino = fi.ino;
+	return 1;
+}
+
+/* The scan of dir, from the cache when the same directory was scanned
+ * already; NULL (why set, *missing when it does not exist) otherwise. */
+static const hp_suid_list *scan_of(hp_sysbackend *s, const char *dir, bool *missing, hp_err *why)
+{
+	*missing = false;
+	dev_t dev;
+	ino_t ino;
+	int known = dir_key(s, dir, &dev, &ino);
+	for (size_t i = 0; known && i < s->nscans; i++)
+		if (s->scans[i].dev == dev && s->scans[i].ino == ino)
+			return &s->scans[i].list;
+	hp_suid_list l;
+	hp_tri t = hp_setuid_scan(&s->root, dir, HP_SETUID_SCAN_MAX_DEFAULT, &l, why);
+	if (t != HP_TRUE) {
+		*missing = t == HP_FALSE;
+		return NULL;
+	}
+	dev_t dev2;
+	ino_t ino2;
+	/* cached only when the path led to the same directory before and
+	 * after the scan, so the list is that directory's */
+	if (!known || !dir_key(s, dir, &dev2, &ino2) || dev2 != dev || ino2 != ino) {
+		s->scans = hp_xgrow(s->scans, &s->cap_scans, s->nscans + 1, sizeof *s->scans);
+		s->scans[s->nscans] = (struct hp_sysb_scan){0, 0, l};
+		/* kept, under no key, so that the list outlives this answer */
+		return &s->scans[s->nscans++].list;
+	}
+	s->scans = hp_xgrow(s->scans, &s->cap_scans, s->nscans + 1, sizeof *s->scans);
+	s->scans[s->nscans] = (struct hp_sysb_scan){dev, ino, l};
+	return &s->scans[s->nscans++].list;
+}
+
 static hp_value setuid_list(hp_sysbackend *s, hp_probe_id p, const char *dir, hp_pool *pool)
 {
-	hp_suid_list l;
 	hp_err e;
-	hp_tri t = hp_setuid_scan(&s->root, dir, HP_SETUID_SCAN_MAX_DEFAULT, &l, &e);
-	if (t == HP_FALSE)
+	bool missing;
+	const hp_suid_list *l = scan_of(s, dir, &missing, &e);
+	if (!l && missing)
 		return hp_v_list(NULL, 0); /* no directory: nothing in it */
-	if (t != HP_TRUE)
+	if (!l)
 		return global_unknown(s, p, &e, pool);
-	if (l.n > HP_VALUE_MAX_LIST) {
-		size_t n = l.n;
-		hp_suid_list_free(&l);
+	if (l->n > HP_VALUE_MAX_LIST)
 		return hp_sysb_unknown(pool, p, "%s: %zu setuid-root entries, more than a list holds",
-		                       dir, n);
-	}
-	hp_str *items = l.n ? hp_pool_alloc(pool, l.n * sizeof *items) : NULL;
-	bool ok = !l.n || items;
-	for (size_t i = 0; ok && i < l.n; i++) {
-		size_t len = strlen(l.v[i].name);
-		char *c = hp_pool_strndup(pool, l.v[i].name, len);
-		ok = c != NULL;
-		if (ok)
-			items[i] = (hp_str){c, (uint32_t)len};
-	}
-	size_t n = l.n;
-	hp_suid_list_free(&l);
-	if (!ok)
+		                       dir, l->n);
+	hp_str *items = l->n ? hp_pool_alloc(pool, l->n * sizeof *items) : NULL;
+	if (l->n && !items)
 		return hp_v_unknown(HP_T_LIST, "memory limit");
-	return hp_v_list(items, (uint32_t)n);
+	for (size_t i = 0; i < l->n; i++) {
+		size_t len = strlen(l->v[i].name);
+		char *c = hp_pool_strndup(pool, l->v[i].name, len);
+		if (!c)
+			return hp_v_unknown(HP_T_LIST, "memory limit");
+		items[i] = (hp_str){c, (uint32_t)len};
+	}
+	return hp_v_list(items, (uint32_t)l->n);
 }
 
 static int access_mode(hp_probe_id p)

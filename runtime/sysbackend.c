@@ -106,6 +106,9 @@ static void sys_destroy(hp_backend *b)
 	hp_sysb_proc_reset(s);
 	hp_sys_helper_stop(s);
 	hp_sysb_etc_free(s);
+	for (size_t i = 0; i < s->nscans; i++)
+		hp_suid_list_free(&s->scans[i].list);
+	free(s->scans);
 	free(s->cred_groups);
 	hp_root_close(&s->root);
 	free(s);
