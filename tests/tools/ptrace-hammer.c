@@ -98,14 +98,14 @@ int main(int argc, char **argv)
 			attempts++;
 			pid_t pid = (pid_t)atoi(e->d_name);
 			if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) == 0) {
-				seize += is_target(e->d_name, uid, comm);
+				seize += is_target(e->d_name, uid, mark);
 				ptrace(PTRACE_DETACH, pid, NULL, NULL);
 			}
 			char p[64];
 			snprintf(p, sizeof p, "/proc/%d/mem", (int)pid);
 			int fd = open(p, O_RDONLY | O_CLOEXEC);
 			if (fd >= 0) {
-				mem += is_target(e->d_name, uid, comm);
+				mem += is_target(e->d_name, uid, mark);
 				close(fd);
 			}
 			snprintf(p, sizeof p, "/proc/%d/environ", (int)pid);
@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 			if (fd >= 0) {
 				char b[16];
 				if (read(fd, b, sizeof b) > 0)
-					environ_ok += is_target(e->d_name, uid, comm);
+					environ_ok += is_target(e->d_name, uid, mark);
 				close(fd);
 			}
 			int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -121,7 +121,7 @@ int main(int argc, char **argv)
 				for (int t = 0; t < 8; t++) {
 					int got = (int)syscall(SYS_pidfd_getfd, pfd, t, 0);
 					if (got >= 0) {
-						getfd += is_target(e->d_name, uid, comm);
+						getfd += is_target(e->d_name, uid, mark);
 						close(got);
 					}
 				}
