@@ -228,6 +228,28 @@ static void test_json_record(void **state)
 	hp_diags_free(&d);
 }
 
+/* compile, free, then print: everything printed was copied when reported */
+static void test_diagnostics_outlive_program(void **state)
+{
+	(void)state;
+	hp_diags d;
+	hp_program *p = compile("policy \"t\" version 1\nparam x = 1 == \"a\"\nparam x = 2\n", &d);
+	hp_program_free(p);
+	char *out = printed(&d);
+	assert_string_equal(out, "main.hpol:2:11: error: '==' compares an int with a string\n"
+	                         "   2 | param x = 1 == \"a\"\n"
+	                         "     |           ^~~~~~~~\n"
+	                         "main.hpol:3:7: error: param 'x' is declared twice\n"
+	                         "   3 | param x = 2\n"
+	                         "     |       ^\n"
+	                         "main.hpol:2:7: note: the first declaration is here\n"
+	                         "   2 | param x = 1 == \"a\"\n"
+	                         "     |       ^\n"
+	                         "2 errors generated\n");
+	free(out);
+	hp_diags_free(&d);
+}
+
 static void test_edit_distance(void **state)
 {
 	(void)state;
@@ -245,6 +267,7 @@ int main(void)
 	    cmocka_unit_test(test_diagnostics_sorted_with_tabs),
 	    cmocka_unit_test(test_unreadable_top),
 	    cmocka_unit_test(test_json_record),
+	    cmocka_unit_test(test_diagnostics_outlive_program),
 	    cmocka_unit_test(test_edit_distance),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
