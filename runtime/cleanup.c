@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #ifndef PROC_SUPER_MAGIC
@@ -21,8 +22,11 @@ enum { MAX_PROCS = 16384, ROUNDS = 16 };
 static const int fatal[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 #define NFATAL (sizeof fatal / sizeof fatal[0])
 
-static struct sigaction saved[NFATAL];
-static bool installed;
+static struct sigaction saved[NFATAL], saved_alarm;
+static struct itimerval saved_timer;
+static bool installed, armed;
+static char backstop_msg[96];
+static size_t backstop_len;
 
 static pid_t pids[MAX_PROCS], ppids[MAX_PROCS], desc[MAX_PROCS];
 static bool mark[MAX_PROCS];
@@ -153,7 +157,28 @@ static void on_fatal(int sig)
 	raise(sig);
 }
 
-void hp_cleanup_install(void)
+static void on_backstop(int sig)
+{
+	(void)sig;
+	hp_kill_descendants();
+	(void)!write(STDERR_FILENO, backstop_msg, backstop_len);
+	_exit(4);
+}
+
+/* Decimal digits of v into p; the length. */
+static size_t put_uint(char *p, unsigned v)
+{
+	char t[16];
+	size_t n = 0;
+	do
+		t[n++] = (char)('0' + v % 10);
+	while ((v /= 10) && n < sizeof t);
+	for (size_t i = 0; i < n; i++)
+		p[i] = t[n - 1 - i];
+	return n;
+}
+
+void hp_cleanup_install(unsigned backstop_ms)
 {
 	if (installed)
 		return;
@@ -164,12 +189,31 @@ void hp_cleanup_install(void)
 	for (size_t i = 0; i < NFATAL; i++)
 		sigaction(fatal[i], &sa, &saved[i]);
 	installed = true;
+	if (backstop_ms == 0)
+		return;
+	static const char a[] = "hangar-policy: the check did not finish within ";
+	static const char b[] = " ms\n";
+	memcpy(backstop_msg, a, sizeof a - 1);
+	backstop_len = sizeof a - 1;
+	backstop_len += put_uint(backstop_msg + backstop_len, backstop_ms);
+	memcpy(backstop_msg + backstop_len, b, sizeof b - 1);
+	backstop_len += sizeof b - 1;
+	sa.sa_handler = on_backstop;
+	sigaction(SIGALRM, &sa, &saved_alarm);
+	struct itimerval t = {{0, 0}, {(time_t)(backstop_ms / 1000), (suseconds_t)(backstop_ms % 1000) * 1000}};
+	setitimer(ITIMER_REAL, &t, &saved_timer);
+	armed = true;
 }
 
 void hp_cleanup_restore(void)
 {
 	if (!installed)
 		return;
+	if (armed) {
+		setitimer(ITIMER_REAL, &saved_timer, NULL);
+		sigaction(SIGALRM, &saved_alarm, NULL);
+		armed = false;
+	}
 	for (size_t i = 0; i < NFATAL; i++)
 		sigaction(fatal[i], &saved[i], NULL);
 	installed = false;

@@ -15,8 +15,15 @@
 #define HP_CLEANUP_H
 
 /* Catch the termination signals until hp_cleanup_restore; the previous
- * dispositions are kept. Not nested: a second install is a no-op. */
-void hp_cleanup_install(void);
+ * dispositions are kept. Not nested: a second install is a no-op.
+ *
+ * backstop_ms > 0 also arms a timer (ITIMER_REAL, SIGALRM) for the whole
+ * check: the session keeps every child within its deadline, but what the
+ * check does itself (reading etc files, phase one's global probes) can
+ * block on a hung filesystem; when the timer fires, the handler kills
+ * every descendant, writes "hangar-policy: the check did not finish within
+ * N ms" to stderr and exits with status 4 (the check could not run). */
+void hp_cleanup_install(unsigned backstop_ms);
 void hp_cleanup_restore(void);
 
 /* SIGKILL every descendant of the calling process (async-signal-safe);

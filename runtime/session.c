@@ -29,6 +29,7 @@ enum {
 	TAG_SUDO = 2,       /* the sudo child: the answer (u64 hp_tri) */
 	TAG_SUDO_WHY = 3,   /* and its reason */
 	MARGIN_MS = 250,    /* kept back from a child's deadline for the VM to stop by itself */
+	BACKSTOP_MS = 2000, /* after the check's deadline, the process ends (cleanup.h) */
 	MIN_CHILD_MS = 50,  /* less than this left: the role is not started */
 	MAX_SUDO_DIRS = 64, /* directories searched for sudo */
 	SUDO_OUT_CAP = 65536,
@@ -837,7 +838,9 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		}
 	bool used[HP_PROBE_COUNT];
 	scan_program(&x, used);
-	hp_cleanup_install();
+	/* a backstop beyond the deadline every child already keeps: what this
+	 * process does itself could block on a hung filesystem */
+	hp_cleanup_install((o->deadline_ms ? o->deadline_ms : HP_SESSION_DEFAULT_MS) + BACKSTOP_MS);
 	if (o->source == HP_SESSION_FACTS) {
 		if (!o->facts) {
 			hp_err_set(err, "no facts were given");
