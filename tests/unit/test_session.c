@@ -297,6 +297,50 @@ static void test_deadline(void **state)
 	hp_session_free(&s);
 }
 
+/* A role whose checks outlast the check's deadline: its child's VM stops
+ * itself before the child is killed, and every rule of the role is an
+ * error (never a pass), with the reason. */
+static void test_slow_role_stops(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	f->bc = compile(f, "policy \"t\" version 1\n"
+	                   "param dirs = \"\"\n"
+	                   "role root = uid 0\n"
+	                   "role agent = user(\"agent\"), no caps, no_new_privs\n"
+	                   "rule r \"t\" {\n"
+	                   "    as agent {\n"
+	                   "        for a in split(dirs, \":\") max 3000 {\n"
+	                   "            for b in split(dirs, \":\") max 3000 {\n"
+	                   "                forbid writable(a + b)\n"
+	                   "            }\n"
+	                   "        }\n"
+	                   "    }\n"
+	                   "}\n");
+	hp_buf dirs = {0};
+	hp_buf_puts(&dirs, "dirs=");
+	for (int i = 0; i < 3000; i++)
+		hp_buf_printf(&dirs, "%s/pub/%d", i ? ":" : "", i);
+	hp_param_override ov = {"dirs", dirs.data + 5};
+	hp_session_opts o;
+	hp_session_opts_default(&o);
+	o.params = &ov;
+	o.nparams = 1;
+	o.deadline_ms = 600;
+	hp_session s;
+	hp_err e;
+	assert_int_equal(run(f, &o, &s, &e), HP_SESSION_OK);
+	assert_string_equal(result_of(&s, 0), "error");
+	assert_int_equal(s.eval.roles[HP_ROLE_AGENT].status, HP_RUN_STOPPED);
+	const char *why =
+	    hp_role_result_str(&s.eval.roles[HP_ROLE_AGENT], s.eval.roles[HP_ROLE_AGENT].reason);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "time limit of "));
+	assert_true(s.millis < 2000);
+	hp_session_free(&s);
+	hp_buf_free(&dirs);
+}
+
 /* A global probe in the agent's block about a path the agent cannot reach
  * is root's answer (the root helper), not unknown. */
 static void test_root_helper(void **state)
@@ -440,6 +484,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_identity_missing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_deadline, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_slow_role_stops, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_root_helper, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_record_roundtrip, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_record_text, setup, teardown),
