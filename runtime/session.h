@@ -16,9 +16,13 @@
  *                no_new_privs as the policy says, non-dumpable) and runs
  *                the role's checks, sending its result back over a pipe
  *                (child.h, result.h); canaries of the roles it probes are
- *                started first, as those roles, and the live sudo probe is
- *                asked first, as a plain process of the role; all of them
- *                are killed and reaped before the next role;
+ *                started first, as those roles, and killed and reaped
+ *                after it; the live sudo probe, as a plain process of the
+ *                role, starts right after phase one in a child of its own
+ *                (it is the slowest probe) and is collected before the
+ *                role's child starts; a non-root role that asks global
+ *                probes about files gets root's answers from a root
+ *                helper (sysbackend.h) started for its child alone;
  *        rootfs  the same child when this process is root (the kernel is
  *                asked as the role, and checked against the computed
  *                answer), else in this process with computed answers;
@@ -33,7 +37,9 @@
  * malformed) make that role's assertions errors, with the reason; a role
  * that deliberately does not run (no root, --role) makes them skipped,
  * and a note says why. Nothing is left running afterwards, whatever
- * happened, even when the check is interrupted by a signal.
+ * happened, even when the check is interrupted by a signal (cleanup.h);
+ * a check that overruns its deadline by 2 s in its own process ends with
+ * status 4.
  */
 #ifndef HP_SESSION_H
 #define HP_SESSION_H
