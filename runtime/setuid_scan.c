@@ -102,13 +102,14 @@ static hp_tri via_symlink(const hp_root *r, const char *dir, const char *name, h
 }
 
 /* One entry of the directory; appends to out when it raises privilege.
- * Most entries cost one fstatat and one lgetxattr: the directory's kind
- * hint skips what cannot run, and the capability xattr is read by name
- * below the directory's /proc/self/fd link (procfs checked once, by the
- * caller). */
+ * Most entries cost one fstatat and one getxattrat: the directory's kind
+ * hint skips what cannot run, and the capability xattr is read relative to
+ * the directory's descriptor, or (*xattrat false: the kernel lacks
+ * getxattrat or a filter refuses it) by name below the directory's
+ * /proc/self/fd link (procfs checked once, by the caller). */
 static hp_tri one_entry(const hp_root *r, bool root_is_slash, const char *dir, int dfd,
-                        const struct dirent *de, const char *fdpath, hp_suid_list *out, size_t *cap,
-                        hp_err *why)
+                        const struct dirent *de, const char *fdpath, bool *xattrat,
+                        hp_suid_list *out, size_t *cap, hp_err *why)
 {
 	const char *name = de->d_name;
 	switch (de->d_type) {
@@ -146,15 +147,26 @@ static hp_tri one_entry(const hp_root *r, bool root_is_slash, const char *dir, i
 		what |= HP_SUID_ROOT;
 	if ((st.st_mode & S_ISGID) && st.st_gid == 0)
 		what |= HP_SGID_ROOT;
-	char xpath[4200];
-	int n = snprintf(xpath, sizeof xpath, "%s/%s", fdpath, name);
-	if (n < 0 || (size_t)n >= sizeof xpath) {
-		hp_err_set(why, "%s/%s: name too long", dir, name);
-		return HP_UNKNOWN;
+	/* getxattrat on the directory's descriptor where the kernel has it
+	 * (half the cost of a path through /proc/self/fd); else by name
+	 * below the directory's /proc/self/fd link. Not following: an entry
+	 * swapped for a symlink meanwhile is not followed. */
+	ssize_t x = -1;
+	errno = ENOSYS;
+	if (*xattrat)
+		x = hp_sys_getxattrat_size(dfd, name, via ? 0 : AT_SYMLINK_NOFOLLOW,
+		                           "security.capability");
+	if (x < 0 && (errno == ENOSYS || errno == EPERM)) {
+		*xattrat = false;
+		char xpath[4200];
+		int n = snprintf(xpath, sizeof xpath, "%s/%s", fdpath, name);
+		if (n < 0 || (size_t)n >= sizeof xpath) {
+			hp_err_set(why, "%s/%s: name too long", dir, name);
+			return HP_UNKNOWN;
+		}
+		x = via ? getxattr(xpath, "security.capability", NULL, 0)
+		        : lgetxattr(xpath, "security.capability", NULL, 0);
 	}
-	/* lgetxattr: an entry swapped for a symlink meanwhile is not followed */
-	ssize_t x = via ? getxattr(xpath, "security.capability", NULL, 0)
-	                : lgetxattr(xpath, "security.capability", NULL, 0);
 	if (x > 0)
 		what |= HP_FILE_CAPS;
 	else if (x < 0 && errno != ENODATA && errno != ENOTSUP) {
@@ -213,6 +225,7 @@ hp_tri hp_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_
 		return HP_UNKNOWN;
 	}
 	size_t cap = 0, seen = 0;
+	bool xattrat = true;
 	t = HP_TRUE;
 	for (;;) {
 		errno = 0;
@@ -232,7 +245,7 @@ hp_tri hp_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_
 			t = HP_UNKNOWN;
 			break;
 		}
-		t = one_entry(r, root_is_slash, dir, dirfd(d), de, fdpath, out, &cap, why);
+		t = one_entry(r, root_is_slash, dir, dirfd(d), de, fdpath, &xattrat, out, &cap, why);
 		if (t != HP_TRUE)
 			break;
 	}

@@ -34,6 +34,10 @@
 #define SYS_faccessat2 439
 #endif
 
+#ifndef SYS_getxattrat
+#define SYS_getxattrat 464
+#endif
+
 #define PROCFS_MAGIC 0x9fa0
 
 int hp_sys_openat2(int dirfd, const char *path, uint64_t flags, uint64_t mode, uint64_t resolve)
@@ -64,6 +68,16 @@ int hp_sys_pidfd_open(pid_t pid, unsigned flags)
 int hp_sys_pidfd_send_signal(int pidfd, int sig)
 {
 	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+}
+
+long hp_sys_getxattrat_size(int dirfd, const char *path, unsigned at_flags, const char *name)
+{
+	/* struct xattr_args: value (u64), size (u32), flags (u32) */
+	struct {
+		uint64_t value;
+		uint32_t size, flags;
+	} args = {0, 0, 0};
+	return syscall(SYS_getxattrat, dirfd, path, at_flags, name, &args, sizeof args);
 }
 
 hp_tri hp_fd_is_procfs(int fd, hp_err *why)

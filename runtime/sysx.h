@@ -24,6 +24,10 @@ int hp_sys_faccessat2(int dirfd, const char *path, int mode, int flags);
 int hp_sys_close_range(unsigned first, unsigned last, unsigned flags);
 int hp_sys_pidfd_open(pid_t pid, unsigned flags);
 int hp_sys_pidfd_send_signal(int pidfd, int sig);
+/* getxattrat(2) (Linux 6.13) with no buffer: the size of attribute name of
+ * path relative to dirfd (at_flags: AT_SYMLINK_NOFOLLOW or 0), or -1 with
+ * errno (ENODATA: none; ENOSYS or EPERM: ask another way). */
+long hp_sys_getxattrat_size(int dirfd, const char *path, unsigned at_flags, const char *name);
 
 /* Whether fd is on procfs (fstatfs). */
 hp_tri hp_fd_is_procfs(int fd, hp_err *why);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fixture.h"
@@ -114,6 +116,39 @@ static void test_live_root_same_answers(void **state)
 	free(capbin);
 }
 
+/* getxattrat missing (ENOSYS, kernels before 6.13) or refused (EPERM, a
+ * seccomp profile): the capability is read through /proc/self/fd instead,
+ * with the same answers, live root and image root alike. */
+static int scan_denied(int err)
+{
+	const int nr[] = {464 /* getxattrat */};
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || fx_seccomp_fail(nr, 1, err) < 0)
+		return 10;
+	hp_suid_list l;
+	hp_err e;
+	if (hp_setuid_scan(&root, "/bin", 100, &l, &e) != HP_TRUE)
+		return 11;
+	int bad = l.n != 4 || strcmp(l.v[0].name, "capbin") || l.v[0].why != HP_FILE_CAPS;
+	hp_suid_list_free(&l);
+	return bad ? 12 : 0;
+}
+
+static void test_without_getxattrat(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	const int errs[] = {38 /* ENOSYS */, 1 /* EPERM */};
+	for (int i = 0; i < 2; i++) {
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(scan_denied(errs[i]));
+		int st;
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 0);
+	}
+}
+
 static void test_bounds_and_errors(void **state)
 {
 	(void)state;
@@ -133,6 +168,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_finds_each_kind),
 	    cmocka_unit_test(test_live_root_same_answers),
+	    cmocka_unit_test(test_without_getxattrat),
 	    cmocka_unit_test(test_bounds_and_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
