@@ -200,7 +200,8 @@ void hp_cleanup_install(unsigned backstop_ms)
 	backstop_len += sizeof b - 1;
 	sa.sa_handler = on_backstop;
 	sigaction(SIGALRM, &sa, &saved_alarm);
-	struct itimerval t = {{0, 0}, {(time_t)(backstop_ms / 1000), (suseconds_t)(backstop_ms % 1000) * 1000}};
+	struct itimerval t = {
+	    {0, 0}, {(time_t)(backstop_ms / 1000), (suseconds_t)(backstop_ms % 1000) * 1000}};
 	setitimer(ITIMER_REAL, &t, &saved_timer);
 	armed = true;
 }

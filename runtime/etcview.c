@@ -36,7 +36,7 @@ struct hp_etcview {
 	hp_userdb *db;
 	hp_err db_why; /* why db is NULL */
 	hp_sudoers *sudoers;
-	hp_err uid0;   /* a uid-0 finding, or empty */
+	hp_err uid0; /* a uid-0 finding, or empty */
 	bool shadow_ok;
 	hp_err shadow_why; /* why shadow_ok is false */
 	pw_entry *pw;
@@ -299,7 +299,8 @@ static void load_shadow(hp_etcview *v)
 		free(v->pw);
 		v->pw = NULL;
 		v->npw = 0;
-		hp_err_set(&v->shadow_why, "etc/shadow: the reading process sent a malformed answer");
+		hp_err_set(&v->shadow_why,
+		           "etc/shadow: the reading process sent a malformed answer");
 		return;
 	}
 	v->shadow_ok = true;
@@ -346,7 +347,8 @@ static hp_sudo_io sudo_list(void *ctx, const char *path, char ***names, hp_err *
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
 		if (n > HP_SUDOERS_MAX_DIR_ENTRIES) {
-			hp_err_set(err, "%s: more than %d entries", path, HP_SUDOERS_MAX_DIR_ENTRIES);
+			hp_err_set(err, "%s: more than %d entries", path,
+			           HP_SUDOERS_MAX_DIR_ENTRIES);
 			res = HP_SUDO_IO_ERROR;
 			break;
 		}
@@ -396,8 +398,7 @@ void hp_etcview_load(hp_etcview *v, unsigned what)
 
 /* --- questions ------------------------------------------------------------------- */
 
-hp_tri hp_etcview_user(hp_etcview *v, const char *name, uint32_t uid, hp_etc_user *out,
-                       hp_err *why)
+hp_tri hp_etcview_user(hp_etcview *v, const char *name, uint32_t uid, hp_etc_user *out, hp_err *why)
 {
 	memset(out, 0, sizeof *out);
 	hp_etcview_load(v, HP_ETC_USERS);

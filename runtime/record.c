@@ -220,7 +220,8 @@ static void put_answer(hp_buf *b, const hp_value *v)
 			put_value(b, v);
 		} else {
 			hp_buf_puts(b, "unknown");
-			put_reason(b, "the observed value is not valid UTF-8 and cannot be recorded");
+			put_reason(b,
+			           "the observed value is not valid UTF-8 and cannot be recorded");
 		}
 		break;
 	case HP_VAL_ABSENT:
@@ -306,7 +307,8 @@ static void put_facts(hp_buf *out, const hp_role_result *r, seen_set *seen, hp_p
 			put_value(&key, &arg);
 		bool fresh = seen_add(seen, key.data);
 		if (fresh && arg.type != HP_T_NONE && !writable_value(&arg)) {
-			hp_buf_printf(out, "  # %s%s%s: its argument is not valid UTF-8, not recorded\n",
+			hp_buf_printf(out,
+			              "  # %s%s%s: its argument is not valid UTF-8, not recorded\n",
 			              global ? "" : role, global ? "" : " ", pi->name);
 		} else if (fresh) {
 			hp_buf_puts(out, "  - ");
@@ -324,8 +326,8 @@ static void put_facts(hp_buf *out, const hp_role_result *r, seen_set *seen, hp_p
 	}
 }
 
-void hp_record_text(hp_buf *out, const hp_bc *bc, const hp_globals *g,
-                    const hp_role_result *roles, const char *source)
+void hp_record_text(hp_buf *out, const hp_bc *bc, const hp_globals *g, const hp_role_result *roles,
+                    const char *source)
 {
 	hp_pool pool;
 	hp_pool_init(&pool, (size_t)1 << 31);

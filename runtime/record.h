@@ -23,8 +23,8 @@
 
 /* The facts file's text. roles holds HP_ROLE_COUNT results; source names
  * the backend ("live", "rootfs") for the file's first comment. */
-void hp_record_text(hp_buf *out, const hp_bc *bc, const hp_globals *g,
-                    const hp_role_result *roles, const char *source);
+void hp_record_text(hp_buf *out, const hp_bc *bc, const hp_globals *g, const hp_role_result *roles,
+                    const char *source);
 
 /* hp_record_text written to path atomically (hp_atomic_write, mode 0600:
  * a recording can hold the check's own environment). false with err. */

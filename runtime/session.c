@@ -130,7 +130,8 @@ static void resolve_role_params(sess *x)
 	}
 	for (int r = 0; r < HP_ROLE_COUNT; r++)
 		if (x->use[r].roles & (1u << HP_ROLE_COUNT))
-			x->use[r].roles = (x->use[r].roles & ((1u << HP_ROLE_COUNT) - 1)) | from_params;
+			x->use[r].roles =
+			    (x->use[r].roles & ((1u << HP_ROLE_COUNT) - 1)) | from_params;
 }
 
 /* --- identities ------------------------------------------------------------------- */
@@ -209,7 +210,8 @@ static const role_ident *ident_of(sess *x, hp_role r)
 			snprintf(d, sizeof d, "no user \"%s\" in etc/passwd", name);
 		else if (t == HP_FALSE)
 			snprintf(d, sizeof d,
-			         "uid %" PRId64 " has no entry in etc/passwd: its groups are unknown",
+			         "uid %" PRId64
+			         " has no entry in etc/passwd: its groups are unknown",
 			         uid);
 		else
 			snprintf(d, sizeof d, "%s", e.msg);
@@ -272,7 +274,8 @@ static bool is_current(const role_ident *ri, hp_role r, hp_err *why)
 	uid_t ru, eu, su;
 	gid_t rg, eg, sg;
 	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0) {
-		hp_err_set(why, "role %s not run: cannot read this process's ids", hp_role_names[r]);
+		hp_err_set(why, "role %s not run: cannot read this process's ids",
+		           hp_role_names[r]);
 		return false;
 	}
 	if (ru != ri->id.uid || eu != ri->id.uid || su != ri->id.uid) {
@@ -604,8 +607,8 @@ static void start_canaries(sess *x, hp_role r, hp_canary c[HP_ROLE_COUNT], hp_sy
                            char *whys[HP_ROLE_COUNT])
 {
 	const region_use *u = &x->use[r];
-	bool wanted = u->probe[HP_PROBE_SIGNAL] || u->probe[HP_PROBE_PTRACE] ||
-	              u->probe[HP_PROBE_PROC_MEM];
+	bool wanted =
+	    u->probe[HP_PROBE_SIGNAL] || u->probe[HP_PROBE_PTRACE] || u->probe[HP_PROBE_PROC_MEM];
 	for (int t = 0; t < HP_ROLE_COUNT; t++) {
 		c[t].pid = 0;
 		c[t].pidfd = -1;
@@ -616,16 +619,16 @@ static void start_canaries(sess *x, hp_role r, hp_canary c[HP_ROLE_COUNT], hp_sy
 		if (!ti->ok) {
 			whys[t] = hp_xstrdup(ti->why.msg);
 		} else if (!x->root && ti->id.kind != HP_ID_UNCHANGED) {
-			whys[t] = hp_xasprintf("starting a process as %s needs root",
-			                       hp_role_names[t]);
+			whys[t] =
+			    hp_xasprintf("starting a process as %s needs root", hp_role_names[t]);
 		} else {
 			hp_identity cid = ti->id;
 			/* as the role's real process is after its execve */
 			cid.dumpable = 1;
 			int dl = left_ms(x) < 2000 ? left_ms(x) : 2000;
 			if (dl < MIN_CHILD_MS || hp_canary_start(&c[t], &cid, dl, &e) != HP_TRUE)
-				whys[t] = hp_xstrdup(dl < MIN_CHILD_MS ? "the check's deadline passed"
-				                                       : e.msg);
+				whys[t] = hp_xstrdup(
+				    dl < MIN_CHILD_MS ? "the check's deadline passed" : e.msg);
 		}
 		ctx->canary[t] = &c[t];
 		ctx->canary_why[t] = whys[t];
@@ -698,14 +701,13 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
 			hp_err de;
 			if (!rec) {
 				stopped(out, r, "the role's process sent no result");
-			} else if (!hp_role_result_decode(x->bc, rec->data, rec->len, out,
-			                                  &de)) {
-				char *m = hp_xasprintf("role %s: its process sent a malformed result: %s",
-				                       hp_role_names[r], de.msg);
+			} else if (!hp_role_result_decode(x->bc, rec->data, rec->len, out, &de)) {
+				char *m =
+				    hp_xasprintf("role %s: its process sent a malformed result: %s",
+				                 hp_role_names[r], de.msg);
 				stopped(out, r, m);
 				free(m);
-			} else if (out->role != (uint32_t)r ||
-			           out->status == HP_RUN_NOT_RUN) {
+			} else if (out->role != (uint32_t)r || out->status == HP_RUN_NOT_RUN) {
 				hp_role_result_free(out);
 				stopped(out, r, "the role's process sent another role's result");
 			}
@@ -756,7 +758,8 @@ static void run_role(void *ctx, const hp_bc *bc, const hp_globals *g, hp_role r,
 			start_sudo_jobs(x);
 	}
 	if (x->o->roles && !(x->o->roles & (1u << r))) {
-		char *m = hp_xasprintf("role %s not run: not selected with --role", hp_role_names[r]);
+		char *m =
+		    hp_xasprintf("role %s not run: not selected with --role", hp_role_names[r]);
 		not_run(x, r, out, m);
 		free(m);
 		return;
@@ -832,8 +835,8 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 	x.end = start + (o->deadline_ms ? o->deadline_ms : HP_SESSION_DEFAULT_MS);
 	for (int r = 0; r < HP_ROLE_COUNT; r++)
 		if ((o->roles & (1u << r)) && bc->role_index[r] < 0) {
-			hp_err_set(err, "--role %s: the policy declares no role %s", hp_role_names[r],
-			           hp_role_names[r]);
+			hp_err_set(err, "--role %s: the policy declares no role %s",
+			           hp_role_names[r], hp_role_names[r]);
 			return HP_SESSION_USAGE;
 		}
 	bool used[HP_PROBE_COUNT];
@@ -849,7 +852,8 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		}
 		x.b = o->facts;
 	} else {
-		hp_sys_opts so = {.kind = o->source == HP_SESSION_ROOTFS ? HP_SYS_ROOTFS : HP_SYS_LIVE,
+		hp_sys_opts so = {.kind =
+		                      o->source == HP_SESSION_ROOTFS ? HP_SYS_ROOTFS : HP_SYS_LIVE,
 		                  .root_dir = o->root_dir,
 		                  .root_flags = o->root_flags};
 		x.sys = hp_sys_open(&so, err);

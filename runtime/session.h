@@ -59,8 +59,8 @@
 
 typedef enum { HP_SESSION_LIVE, HP_SESSION_ROOTFS, HP_SESSION_FACTS } hp_session_source;
 
-#define HP_SESSION_DEFAULT_MS 60000u     /* the whole check */
-#define HP_SESSION_SUDO_MS 5000u         /* each run of sudo */
+#define HP_SESSION_DEFAULT_MS 60000u       /* the whole check */
+#define HP_SESSION_SUDO_MS 5000u           /* each run of sudo */
 #define HP_SESSION_MAX_RESULT (256u << 20) /* bytes a role's child may send */
 
 typedef struct {
@@ -95,8 +95,8 @@ typedef struct {
 	 * empty complete run when the program does not declare it. The
 	 * rule results point into it: never copy a session. */
 	hp_eval eval;
-	const char *backend; /* "live", "rootfs" or "facts": shown in the report */
-	bool offline;        /* an image root was checked (--root) */
+	const char *backend;     /* "live", "rootfs" or "facts": shown in the report */
+	bool offline;            /* an image root was checked (--root) */
 	bool ran[HP_ROLE_COUNT]; /* role r's checks ran (they may have stopped) */
 	unsigned roles_run;      /* how many declared roles ran */
 	/* assertions skipped because they need a live sandbox (offline runs) */

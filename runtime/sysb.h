@@ -47,7 +47,7 @@ struct hp_sysbackend {
 		dev_t dev;
 		ino_t ino;
 		hp_suid_list list;
-	} *scans;
+	} * scans;
 	size_t nscans, cap_scans;
 
 	/* the root helper (sysb_helper.c): in the parent its process, in a
@@ -61,7 +61,8 @@ struct hp_sysbackend {
 extern const char hp_sysb_needs_live[];
 
 /* A reason in the pool ("memory limit" when the pool is full). */
-const char *hp_sysb_reason(hp_pool *pool, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *hp_sysb_reason(hp_pool *pool, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 hp_value hp_sysb_unknown(hp_pool *pool, hp_probe_id p, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* A string answer copied into the pool (UNKNOWN past the limits). */

@@ -220,8 +220,8 @@ hp_value hp_sysb_helper_ask(hp_sysbackend *s, hp_probe_id p, const hp_value *arg
 		/* the stream may be out of step now: no more questions */
 		close(s->helper_fd);
 		s->helper_fd = -1;
-		return hp_sysb_unknown(pool, p, "%s: the root helper failed (%s)", hp_probes[p].name,
-		                       what);
+		return hp_sysb_unknown(pool, p, "%s: the root helper failed (%s)",
+		                       hp_probes[p].name, what);
 	}
 	return v;
 }

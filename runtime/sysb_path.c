@@ -108,8 +108,8 @@ static hp_tri offline_answer(hp_sysbackend *s, hp_tri computed, const hp_err *cw
 	           "%s%sthe kernel, asked as %s on this machine, says %s; the image's owners, "
 	           "modes and ACLs say %s (an LSM, a mount option or the filesystem here "
 	           "differs from the image's)",
-	           what ? what : "", what ? ": " : "", hp_role_names[s->role.role],
-	           yes_no(kernel), yes_no(computed));
+	           what ? what : "", what ? ": " : "", hp_role_names[s->role.role], yes_no(kernel),
+	           yes_no(computed));
 	return HP_UNKNOWN;
 }
 
@@ -173,17 +173,19 @@ static hp_value file_fact(hp_sysbackend *s, hp_probe_id p, const char *path, hp_
 	}
 	case HP_PROBE_OWNER:
 		if (fi.uid == hp_overflow_uid())
-			return hp_sysb_unknown(pool, p,
-			                       "%s: owned by the overflow uid %u (an owner this user "
-			                       "namespace cannot map)",
-			                       path, (unsigned)fi.uid);
+			return hp_sysb_unknown(
+			    pool, p,
+			    "%s: owned by the overflow uid %u (an owner this user "
+			    "namespace cannot map)",
+			    path, (unsigned)fi.uid);
 		return hp_v_int((int64_t)fi.uid);
 	case HP_PROBE_GROUP_OWNER:
 		if (fi.gid == hp_overflow_gid())
-			return hp_sysb_unknown(pool, p,
-			                       "%s: owned by the overflow gid %u (a group this user "
-			                       "namespace cannot map)",
-			                       path, (unsigned)fi.gid);
+			return hp_sysb_unknown(
+			    pool, p,
+			    "%s: owned by the overflow gid %u (a group this user "
+			    "namespace cannot map)",
+			    path, (unsigned)fi.gid);
 		return hp_v_int((int64_t)fi.gid);
 	case HP_PROBE_MODE:
 		return hp_v_int((int64_t)fi.mode);
@@ -247,8 +249,8 @@ static hp_value setuid_list(hp_sysbackend *s, hp_probe_id p, const char *dir, hp
 	if (!l)
 		return global_unknown(s, p, &e, pool);
 	if (l->n > HP_VALUE_MAX_LIST)
-		return hp_sysb_unknown(pool, p, "%s: %zu setuid-root entries, more than a list holds",
-		                       dir, l->n);
+		return hp_sysb_unknown(
+		    pool, p, "%s: %zu setuid-root entries, more than a list holds", dir, l->n);
 	hp_str *items = l->n ? hp_pool_alloc(pool, l->n * sizeof *items) : NULL;
 	if (l->n && !items)
 		return hp_v_unknown(HP_T_LIST, "memory limit");
@@ -300,7 +302,8 @@ hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const char *path, hp_pool
 	/* A role that a directory on the way refuses search cannot read, write
 	 * or run the path by its name: the kernel has answered. Whether the
 	 * path exists is then not known to the role. */
-	hp_tri t = resolve_as_role(s, path, p == HP_PROBE_EXISTS ? 0 : HP_RES_DENIED_FALSE, &fd, &e);
+	hp_tri t =
+	    resolve_as_role(s, path, p == HP_PROBE_EXISTS ? 0 : HP_RES_DENIED_FALSE, &fd, &e);
 	if (p == HP_PROBE_EXISTS || t != HP_TRUE) {
 		if (fd >= 0)
 			close(fd);

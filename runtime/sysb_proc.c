@@ -121,12 +121,13 @@ hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_p
 	switch (p) {
 	case HP_PROBE_SUDO:
 		if (!s->role.sudo_asked)
-			return hp_sysb_unknown(pool, p, "sudo was not asked before the %s role's "
-			                                "process started",
+			return hp_sysb_unknown(pool, p,
+			                       "sudo was not asked before the %s role's "
+			                       "process started",
 			                       hp_role_names[s->role.role]);
 		if (s->role.sudo == HP_UNKNOWN)
-			return hp_sysb_unknown(pool, p, "%s",
-			                       s->role.sudo_why ? s->role.sudo_why : "sudo: unknown");
+			return hp_sysb_unknown(
+			    pool, p, "%s", s->role.sudo_why ? s->role.sudo_why : "sudo: unknown");
 		return hp_v_bool(s->role.sudo == HP_TRUE);
 	case HP_PROBE_CAPS_EFFECTIVE:
 	case HP_PROBE_CAPS_PERMITTED:

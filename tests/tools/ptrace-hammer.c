@@ -91,7 +91,8 @@ int main(int argc, char **argv)
 			return 1;
 		struct dirent *e;
 		while ((e = readdir(d))) {
-			if (e->d_name[0] < '0' || e->d_name[0] > '9' || strcmp(e->d_name, self) == 0)
+			if (e->d_name[0] < '0' || e->d_name[0] > '9' ||
+			    strcmp(e->d_name, self) == 0)
 				continue;
 			if (!is_target(e->d_name, uid, mark))
 				continue;

@@ -100,25 +100,24 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const char policy[] =
-    "policy \"t\" version 1\n"
-    "param agent_user = \"agent\"\n"
-    "role root = uid 0\n"
-    "role hangar = user(\"hangar\"), keep caps { kill }\n"
-    "role agent = user(agent_user), no caps, no_new_privs\n"
-    "rule pub-open \"the agent can write pub\" {\n"
-    "    as agent { require writable(\"/pub\") }\n"
-    "}\n"
-    "rule shut-shut \"the agent cannot read the key\" {\n"
-    "    as agent { forbid readable(\"/shut/key\") }\n"
-    "    as hangar { require readable(\"/shut/key\") }\n"
-    "}\n"
-    "rule staff \"the agent's supplementary group counts\" {\n"
-    "    as agent { require writable(\"/staff\") }\n"
-    "}\n"
-    "rule no-caps \"offline: skipped\" {\n"
-    "    as agent { require caps.effective == {} }\n"
-    "}\n";
+static const char policy[] = "policy \"t\" version 1\n"
+                             "param agent_user = \"agent\"\n"
+                             "role root = uid 0\n"
+                             "role hangar = user(\"hangar\"), keep caps { kill }\n"
+                             "role agent = user(agent_user), no caps, no_new_privs\n"
+                             "rule pub-open \"the agent can write pub\" {\n"
+                             "    as agent { require writable(\"/pub\") }\n"
+                             "}\n"
+                             "rule shut-shut \"the agent cannot read the key\" {\n"
+                             "    as agent { forbid readable(\"/shut/key\") }\n"
+                             "    as hangar { require readable(\"/shut/key\") }\n"
+                             "}\n"
+                             "rule staff \"the agent's supplementary group counts\" {\n"
+                             "    as agent { require writable(\"/staff\") }\n"
+                             "}\n"
+                             "rule no-caps \"offline: skipped\" {\n"
+                             "    as agent { require caps.effective == {} }\n"
+                             "}\n";
 
 static hp_session_status run(fx *f, hp_session_opts *o, hp_session *s, hp_err *e)
 {
@@ -241,8 +240,8 @@ static void test_usage_errors(void **state)
 	o.params = &ov;
 	o.nparams = 1;
 	assert_int_equal(run(f, &o, &s, &e), HP_SESSION_USAGE);
-	assert_string_equal(e.msg,
-	                    "--param nope: the policy has no param named 'nope' (its params: none)");
+	assert_string_equal(
+	    e.msg, "--param nope: the policy has no param named 'nope' (its params: none)");
 	hp_session_free(&s);
 	hp_session_opts_default(&o);
 	o.source = HP_SESSION_ROOTFS;

@@ -50,13 +50,13 @@ static void image_etc(const char *d)
 	         "hangar:x:%u:%u:driver:/var/lib/hangar:/usr/sbin/nologin\n"
 	         "agent:x:%u:%u:agent:/home/agent:/bin/sh\n",
 	         (unsigned)FX_HANGAR, (unsigned)FX_HANGAR, (unsigned)FX_AGENT, (unsigned)FX_AGENT);
-	snprintf(gr, sizeof gr,
-	         "root:x:0:\nhangar:x:%u:\nagent:x:%u:\ndocker:x:%u:agent\n", (unsigned)FX_HANGAR,
-	         (unsigned)FX_AGENT, (unsigned)FX_GROUP);
+	snprintf(gr, sizeof gr, "root:x:0:\nhangar:x:%u:\nagent:x:%u:\ndocker:x:%u:agent\n",
+	         (unsigned)FX_HANGAR, (unsigned)FX_AGENT, (unsigned)FX_GROUP);
 	put(d, "etc/passwd", pw);
 	put(d, "etc/group", gr);
-	fx_file(d, "etc/shadow", "root::19000:0:99999:7:::\nhangar:!:19000::::::\n"
-	                         "agent:$6$salt$hash:19000::::::\n",
+	fx_file(d, "etc/shadow",
+	        "root::19000:0:99999:7:::\nhangar:!:19000::::::\n"
+	        "agent:$6$salt$hash:19000::::::\n",
 	        0640, 0, 0);
 	put(d, "etc/nsswitch.conf", "passwd: files\ngroup: files\nshadow: files\n");
 }
@@ -142,10 +142,11 @@ static void test_users(void **state)
 	FX_NEED_ROOT();
 	fx *f = *state;
 	char want[512];
-	snprintf(want, sizeof want,
-	         "user \"agent\" (uid %u, gid %u, home \"/home/agent\", shell \"/bin/sh\", groups { "
-	         "\"agent\", \"docker\" })",
-	         (unsigned)FX_AGENT, (unsigned)FX_AGENT);
+	snprintf(
+	    want, sizeof want,
+	    "user \"agent\" (uid %u, gid %u, home \"/home/agent\", shell \"/bin/sh\", groups { "
+	    "\"agent\", \"docker\" })",
+	    (unsigned)FX_AGENT, (unsigned)FX_AGENT);
 	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "agent"), want);
 	assert_string_equal(ask_int(f, HP_ROLE_ROOT, HP_PROBE_USER_BY_UID, FX_AGENT), want);
 	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "nobody"),
@@ -185,8 +186,7 @@ static void test_uid0_finding(void **state)
 {
 	FX_NEED_ROOT();
 	fx *f = *state;
-	put(f->dir, "etc/passwd",
-	    "root:x:0:0:root:/root:/bin/sh\ntoor:x:0:0::/root:/bin/sh\n");
+	put(f->dir, "etc/passwd", "root:x:0:0:root:/root:/bin/sh\ntoor:x:0:0::/root:/bin/sh\n");
 	assert_string_equal(ask_int(f, HP_ROLE_ROOT, HP_PROBE_USER_BY_UID, 0),
 	                    "unknown (etc/passwd:2: account \"toor\" has uid 0 besides root: "
 	                    "which account uid 0 names is ambiguous)");
@@ -194,9 +194,10 @@ static void test_uid0_finding(void **state)
 	                    "unknown (etc/passwd:2: account \"toor\" has uid 0 besides root: its "
 	                    "password counts as much as root's)");
 	/* by name the answer is exact */
-	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "toor"),
-	                    "user \"toor\" (uid 0, gid 0, home \"/root\", shell \"/bin/sh\", groups { "
-	                    "\"root\" })");
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "toor"),
+	    "user \"toor\" (uid 0, gid 0, home \"/root\", shell \"/bin/sh\", groups { "
+	    "\"root\" })");
 }
 
 static void test_nss_other_source(void **state)
@@ -215,8 +216,9 @@ static void test_nss_systemd_records(void **state)
 	fx *f = *state;
 	put(f->dir, "etc/nsswitch.conf", "passwd: files systemd\ngroup: files systemd\n");
 	char want[512];
-	snprintf(want, sizeof want, "user \"agent\" (uid %u, gid %u, home \"/home/agent\", shell "
-	                            "\"/bin/sh\", groups { \"agent\", \"docker\" })",
+	snprintf(want, sizeof want,
+	         "user \"agent\" (uid %u, gid %u, home \"/home/agent\", shell "
+	         "\"/bin/sh\", groups { \"agent\", \"docker\" })",
 	         (unsigned)FX_AGENT, (unsigned)FX_AGENT);
 	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "agent"), want);
 	hp_backend_destroy(hp_sys_backend(f->s));
@@ -323,8 +325,11 @@ static void tree(const char *d)
 static void acl_user_rw(const char *dir, const char *rel, uid_t uid)
 {
 	unsigned char b[4 + 5 * 8];
-	const unsigned ents[5][3] = {{1, 6, 0xffffffff}, {2, 6, uid}, {4, 0, 0xffffffff},
-	                             {16, 6, 0xffffffff}, {32, 0, 0xffffffff}};
+	const unsigned ents[5][3] = {{1, 6, 0xffffffff},
+	                             {2, 6, uid},
+	                             {4, 0, 0xffffffff},
+	                             {16, 6, 0xffffffff},
+	                             {32, 0, 0xffffffff}};
 	b[0] = 2;
 	b[1] = b[2] = b[3] = 0;
 	for (int i = 0; i < 5; i++) {
@@ -365,8 +370,7 @@ static void test_file_facts(void **state)
 	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TYPE, "/escape/shadow"), "\"file\"");
 	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TYPE, "/escape/hostname"),
 	                    "absent (/escape/hostname: no such file or directory)");
-	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_OWNER, ""),
-	                    "unknown (empty path)");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_OWNER, ""), "unknown (empty path)");
 }
 
 static void test_setuid_root(void **state)
@@ -523,10 +527,9 @@ static void test_live_skipped(void **state)
 	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_READ_ONLY, "/"),
 	                    "skipped (needs a live sandbox)");
 	hp_value r = hp_v_role(HP_ROLE_HANGAR);
-	assert_string_equal(
-	    show(f, hp_backend_ask(hp_sys_backend(sb(f)), HP_ROLE_AGENT, HP_PROBE_SIGNAL, &r,
-	                           &f->pool)),
-	    "skipped (needs a live sandbox)");
+	assert_string_equal(show(f, hp_backend_ask(hp_sys_backend(sb(f)), HP_ROLE_AGENT,
+	                                           HP_PROBE_SIGNAL, &r, &f->pool)),
+	                    "skipped (needs a live sandbox)");
 	/* a role probe asked for another role than the process runs */
 	assert_string_equal(ask_str(f, HP_ROLE_HANGAR, HP_PROBE_WRITABLE, "/"),
 	                    "unknown (writable: asked as hangar in the process of role agent)");
