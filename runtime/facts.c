@@ -435,30 +435,6 @@ static bool typed_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_val
 
 /* --- the table ------------------------------------------------------------------------ */
 
-static uint64_t key_hash(unsigned probe, unsigned role, const hp_value *arg)
-{
-	uint64_t h = 1469598103934665603ull;
-	h = (h ^ probe) * 1099511628211ull;
-	h = (h ^ role) * 1099511628211ull;
-	switch (arg->type) {
-	case HP_T_STR:
-		for (uint32_t i = 0; i < arg->u.s.len; i++)
-			h = (h ^ (uint8_t)arg->u.s.p[i]) * 1099511628211ull;
-		break;
-	case HP_T_INT:
-		h = (h ^ (uint64_t)arg->u.i) * 1099511628211ull;
-		break;
-	case HP_T_ROLE:
-		h = (h ^ arg->u.role) * 1099511628211ull;
-		break;
-	default:
-		break;
-	}
-	h ^= h >> 32;
-	h *= 0xd6e8feb86659fd93ull;
-	return h ^ (h >> 32);
-}
-
 static fact *lookup(hp_facts *f, unsigned probe, unsigned role, const hp_value *arg, uint64_t h,
                     size_t *slot)
 {
@@ -562,7 +538,7 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 	size_t slot;
 	if ((f->n + 1) * 2 > f->nslots)
 		grow_table(f);
-	uint64_t h = key_hash((unsigned)probe, role, &arg);
+	uint64_t h = hp_question_hash((unsigned)probe, role, &arg);
 	fact *old = lookup(f, (unsigned)probe, role, &arg, h, &slot);
 	if (old && old->file == f->nfiles)
 		return nfail(r, n, "the same question is answered at line %u", old->line);
@@ -649,9 +625,9 @@ static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const 
 	/* facts about a global probe never have a role */
 	const fact *x = NULL;
 	if (hp_probes[probe].scope == HP_SCOPE_ROLE)
-		x = lookup(f, probe, role, arg, key_hash(probe, role, arg), NULL);
+		x = lookup(f, probe, role, arg, hp_question_hash(probe, role, arg), NULL);
 	if (!x)
-		x = lookup(f, probe, ANY_ROLE, arg, key_hash(probe, ANY_ROLE, arg), NULL);
+		x = lookup(f, probe, ANY_ROLE, arg, hp_question_hash(probe, ANY_ROLE, arg), NULL);
 	if (x)
 		return x->answer;
 	hp_buf m = {0};

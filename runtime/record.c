@@ -131,27 +131,6 @@ static bool writable_value(const hp_value *v)
 	}
 }
 
-static void put_caps(hp_buf *b, uint64_t caps)
-{
-	hp_buf_putc(b, '[');
-	bool first = true;
-	for (unsigned n = 0; n < 64; n++) {
-		if (!(caps & ((uint64_t)1 << n)))
-			continue;
-		if (!first)
-			hp_buf_puts(b, ", ");
-		first = false;
-		char *name = cap_to_name((cap_value_t)n);
-		if (name && strncmp(name, "cap_", 4) == 0)
-			hp_buf_puts(b, name + 4);
-		else
-			hp_buf_printf(b, "%u", n);
-		if (name)
-			cap_free(name);
-	}
-	hp_buf_putc(b, ']');
-}
-
 /* A known value, on one line (flow style). */
 static void put_value(hp_buf *b, const hp_value *v)
 {
@@ -169,7 +148,9 @@ static void put_value(hp_buf *b, const hp_value *v)
 		put_list(b, &v->u.l);
 		break;
 	case HP_T_CAPS:
-		put_caps(b, v->u.caps);
+		hp_buf_putc(b, '[');
+		hp_caps_names(b, v->u.caps);
+		hp_buf_putc(b, ']');
 		break;
 	case HP_T_ROLE:
 		hp_buf_puts(b, v->u.role < HP_ROLE_COUNT ? hp_role_names[v->u.role] : "root");

@@ -189,13 +189,8 @@ static void fmt_list(hp_buf *b, hp_list l)
 	hp_buf_puts(b, " }");
 }
 
-void hp_caps_format(hp_buf *b, uint64_t caps)
+void hp_caps_names(hp_buf *b, uint64_t caps)
 {
-	if (caps == 0) {
-		hp_buf_puts(b, "{}");
-		return;
-	}
-	hp_buf_puts(b, "{ ");
 	bool first = true;
 	for (unsigned n = 0; n < 64; n++) {
 		if (!(caps & ((uint64_t)1 << n)))
@@ -211,7 +206,43 @@ void hp_caps_format(hp_buf *b, uint64_t caps)
 		if (name)
 			cap_free(name);
 	}
+}
+
+void hp_caps_format(hp_buf *b, uint64_t caps)
+{
+	if (!caps) {
+		hp_buf_puts(b, "{}");
+		return;
+	}
+	hp_buf_puts(b, "{ ");
+	hp_caps_names(b, caps);
 	hp_buf_puts(b, " }");
+}
+
+uint64_t hp_question_hash(unsigned probe, unsigned role, const hp_value *arg)
+{
+	/* FNV-1a over the question's parts */
+	uint64_t h = 1469598103934665603ull;
+	h = (h ^ probe) * 1099511628211ull;
+	h = (h ^ role) * 1099511628211ull;
+	switch (arg->type) {
+	case HP_T_STR:
+		for (uint32_t i = 0; i < arg->u.s.len; i++)
+			h = (h ^ (uint8_t)arg->u.s.p[i]) * 1099511628211ull;
+		break;
+	case HP_T_INT:
+		h = (h ^ (uint64_t)arg->u.i) * 1099511628211ull;
+		break;
+	case HP_T_ROLE:
+		h = (h ^ arg->u.role) * 1099511628211ull;
+		break;
+	default:
+		break;
+	}
+	/* FNV's low bits are weak, and hash tables index by them */
+	h ^= h >> 32;
+	h *= 0xd6e8feb86659fd93ull;
+	return h ^ (h >> 32);
 }
 
 int hp_cap_from_name(const char *name)
@@ -239,8 +270,8 @@ bool hp_parse_int(const char *s, int64_t *out)
 		base = 16, p += 2;
 	else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O'))
 		base = 8, p += 2;
-	if (!((*p >= '0' && *p <= '9') || (base == 16 && ((*p >= 'a' && *p <= 'f') ||
-							   (*p >= 'A' && *p <= 'F')))))
+	if (!((*p >= '0' && *p <= '9') ||
+	      (base == 16 && ((*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F')))))
 		return false;
 	errno = 0;
 	char *end;

@@ -168,6 +168,14 @@ void hp_value_format(hp_buf *b, const hp_value *v);
 
 /* Capability names without the cap_ prefix, in number order: { setuid, kill }. */
 void hp_caps_format(hp_buf *b, uint64_t caps);
+/* The same names joined by ", " with nothing around them (setuid, kill);
+ * a capability libcap cannot name is written as its number. */
+void hp_caps_names(hp_buf *b, uint64_t caps);
+
+/* A hash of one question to a backend: the probe, the role asked as, and
+ * the argument (a string, an int or a role; other types add nothing). The
+ * VM's answer cache and the facts table key on it. */
+uint64_t hp_question_hash(unsigned probe, unsigned role, const hp_value *arg);
 /* The number of a capability named without cap_ ("setuid"), or -1. */
 int hp_cap_from_name(const char *name);
 /* An int as the language writes it: decimal, 0o octal or 0x hex, with an

@@ -150,29 +150,6 @@ static void charge(vm *m, uint64_t units, uint32_t pc)
 
 /* --- probes ------------------------------------------------------------------------- */
 
-static uint64_t arg_hash(unsigned probe, const hp_value *arg)
-{
-	uint64_t h = 1469598103934665603ull ^ probe;
-	switch (arg->type) {
-	case HP_T_STR:
-		for (uint32_t i = 0; i < arg->u.s.len; i++)
-			h = (h ^ (uint8_t)arg->u.s.p[i]) * 1099511628211ull;
-		break;
-	case HP_T_INT:
-		h = (h ^ (uint64_t)arg->u.i) * 1099511628211ull;
-		break;
-	case HP_T_ROLE:
-		h = (h ^ arg->u.role) * 1099511628211ull;
-		break;
-	default:
-		break;
-	}
-	/* FNV's low bits are weak; the table is indexed by them */
-	h ^= h >> 32;
-	h *= 0xd6e8feb86659fd93ull;
-	return h ^ (h >> 32);
-}
-
 static void cache_grow(vm *m)
 {
 	size_t n = m->nslots ? m->nslots * 2 : 256;
@@ -297,7 +274,7 @@ static hp_value ask(vm *m, unsigned probe, const hp_value *arg, uint32_t pc)
 		    m->memo[mk].probe == (int)probe)
 			return answer(m, &m->ents[m->memo[mk].ent], asked_as, pc);
 	}
-	uint64_t h = arg_hash(probe, arg);
+	uint64_t h = hp_question_hash(probe, 0, arg);
 	size_t slot;
 	uint32_t i = cache_find(m, probe, arg, h, &slot);
 	if (i == HP_RES_NONE) {
@@ -319,7 +296,7 @@ static hp_value ask(vm *m, unsigned probe, const hp_value *arg, uint32_t pc)
 static void seed_cache(vm *m, const hp_globals *g)
 {
 	for (uint32_t i = 0; i < g->nseeds; i++) {
-		uint64_t h = arg_hash(g->seed_probe[i], &g->seed_arg[i]);
+		uint64_t h = hp_question_hash(g->seed_probe[i], 0, &g->seed_arg[i]);
 		size_t slot;
 		if (cache_find(m, g->seed_probe[i], &g->seed_arg[i], h, &slot) == HP_RES_NONE)
 			cache_add(m, slot, h, g->seed_probe[i], &g->seed_arg[i], &g->seed_ans[i],
