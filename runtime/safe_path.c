@@ -273,6 +273,12 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 		goto done;
 	snprintf(p->buf, sizeof p->buf, "%s", path);
 	p->off = 0;
+	/* "dir/" names a directory, as the kernel resolves it: a symlink in
+	 * the last place is followed, and what it ends on must be a directory */
+	size_t plen = strlen(path);
+	int trailing = plen > 0 && path[plen - 1] == '/';
+	if (trailing)
+		flags &= ~(unsigned)HP_RES_NOFOLLOW;
 	int steps = 0, links = 0;
 	for (;;) {
 		size_t n = pending_next(p, comp, HP_PATH_MAX + 1);
@@ -357,6 +363,11 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 				goto done;
 			}
 			continue;
+		}
+		if (last && trailing && fi.type != HP_FT_DIR) {
+			close(fd);
+			res = lookup_error(path, ENOTDIR, flags, why);
+			goto done;
 		}
 		if (last) {
 			*out = fd;

@@ -125,6 +125,27 @@ static void test_absolute_symlink_stays_in_root(void **state)
 	}
 }
 
+/* A trailing slash names a directory, with openat2 and with the walker
+ * alike: a symlink in the last place is followed even when not following
+ * was asked, and a file there does not resolve. */
+static void test_trailing_slash(void **state)
+{
+	fx *f = *state;
+	for (int i = 0; i < 2; i++) {
+		hp_fileinfo fi;
+		hp_err e;
+		assert_int_equal(info(f, i, "up", HP_RES_NOFOLLOW, &fi, &e), HP_TRUE);
+		assert_string_equal(hp_ftype_name(fi.type), "symlink");
+		assert_int_equal(info(f, i, "up/", HP_RES_NOFOLLOW, &fi, &e), HP_TRUE);
+		assert_string_equal(hp_ftype_name(fi.type), "dir");
+		assert_int_equal(fi.ino, f->root[i].ino);
+		assert_int_equal(info(f, i, "a/rel/", HP_RES_NOFOLLOW, &fi, &e), HP_TRUE);
+		assert_int_equal(fi.ino, ino_of(f->dir, "etc"));
+		assert_int_equal(info(f, i, "etc/secret/", 0, &fi, &e), HP_FALSE);
+		assert_int_equal(info(f, i, "abs/", 0, &fi, &e), HP_FALSE);
+	}
+}
+
 static void test_dotdot_never_leaves_root(void **state)
 {
 	fx *f = *state;
@@ -457,6 +478,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_plain_and_modes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_absolute_symlink_stays_in_root, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_trailing_slash, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dotdot_never_leaves_root, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_missing_and_loops, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_long_path_is_unknown, setup, teardown),
