@@ -1,6 +1,7 @@
 # Makefile: builds hangar-policy (the whole command) and hangar-policy-runtime
 # (the runtime alone), runs the tests, installs. Sources are found by directory:
-# adding a .c file to runtime/ or compiler/ adds it to that library, and adding
+# adding a .c file to a folder of runtime/ (runtime/PART/ or
+# runtime/PART/SUB/) or to compiler/ adds it to that library, and adding
 # tests/unit/test_NAME.c adds a unit test. Generated sources live in build/.
 
 ifeq ($(wildcard config.mk),)
@@ -19,9 +20,9 @@ LDFLAGS_ALL := $(HARDEN_LDFLAGS) $(SAN_FLAGS) $(STATIC_LDFLAGS) $(USER_LDFLAGS)
 RUNTIME_LIBS := $(YAML_LIBS) $(CAP_LIBS)
 
 # --- sources --------------------------------------------------------------
-RUNTIME_MAIN := runtime/main.c
+RUNTIME_MAIN := runtime/check/main.c
 COMPILER_MAIN := compiler/main.c
-RUNTIME_SRC := $(filter-out $(RUNTIME_MAIN),$(sort $(wildcard runtime/*.c)))
+RUNTIME_SRC := $(filter-out $(RUNTIME_MAIN),$(sort $(wildcard runtime/*/*.c runtime/*/*/*.c)))
 COMPILER_SRC := $(filter-out $(COMPILER_MAIN),$(sort $(wildcard compiler/*.c)))
 GEN_SRC := $(if $(wildcard grammar/parser.y),$(G)/parser.c) $(if $(wildcard grammar/lexer.re),$(G)/lexer.c)
 
@@ -84,7 +85,7 @@ $(LIBCOMPILER): $(COMPILER_OBJ)
 # bytecode becomes a C array linked into both executables.
 DEFAULT_POLICY_OBJ := $(B)/obj/gen/default_policy.o
 $(G)/default_policy_none.c: | $(G)
-	printf '%s\n' '/* generated: no built-in policy (stage 0) */' '#include "default_policy.h"' \
+	printf '%s\n' '/* generated: no built-in policy (stage 0) */' '#include "check/default_policy.h"' \
 		'const unsigned char hp_default_policy[1];' 'const size_t hp_default_policy_len = 0;' >$@
 
 $(B)/hangar-policy-stage0: $(B)/obj/$(COMPILER_MAIN:.c=.o) $(B)/obj/gen/default_policy_none.o \
@@ -96,7 +97,7 @@ $(G)/default.hpb: $(wildcard policies/*.hpol) $(B)/hangar-policy-stage0
 
 $(G)/default_policy.c: $(G)/default.hpb
 	{ echo '/* generated from policies/default.hpol by the build: do not edit */'; \
-	  echo '#include "default_policy.h"'; \
+	  echo '#include "check/default_policy.h"'; \
 	  echo 'const unsigned char hp_default_policy[] = {'; \
 	  od -An -v -tx1 $< | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	  echo '};'; \

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xalloc.h"
+#include "lib/xalloc.h"
 
 #define ARENA_FIRST (64u * 1024u)
 #define ARENA_MAX_CHUNK (8u * 1024u * 1024u)

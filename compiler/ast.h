@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "domain.h"
+#include "model/domain.h"
 
 struct hp_arena;
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "xalloc.h"
+#include "lib/buf.h"
+#include "lib/xalloc.h"
 
 struct hp_bcw {
 	uint32_t name;

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bytecode.h"
+#include "model/bytecode.h"
 
 typedef struct hp_bcw hp_bcw;
 

@@ -8,7 +8,7 @@
 
 #include "parse.h"
 #include "parser.h"
-#include "xalloc.h"
+#include "lib/xalloc.h"
 
 /* After this many errors in one file the parse stops: the rest of a file
  * that is not a policy (a binary, say) would only repeat them. */

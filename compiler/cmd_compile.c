@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic_file.h"
-#include "cli.h"
+#include "lib/atomic_file.h"
+#include "check/cli.h"
 #include "codegen.h"
-#include "commands.h"
+#include "check/commands.h"
 #include "diag.h"
 #include "front.h"
-#include "xalloc.h"
+#include "lib/xalloc.h"
 
 const char hp_help_compile[] =
     "options:\n"

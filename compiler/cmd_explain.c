@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buf.h"
-#include "cli.h"
-#include "commands.h"
-#include "disasm.h"
-#include "policy.h"
+#include "lib/buf.h"
+#include "check/cli.h"
+#include "check/commands.h"
+#include "model/disasm.h"
+#include "check/policy.h"
 
 const char hp_help_explain[] =
     "POLICY is source (compiled in memory) or bytecode (loaded and verified);\n"

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic_file.h"
-#include "buf.h"
-#include "cli.h"
-#include "commands.h"
+#include "lib/atomic_file.h"
+#include "lib/buf.h"
+#include "check/cli.h"
+#include "check/commands.h"
 #include "fmt.h"
 #include "front.h"
-#include "strv.h"
+#include "lib/strv.h"
 
 const char hp_help_fmt[] =
     "options:\n"

@@ -8,13 +8,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "buf.h"
-#include "cli.h"
-#include "commands.h"
+#include "lib/buf.h"
+#include "check/cli.h"
+#include "check/commands.h"
 #include "diag_out.h"
 #include "front.h"
-#include "strv.h"
-#include "xalloc.h"
+#include "lib/strv.h"
+#include "lib/xalloc.h"
 
 const char hp_help_lint[] =
     "options:\n"

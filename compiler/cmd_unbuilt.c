@@ -1,8 +1,8 @@
 /* cmd_unbuilt.c: compiler commands not part of this build yet. Each says so
  * and exits 2 rather than pretending; a command moves out of this file when
  * it is built. */
-#include "cli.h"
-#include "commands.h"
+#include "check/cli.h"
+#include "check/commands.h"
 
 #define UNBUILT(name)                                                                  \
 	const char hp_help_##name[] = "This command is not part of this build yet.\n"; \

@@ -13,11 +13,11 @@
 #include <string.h>
 
 #include "bcwrite.h"
-#include "bytecode.h"
+#include "model/bytecode.h"
 #include "front.h"
-#include "ops.h"
-#include "pool.h"
-#include "xalloc.h"
+#include "vm/ops.h"
+#include "lib/pool.h"
+#include "lib/xalloc.h"
 
 _Static_assert(HP_BC_MAX_STACK == 64 && HP_BC_MAX_LOOP_DEPTH == 8,
                "the limits named in codegen's messages");

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "xalloc.h"
+#include "lib/xalloc.h"
 
 const char *const hp_diag_code_names[HP_DG_COUNT] = {
 #define HP_DIAG(id, name, doc) name,

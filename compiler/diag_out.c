@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "version.h"
-#include "xalloc.h"
+#include "lib/version.h"
+#include "lib/xalloc.h"
 
 static char *dup_or_null(const char *s)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "parse.h"
-#include "xalloc.h"
+#include "lib/xalloc.h"
 
 /* room for a keyword, a name and a few words */
 #define HEAD_MAX (HP_MAX_NAME + 64)

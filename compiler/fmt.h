@@ -5,7 +5,7 @@
 #define HP_FMT_H
 
 #include "ast.h"
-#include "buf.h"
+#include "lib/buf.h"
 
 /* Print src (parsed without error) in the canonical layout. */
 void hp_fmt_src(const hp_src *src, hp_buf *out);

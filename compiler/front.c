@@ -14,7 +14,7 @@
 #include "check.h"
 #include "intern.h"
 #include "parse.h"
-#include "xalloc.h"
+#include "lib/xalloc.h"
 
 int hp_front_read_file(void *ctx, const char *path, char **text, size_t *len, char *err,
                        size_t errlen)

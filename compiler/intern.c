@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xalloc.h"
+#include "lib/xalloc.h"
 
 typedef struct {
 	const char *s;

@@ -1,15 +1,15 @@
 /* main.c: hangar-policy, the whole command: compiler, linter, formatter and
  * the runtime's check. */
-#include "cli.h"
+#include "check/cli.h"
 #include "codegen.h"
-#include "commands.h"
-#include "default_policy.h"
-#include "policy.h"
+#include "check/commands.h"
+#include "check/default_policy.h"
+#include "check/policy.h"
 
 #define HP_COMMAND(name, where, usage, summary) \
 	{#name, usage, summary, hp_help_##name, hp_cmd_##name},
 static const hp_command commands[] = {
-#include "commands.def"
+#include "check/commands.def"
 };
 
 int main(int argc, char **argv)

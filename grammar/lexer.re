@@ -10,7 +10,7 @@
 
 #include "parse.h"
 #include "parser.h"
-#include "xalloc.h"
+#include "lib/xalloc.h"
 
 static hp_span tok_span(const hp_parse *ps)
 {

@@ -23,7 +23,7 @@ int hp_yyparse(hp_parse *ps);
 %code {
 #include <string.h>
 
-#include "xalloc.h"
+#include "lib/xalloc.h"
 
 #define YYLLOC_DEFAULT(cur, rhs, n)                                        \
 	do {                                                               \

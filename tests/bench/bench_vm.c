@@ -26,8 +26,8 @@
 #include <time.h>
 
 #include "codegen.h"
-#include "eval.h"
-#include "facts.h"
+#include "check/eval.h"
+#include "probe/facts.h"
 #include "front.h"
 
 static double now(void)

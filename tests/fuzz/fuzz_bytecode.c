@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "bcwrite.h"
-#include "combine.h"
-#include "disasm.h"
-#include "eval.h"
-#include "facts.h"
+#include "check/combine.h"
+#include "model/disasm.h"
+#include "check/eval.h"
+#include "probe/facts.h"
 
 static const char facts_yaml[] =
     "facts:\n"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "userdb.h"
+#include "etc/userdb.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

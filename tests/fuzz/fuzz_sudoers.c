@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sudoers.h"
-#include "sudoers_memfs.h"
+#include "etc/sudoers/sudoers.h"
+#include "etc/sudoers/sudoers_memfs.h"
 
 static const char *const paths[] = {"/etc/sudoers",        "/etc/sudoers.d/10-a",
                                     "/etc/sudoers.local",  "/etc/sudo.conf",

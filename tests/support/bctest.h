@@ -4,10 +4,10 @@
 #ifndef HP_BCTEST_H
 #define HP_BCTEST_H
 
-#include "backend.h"
+#include "vm/backend.h"
 #include "bcwrite.h"
-#include "bytecode.h"
-#include "vm.h"
+#include "model/bytecode.h"
+#include "vm/vm.h"
 
 /* A builder for policy "test" version 1, at t.hpol:1:1. */
 hp_bcw *bt_new(void);

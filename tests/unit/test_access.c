@@ -22,10 +22,10 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "access.h"
+#include "os/access.h"
 #include "fixture.h"
-#include "posix_acl.h"
-#include "safe_path.h"
+#include "os/posix_acl.h"
+#include "os/safe_path.h"
 
 typedef struct {
 	char *dir;

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "buf.h"
+#include "lib/buf.h"
 
 static void test_append_and_printf(void **state)
 {

@@ -20,11 +20,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "canary.h"
-#include "child.h"
+#include "os/canary.h"
+#include "os/child.h"
 #include "fixture.h"
-#include "identity.h"
-#include "sysx.h"
+#include "os/identity.h"
+#include "os/sysx.h"
 
 static hp_identity hangar, agent, agent_plain;
 

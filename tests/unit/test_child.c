@@ -19,10 +19,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "os/child.h"
 #include "fixture.h"
-#include "identity.h"
-#include "sysx.h"
+#include "os/identity.h"
+#include "os/sysx.h"
 
 static hp_child_opts opts(int deadline)
 {

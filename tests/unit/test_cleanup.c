@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "os/cleanup.h"
 
 /* A checker process: it starts a grandchild in a session of its own that
  * would sleep for a long time, reports the grandchild's pid, and is then

@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "codegen.h"
-#include "disasm.h"
-#include "eval.h"
-#include "facts.h"
+#include "model/disasm.h"
+#include "check/eval.h"
+#include "probe/facts.h"
 #include "front.h"
 
 static uint8_t *compile_text(const char *src, size_t *len, char *errbuf, size_t errlen)

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "bytecode.h"
+#include "model/bytecode.h"
 
 static uint32_t bitwise(uint32_t crc, const uint8_t *p, size_t n)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decide.h"
+#include "check/decide.h"
 
 #define TABLE "tests/unit/decisions.tsv"
 

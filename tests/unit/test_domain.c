@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "domain.h"
+#include "model/domain.h"
 
 static void test_names_round_trip(void **state)
 {

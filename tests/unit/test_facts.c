@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "facts.h"
+#include "probe/facts.h"
 
 static bool printing;
 

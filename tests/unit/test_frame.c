@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame.h"
+#include "lib/frame.h"
 
 static void build(hp_frame_writer *w)
 {

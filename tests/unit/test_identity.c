@@ -19,10 +19,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "capstate.h"
+#include "os/capstate.h"
 #include "fixture.h"
-#include "identity.h"
-#include "sysx.h"
+#include "os/identity.h"
+#include "os/sysx.h"
 
 typedef struct {
 	char msg[512];

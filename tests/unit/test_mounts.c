@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "mounts.h"
-#include "safe_path.h"
+#include "os/mounts.h"
+#include "os/safe_path.h"
 
 static const char sample[] =
     "22 27 0:21 / /proc rw,relatime - proc proc rw\n"

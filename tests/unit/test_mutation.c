@@ -20,8 +20,8 @@
 
 #include "bcwrite.h"
 #include "codegen.h"
-#include "eval.h"
-#include "facts.h"
+#include "check/eval.h"
+#include "probe/facts.h"
 #include "front.h"
 
 #define MUTANTS 10000

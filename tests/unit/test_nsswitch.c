@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fixture_file.h"
-#include "nsswitch.h"
+#include "etc/nsswitch.h"
 
 static hp_nsswitch ns;
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opcodes.h"
+#include "model/opcodes.h"
 
 static char *slurp(const char *path)
 {

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "pool.h"
+#include "lib/pool.h"
 
 static void test_alignment_and_growth(void **state)
 {

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "procs.h"
+#include "os/procs.h"
 
 static pid_t sleeper(uid_t uid, int dumpable)
 {

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "provider_detect.h"
+#include "probe/provider_detect.h"
 
 static const char *fake_env[8][2];
 

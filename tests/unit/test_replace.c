@@ -19,10 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "access.h"
+#include "os/access.h"
 #include "fixture.h"
-#include "replace.h"
-#include "safe_path.h"
+#include "os/replace.h"
+#include "os/safe_path.h"
 
 typedef struct {
 	char *dir;

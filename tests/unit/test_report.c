@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "report.h"
+#include "check/report.h"
 
 static void make(hp_decisions *d, hp_report *r, hp_report_rule *rules, hp_strv *notes)
 {

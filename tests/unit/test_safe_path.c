@@ -17,9 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bounded_read.h"
+#include "os/bounded_read.h"
 #include "fixture.h"
-#include "safe_path.h"
+#include "os/safe_path.h"
 
 typedef struct {
 	char *dir;

@@ -19,10 +19,10 @@
 #include "codegen.h"
 #include "front.h"
 #include "diag.h"
-#include "facts.h"
+#include "probe/facts.h"
 #include "fixture.h"
-#include "record.h"
-#include "session.h"
+#include "check/record.h"
+#include "check/session.h"
 
 typedef struct {
 	char *dir; /* the image */

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "setuid_scan.h"
+#include "os/setuid_scan.h"
 
 static char *dir;
 static hp_root root;

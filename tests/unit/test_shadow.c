@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fixture_file.h"
-#include "shadow.h"
+#include "etc/shadow.h"
 
 static const char passwd[] = "root:x:0:0:root:/root:/bin/ash\n"
                              "agent:x:1000:1000::/home/agent:/bin/sh\n"

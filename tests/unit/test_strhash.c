@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idxtab.h"
-#include "strhash.h"
-#include "textesc.h"
+#include "lib/idxtab.h"
+#include "lib/strhash.h"
+#include "lib/textesc.h"
 
 static void test_siphash13_vectors(void **state)
 {

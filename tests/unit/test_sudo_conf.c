@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fixture_file.h"
-#include "sudo_conf.h"
+#include "etc/sudo_conf.h"
 
 static void parse(const char *text, hp_sudo_conf *c)
 {

@@ -15,10 +15,10 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "identity.h"
-#include "safe_path.h"
-#include "sudo_live.h"
-#include "sysx.h"
+#include "os/identity.h"
+#include "os/safe_path.h"
+#include "os/sudo_live.h"
+#include "os/sysx.h"
 
 static char *dir;
 static hp_root root;

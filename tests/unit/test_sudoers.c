@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "fixture_file.h"
-#include "sudoers.h"
-#include "sudoers_memfs.h"
+#include "etc/sudoers/sudoers.h"
+#include "etc/sudoers/sudoers_memfs.h"
 
 /* Users: agent (1000, in docker), bob (1001, in sudo), Carol (1002),
  * alias1000 (a second name for uid 1000, after agent), admin2 (1003,

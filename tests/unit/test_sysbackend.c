@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "sysbackend.h"
+#include "probe/sysbackend.h"
 
 typedef struct {
 	char *dir;

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "fixture_file.h"
-#include "userdb.h"
+#include "etc/userdb.h"
 
 static const char base_group[] = "root:x:0:\nagent:x:1000:\n";
 

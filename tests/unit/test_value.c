@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "value.h"
+#include "model/value.h"
 
 static hp_str S(const char *s)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "bctest.h"
-#include "combine.h"
+#include "check/combine.h"
 
 #define E(op, a, b, c) hp_bcw_emit(w, HP_I_##op, a, b, c)
 #define S(s) hp_bcw_str(w, s)

@@ -1,0 +1,235 @@
+/* cmd_check.c: hangar-policy check: decide, for a sandbox, what hangar does
+ * with a turn in each mode (split, single-user, refuse) and report why. The
+ * options choose the policy, the provider, the setting and where the
+ * answers come from (the live sandbox, an image root, facts files); the
+ * session (session.h) runs the checks, and verdict.h decides and renders.
+ * This file only reads flags and moves results between them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/atomic_file.h"
+#include "check/cli.h"
+#include "check/commands.h"
+#include "check/default_policy.h"
+#include "probe/facts.h"
+#include "check/policy.h"
+#include "probe/provider_detect.h"
+#include "check/session.h"
+#include "lib/strv.h"
+#include "check/verdict.h"
+
+const char hp_help_check[] =
+    "options:\n"
+    "  --provider P       docker, kubernetes, e2b or cubesandbox; default: HANGAR_PROVIDER,\n"
+    "                     else the sandbox's markers (/.dockerenv, KUBERNETES_SERVICE_HOST,\n"
+    "                     E2B_SANDBOX); when none is certain the check asks for it (exit 2)\n"
+    "  --mode M           the turn mode whose decision is the exit status: auto, ask,\n"
+    "                     deny-risky or governed (default ask); the report covers all four\n"
+    "  --uid-split S      auto, required or off; default HANGAR_UID_SPLIT, else the\n"
+    "                     provider's default in the policy. Any other value is treated as\n"
+    "                     required, with a warning\n"
+    "  --root DIR         check the unpacked image root DIR, running nothing in it;\n"
+    "                     probes that need a live sandbox are skipped, so nothing splits\n"
+    "  --facts F          answer every probe from the facts file F (docs/facts.md);\n"
+    "                     repeatable, a later file's answer replaces an earlier one\n"
+    "  --record F         write every fact observed to F, as a facts file (atomically)\n"
+    "  --role R           run only role R's checks (repeatable); without root, only\n"
+    "                     the role whose identity this process has can run\n"
+    "  --param NAME=VALUE override a param of the policy (repeatable)\n"
+    "  --format text|json the report's form (docs/report.md); default text\n"
+    "  --output F         write the report to F (atomically) instead of standard output\n"
+    "\n"
+    "POLICY is compiled bytecode (hangar-policy also accepts source); without it\n"
+    "the policy built into this executable is used. Without --root or --facts the\n"
+    "running system is checked: as root, each role runs in a child process that\n"
+    "has become that role's identity. Nothing on the system is changed. A question\n"
+    "that cannot be answered is unknown, and unknown never passes.\n"
+    "\n"
+    "exit status (for the mode asked):\n"
+    "  0  split: the driver runs as its own user\n"
+    "  1  single-user: driver and agent share a user\n"
+    "  3  refuse: the turn does not run\n"
+    "  2  bad usage, or a policy, bytecode or facts file that does not load\n"
+    "  4  the check could not run (an image root that cannot be opened, a\n"
+    "     record or report that cannot be written)\n";
+
+/* An option that takes a value, as "--opt V" or "--opt=V": the value, or
+ * NULL when a is not that option. *i moves past a separate value. */
+static const char *opt_value(const char *opt, int argc, char **argv, int *i, int *missing)
+{
+	size_t n = strlen(opt);
+	const char *a = argv[*i];
+	if (strncmp(a, opt, n) != 0)
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = 1;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+int hp_cmd_check(int argc, char **argv)
+{
+	hp_strv facts = {0}, names = {0}, values = {0};
+	const char *policy = NULL, *root = NULL, *record = NULL, *output = NULL;
+	const char *provider_flag = NULL, *uid_split = NULL;
+	hp_mode mode = HP_MODE_ASK;
+	bool json = false;
+	unsigned roles = 0;
+	int rc = HP_EXIT_USAGE;
+	hp_err err;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v;
+		int missing = 0;
+		if ((v = opt_value("--provider", argc, argv, &i, &missing))) {
+			provider_flag = v;
+		} else if ((v = opt_value("--mode", argc, argv, &i, &missing))) {
+			int m = hp_lookup_name(hp_mode_names, HP_MODE_COUNT, v);
+			if (m < 0) {
+				rc = hp_cli_usage_error(
+				    "check", "--mode '%s' is not auto, ask, deny-risky or governed",
+				    v);
+				goto out;
+			}
+			mode = (hp_mode)m;
+		} else if ((v = opt_value("--uid-split", argc, argv, &i, &missing))) {
+			uid_split = v;
+		} else if ((v = opt_value("--format", argc, argv, &i, &missing))) {
+			if (strcmp(v, "json") != 0 && strcmp(v, "text") != 0) {
+				rc = hp_cli_usage_error("check",
+				                        "--format '%s' is not text or json", v);
+				goto out;
+			}
+			json = strcmp(v, "json") == 0;
+		} else if ((v = opt_value("--output", argc, argv, &i, &missing))) {
+			output = v;
+		} else if ((v = opt_value("--facts", argc, argv, &i, &missing))) {
+			hp_strv_push(&facts, v);
+		} else if ((v = opt_value("--root", argc, argv, &i, &missing))) {
+			if (root) {
+				rc = hp_cli_usage_error("check", "--root given twice");
+				goto out;
+			}
+			root = v;
+		} else if ((v = opt_value("--record", argc, argv, &i, &missing))) {
+			if (record) {
+				rc = hp_cli_usage_error("check", "--record given twice");
+				goto out;
+			}
+			record = v;
+		} else if ((v = opt_value("--role", argc, argv, &i, &missing))) {
+			if (!hp_session_role_bit(v, &roles, &err)) {
+				rc = hp_cli_usage_error("check", "%s", err.msg);
+				goto out;
+			}
+		} else if ((v = opt_value("--param", argc, argv, &i, &missing))) {
+			const char *eq = strchr(v, '=');
+			if (!eq || eq == v) {
+				rc = hp_cli_usage_error("check",
+				                        "--param takes NAME=VALUE, not '%s'", v);
+				goto out;
+			}
+			char *name = hp_xstrndup(v, (size_t)(eq - v));
+			hp_strv_push(&names, name);
+			free(name);
+			hp_strv_push(&values, eq + 1);
+		} else if (missing) {
+			rc = hp_cli_usage_error("check", "%s needs a value", a);
+			goto out;
+		} else if (a[0] == '-' && a[1]) {
+			rc = hp_cli_usage_error("check", "unknown option '%s'", a);
+			goto out;
+		} else if (policy) {
+			rc = hp_cli_usage_error("check", "one policy at a time ('%s' and '%s')",
+			                        policy, a);
+			goto out;
+		} else {
+			policy = a;
+		}
+	}
+	if (root && facts.n) {
+		rc = hp_cli_usage_error("check", "--root and --facts cannot be used together");
+		goto out;
+	}
+	/* The provider first: asking for it must not wait for a whole check.
+	 * Facts and image roots carry no markers of a running sandbox, so there
+	 * only --provider or HANGAR_PROVIDER say which. */
+	hp_provider provider;
+	if (!hp_provider_detect(provider_flag, getenv, (facts.n || root) ? NULL : "/", &provider,
+	                        &err)) {
+		hp_cli_error("check", "%s", err.msg);
+		goto out;
+	}
+	hp_bc *bc = policy ? hp_policy_load(policy, &err) : hp_default_policy_load(&err);
+	if (!bc) {
+		if (err.msg[0])
+			hp_cli_error("check", "%s", err.msg);
+		goto out;
+	}
+	if (!hp_verdict_knows_provider(bc, provider, &err)) {
+		hp_cli_error("check", "%s", err.msg);
+		hp_bc_free(bc);
+		goto out;
+	}
+	hp_facts *f = NULL;
+	bool ok = true;
+	if (facts.n) {
+		f = hp_facts_new();
+		for (size_t i = 0; i < facts.n && ok; i++)
+			if (!(ok = hp_facts_load_file(f, facts.v[i], &err)))
+				hp_cli_error("check", "%s", err.msg);
+	}
+	hp_param_override *ov = hp_xcalloc(names.n ? names.n : 1, sizeof *ov);
+	for (size_t i = 0; i < names.n; i++)
+		ov[i] = (hp_param_override){names.v[i], values.v[i]};
+	hp_session_opts so;
+	hp_session_opts_default(&so);
+	so.source = f ? HP_SESSION_FACTS : root ? HP_SESSION_ROOTFS : HP_SESSION_LIVE;
+	so.root_dir = root;
+	so.facts = f ? hp_facts_backend(f) : NULL;
+	so.params = ov;
+	so.nparams = names.n;
+	so.roles = roles;
+	so.record = record;
+	hp_session s;
+	hp_session_status st = ok ? hp_session_run(bc, &so, &s, &err) : HP_SESSION_USAGE;
+	if (ok && st != HP_SESSION_OK)
+		hp_cli_error("check", "%s", err.msg);
+	if (ok && (st == HP_SESSION_OK || s.eval.rules)) {
+		hp_run_view run = {&s.eval, s.offline, s.live_needed, &s.notes};
+		hp_verdict_opts vo = {
+		    provider,  mode,
+		    uid_split, getenv("HANGAR_UID_SPLIT"),
+		    json,      !json && !output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR")};
+		hp_buf b = {0};
+		rc = hp_verdict(&run, &vo, &b);
+		if (output) {
+			if (!hp_atomic_write(output, b.data, b.len, 0644, &err)) {
+				hp_cli_error("check", "%s", err.msg);
+				rc = HP_EXIT_CANNOT_RUN;
+			}
+		} else if (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
+			rc = HP_EXIT_CANNOT_RUN;
+		}
+		hp_buf_free(&b);
+	}
+	if (ok && st == HP_SESSION_FAILED)
+		rc = HP_EXIT_CANNOT_RUN;
+	if (ok)
+		hp_session_free(&s);
+	free(ov);
+	hp_facts_free(f);
+	hp_bc_free(bc);
+out:
+	hp_strv_free(&facts);
+	hp_strv_free(&names);
+	hp_strv_free(&values);
+	return rc;
+}

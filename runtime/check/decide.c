@@ -1,0 +1,174 @@
+/* decide.c: split, single-user or refuse, per turn mode, with reasons.
+ *
+ * A split needs every rule that counts for the (mode, provider) to pass,
+ * every `split needs` condition to hold, no `never split` condition that
+ * holds or cannot be ruled out, and a setting other than off. Anything
+ * unknown is "not proven", so it never leads to a split. Without a split,
+ * auto turns run single-user; turns with approvals (ask, deny-risky,
+ * governed) are refused under `required` and otherwise run single-user with
+ * a warning, since the agent could then answer its own approvals. */
+#include "check/decide.h"
+
+#include <string.h>
+
+const char *const hp_setting_source_names[3] = {"flag", "env", "default"};
+
+hp_uid_split hp_uid_split_resolve(const char *flag, const char *env, hp_setting provider_default)
+{
+	hp_uid_split s = {provider_default, HP_SOURCE_DEFAULT, false, NULL};
+	const char *raw = NULL;
+	if (flag) {
+		raw = flag;
+		s.source = HP_SOURCE_FLAG;
+	} else if (env) {
+		raw = env;
+		s.source = HP_SOURCE_ENV;
+	}
+	if (!raw)
+		return s;
+	s.raw = raw;
+	int v = hp_lookup_name(hp_setting_names, HP_SETTING_COUNT, raw);
+	if (v < 0) {
+		s.invalid = true;
+		s.value = HP_SETTING_REQUIRED;
+	} else {
+		s.value = (hp_setting)v;
+	}
+	return s;
+}
+
+static const char *setting_origin(const hp_uid_split *s)
+{
+	switch (s->source) {
+	case HP_SOURCE_FLAG:
+		return "--uid-split";
+	case HP_SOURCE_ENV:
+		return "HANGAR_UID_SPLIT";
+	default:
+		return "the provider's default";
+	}
+}
+
+static bool approval_mode(hp_mode m)
+{
+	return m != HP_MODE_AUTO;
+}
+
+/* The sentence for a rule that keeps a mode from splitting. */
+static void rule_reason(hp_strv *out, const hp_rule_outcome *r)
+{
+	const char *what;
+	switch (r->result) {
+	case HP_RESULT_FAIL:
+		what = "failed";
+		break;
+	case HP_RESULT_ERROR:
+		what = "could not be checked, and unknown is never a pass";
+		break;
+	default:
+		what = "was not checked";
+		break;
+	}
+	hp_strv_pushf(out, "rule '%s' %s: %s (%s%s%s).%s%s", r->id, what, r->title,
+	              r->evidence ? r->evidence : "no evidence recorded",
+	              r->location ? ", at " : "", r->location ? r->location : "",
+	              r->remedy ? " Remedy: " : "", r->remedy ? r->remedy : "");
+}
+
+static void setting_warnings(hp_strv *w, const hp_provider_policy *pp, const hp_uid_split *s)
+{
+	const char *prov = hp_provider_names[pp->provider];
+	if (s->invalid)
+		hp_strv_pushf(w, "%s value '%s' is not auto, required or off: treated as required",
+		              setting_origin(s), s->raw);
+	if (s->source != HP_SOURCE_DEFAULT && !s->invalid &&
+	    pp->default_setting == HP_SETTING_REQUIRED && s->value != HP_SETTING_REQUIRED)
+		hp_strv_pushf(
+		    w,
+		    "%s=%s overrides %s's default 'required': turns with approvals may run "
+		    "single-user, where the agent can reach the driver",
+		    setting_origin(s), hp_setting_names[s->value], prov);
+	if (s->value == HP_SETTING_OFF)
+		hp_strv_pushf(w, "the uid split is off (%s): no turn gets a driver of its own",
+		              setting_origin(s));
+}
+
+void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
+               const hp_rule_outcome *rules, size_t nrules, bool offline, size_t live_needed,
+               hp_decisions *out)
+{
+	memset(out, 0, sizeof *out);
+	const char *prov = hp_provider_names[pp->provider];
+
+	/* Causes shared by every mode: the provider's conditions and the setting. */
+	hp_strv common = {0};
+	for (size_t i = 0; i < pp->nnever; i++) {
+		const hp_condition *c = &pp->never[i];
+		if (c->holds == HP_TRUE)
+			hp_strv_pushf(&common, "provider '%s' never splits when %s: %s (at %s)",
+			              prov, c->text, c->because, c->location);
+		else if (c->holds == HP_UNKNOWN)
+			hp_strv_pushf(
+			    &common,
+			    "provider '%s' never splits when %s, and that could not be ruled "
+			    "out (%s): %s (at %s)",
+			    prov, c->text, c->observed ? c->observed : "unknown", c->because,
+			    c->location);
+	}
+	for (size_t i = 0; i < pp->nneeds; i++) {
+		const hp_condition *c = &pp->needs[i];
+		if (c->holds == HP_TRUE)
+			continue;
+		hp_strv_pushf(&common, "provider '%s' splits only when %s, which %s (%s, at %s)",
+		              prov, c->text,
+		              c->holds == HP_FALSE ? "does not hold here"
+		                                   : "could not be established",
+		              c->observed ? c->observed : "unknown", c->location);
+	}
+	if (setting->value == HP_SETTING_OFF)
+		hp_strv_pushf(&common, "the uid split is turned off (%s=off)",
+		              setting_origin(setting));
+
+	hp_strv global_warnings = {0};
+	setting_warnings(&global_warnings, pp, setting);
+	if (offline)
+		hp_strv_pushf(
+		    &global_warnings,
+		    "offline check of an image root: %zu check%s need%s a live sandbox, so "
+		    "no turn is split on this evidence alone",
+		    live_needed, live_needed == 1 ? "" : "s", live_needed == 1 ? "s" : "");
+
+	for (int m = 0; m < HP_MODE_COUNT; m++) {
+		hp_strv *reasons = &out->reasons[m];
+		hp_strv_extend(reasons, &common);
+		hp_applies bit = HP_APPLIES_BIT(m, pp->provider);
+		for (size_t i = 0; i < nrules; i++)
+			if ((rules[i].applies & bit) && rules[i].result != HP_RESULT_PASS)
+				rule_reason(reasons, &rules[i]);
+
+		hp_strv_extend(&out->warnings[m], &global_warnings);
+		if (reasons->n == 0) {
+			out->decision[m] = HP_DECISION_SPLIT;
+		} else if (approval_mode((hp_mode)m) && setting->value == HP_SETTING_REQUIRED) {
+			out->decision[m] = HP_DECISION_REFUSE;
+		} else {
+			out->decision[m] = HP_DECISION_SINGLE_USER;
+			if (approval_mode((hp_mode)m))
+				hp_strv_pushf(
+				    &out->warnings[m],
+				    "%s turns run single-user: the agent can reach the driver "
+				    "and answer its own approvals",
+				    hp_mode_names[m]);
+		}
+	}
+	hp_strv_free(&common);
+	hp_strv_free(&global_warnings);
+}
+
+void hp_decisions_free(hp_decisions *d)
+{
+	for (int m = 0; m < HP_MODE_COUNT; m++) {
+		hp_strv_free(&d->reasons[m]);
+		hp_strv_free(&d->warnings[m]);
+	}
+}

@@ -1,0 +1,899 @@
+/* session.c: one whole check (session.h): the backend, phase one, a child
+ * per role with its identity, canaries and the sudo probe around it, the
+ * rule results, and the record. */
+#include "check/session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "os/canary.h"
+#include "os/child.h"
+#include "os/cleanup.h"
+#include "check/record.h"
+#include "os/sudo_live.h"
+#include "probe/sysbackend.h"
+#include "os/sysx.h"
+
+enum {
+	TAG_RESULT = 1,     /* a role's child: its encoded hp_role_result */
+	TAG_SUDO = 2,       /* the sudo child: the answer (u64 hp_tri) */
+	TAG_SUDO_WHY = 3,   /* and its reason */
+	MARGIN_MS = 250,    /* kept back from a child's deadline for the VM to stop by itself */
+	BACKSTOP_MS = 2000, /* after the check's deadline, the process ends (cleanup.h) */
+	MIN_CHILD_MS = 50,  /* less than this left: the role is not started */
+	MAX_SUDO_DIRS = 64, /* directories searched for sudo */
+	SUDO_OUT_CAP = 65536,
+};
+
+/* What a program's region asks: its probes and the roles it names. */
+typedef struct {
+	bool probe[HP_PROBE_COUNT];
+	unsigned roles; /* bit per role pushed as a constant or loaded from a role param */
+} region_use;
+
+/* A role's identity, resolved from phase one and the root's etc files. */
+typedef struct {
+	bool ok;
+	hp_err why;
+	hp_identity id;
+	gid_t *groups;
+	size_t ngroups;
+	hp_cred cred;
+} role_ident;
+
+typedef struct {
+	const hp_bc *bc;
+	const hp_session_opts *o;
+	hp_session *s;
+	hp_sysbackend *sys; /* live and rootfs */
+	hp_backend *b;
+	const hp_globals *g; /* phase one's, once it has run */
+	bool params_resolved;
+	bool root; /* this process can switch identities */
+	int64_t end;
+	region_use use[HP_ROLE_COUNT];
+	role_ident ident[HP_ROLE_COUNT];
+	bool ident_done[HP_ROLE_COUNT];
+	struct sudo_job {
+		pid_t pid; /* 0: not started */
+		int pidfd, fd;
+	} sudo[HP_ROLE_COUNT];
+} sess;
+
+/* --- what the program asks ------------------------------------------------------ */
+
+static void scan_region(const hp_bc *bc, hp_bc_region r, region_use *u)
+{
+	for (uint32_t pc = r.start; pc < r.start + r.len && pc < bc->ncode; pc++) {
+		const hp_insn *in = &bc->code[pc];
+		if ((in->op == HP_I_PROBE0 || in->op == HP_I_PROBE1) && in->b < HP_PROBE_COUNT)
+			u->probe[in->b] = true;
+		else if (in->op == HP_I_PUSH_ROLE && in->a < HP_ROLE_COUNT)
+			u->roles |= 1u << in->a;
+		else if (in->op == HP_I_LOAD_PARAM && in->c < bc->nparams &&
+		         bc->params[in->c].type == HP_T_ROLE)
+			u->roles |= 1u << HP_ROLE_COUNT; /* resolved after phase one */
+	}
+}
+
+static void scan_program(sess *x, bool all[HP_PROBE_COUNT])
+{
+	const hp_bc *bc = x->bc;
+	region_use g;
+	memset(&g, 0, sizeof g);
+	for (uint32_t i = 0; i < bc->nparams; i++)
+		scan_region(bc, bc->params[i].code, &g);
+	for (uint32_t i = 0; i < bc->nconds; i++)
+		scan_region(bc, bc->conds[i].code, &g);
+	for (uint32_t i = 0; i < bc->nroles; i++)
+		scan_region(bc, bc->roles[i].identity, &g);
+	for (int r = 0; r < HP_ROLE_COUNT; r++) {
+		memset(&x->use[r], 0, sizeof x->use[r]);
+		if (bc->role_index[r] >= 0)
+			scan_region(bc, bc->roles[bc->role_index[r]].body, &x->use[r]);
+	}
+	for (int p = 0; p < HP_PROBE_COUNT; p++) {
+		all[p] = g.probe[p];
+		for (int r = 0; r < HP_ROLE_COUNT; r++)
+			all[p] = all[p] || x->use[r].probe[p];
+	}
+}
+
+/* Whether a region asks a global probe about files, which a non-root
+ * role's process gets from the root helper. */
+static bool uses_global_files(const region_use *u)
+{
+	return u->probe[HP_PROBE_TYPE] || u->probe[HP_PROBE_OWNER] ||
+	       u->probe[HP_PROBE_GROUP_OWNER] || u->probe[HP_PROBE_MODE] ||
+	       u->probe[HP_PROBE_LINKS] || u->probe[HP_PROBE_SETUID_ROOT];
+}
+
+/* Roles named through role params, known once phase one has run. */
+static void resolve_role_params(sess *x)
+{
+	unsigned from_params = 0;
+	for (uint32_t i = 0; i < x->bc->nparams; i++) {
+		const hp_value *v = &x->g->params[i];
+		if (x->bc->params[i].type == HP_T_ROLE && v->state == HP_VAL_KNOWN &&
+		    v->u.role < HP_ROLE_COUNT)
+			from_params |= 1u << v->u.role;
+	}
+	for (int r = 0; r < HP_ROLE_COUNT; r++)
+		if (x->use[r].roles & (1u << HP_ROLE_COUNT))
+			x->use[r].roles =
+			    (x->use[r].roles & ((1u << HP_ROLE_COUNT) - 1)) | from_params;
+}
+
+/* --- identities ------------------------------------------------------------------- */
+
+static uint64_t all_caps(void)
+{
+	hp_err e;
+	int last = hp_cap_last_cap(&e);
+	if (last < 0)
+		last = CAP_LAST_CAP;
+	return last >= 63 ? UINT64_MAX : (1ull << (last + 1)) - 1;
+}
+
+static void ident_fail(role_ident *ri, hp_role r, const char *msg)
+{
+	ri->ok = false;
+	hp_err_set(&ri->why, "role %s cannot run: %s", hp_role_names[r], msg);
+}
+
+/* From the identity phase one computed (a uid or a user) to ids, groups
+ * from the root's etc/group, and how the switch is made. */
+static const role_ident *ident_of(sess *x, hp_role r)
+{
+	role_ident *ri = &x->ident[r];
+	if (x->ident_done[r])
+		return ri;
+	x->ident_done[r] = true;
+	memset(ri, 0, sizeof *ri);
+	int idx = x->bc->role_index[r];
+	const hp_value *iv = &x->g->identity[r];
+	if (idx < 0) {
+		ident_fail(ri, r, "the policy does not declare it");
+		return ri;
+	}
+	if (iv->state != HP_VAL_KNOWN) {
+		hp_buf b = {0};
+		hp_buf_puts(&b, "its identity is ");
+		hp_value_format(&b, iv);
+		ident_fail(ri, r, b.data);
+		hp_buf_free(&b);
+		return ri;
+	}
+	const char *name = NULL;
+	int64_t uid = -1;
+	if (iv->type == HP_T_USER) {
+		name = iv->u.user->name.p;
+	} else if (iv->type == HP_T_INT) {
+		uid = iv->u.i;
+		if (uid < 0 || uid >= 4294967295LL) {
+			char d[64];
+			snprintf(d, sizeof d, "its uid %" PRId64 " is not a uid", uid);
+			ident_fail(ri, r, d);
+			return ri;
+		}
+	} else {
+		ident_fail(ri, r, "its identity is neither a uid nor a user");
+		return ri;
+	}
+	const hp_bc_role *br = &x->bc->roles[idx];
+	if (uid == 0 && !(br->flags & (HP_BC_ROLE_KEEP_CAPS | HP_BC_ROLE_NO_CAPS))) {
+		/* root as the check itself runs: nothing to switch, nothing to
+		 * look up (its groups are the check's own) */
+		ri->id.kind = HP_ID_UNCHANGED;
+		ri->id.no_new_privs = (br->flags & HP_BC_ROLE_NO_NEW_PRIVS) != 0;
+		ri->cred.caps = all_caps();
+		ri->ok = true;
+		return ri;
+	}
+	uid_t u;
+	gid_t g;
+	hp_err e;
+	hp_tri t = hp_sys_user_ids(x->sys, name, uid, &u, &g, &ri->groups, &ri->ngroups, &e);
+	if (t != HP_TRUE) {
+		char d[600];
+		if (t == HP_FALSE && name)
+			snprintf(d, sizeof d, "no user \"%s\" in etc/passwd", name);
+		else if (t == HP_FALSE)
+			snprintf(d, sizeof d,
+			         "uid %" PRId64
+			         " has no entry in etc/passwd: its groups are unknown",
+			         uid);
+		else
+			snprintf(d, sizeof d, "%s", e.msg);
+		ident_fail(ri, r, d);
+		return ri;
+	}
+	if (iv->type == HP_T_USER && (int64_t)u != iv->u.user->uid) {
+		ident_fail(ri, r, "etc/passwd changed while the check ran");
+		return ri;
+	}
+	hp_identity *id = &ri->id;
+	id->uid = u;
+	id->gid = g;
+	id->groups = ri->groups;
+	id->ngroups = ri->ngroups;
+	id->no_new_privs = (br->flags & HP_BC_ROLE_NO_NEW_PRIVS) != 0;
+	id->dumpable = 0;
+	if (br->flags & HP_BC_ROLE_KEEP_CAPS) {
+		id->kind = HP_ID_KEEP_CAPS;
+		id->keep_caps = br->keep_caps;
+	} else if (br->flags & HP_BC_ROLE_NO_CAPS) {
+		id->kind = HP_ID_NO_CAPS;
+	} else if (u == 0) {
+		id->kind = HP_ID_UNCHANGED;
+	} else {
+		id->kind = HP_ID_PLAIN;
+	}
+	ri->cred.uid = u;
+	ri->cred.gid = g;
+	ri->cred.groups = ri->groups;
+	ri->cred.ngroups = ri->ngroups;
+	ri->cred.caps = id->kind == HP_ID_KEEP_CAPS   ? id->keep_caps
+	                : id->kind == HP_ID_UNCHANGED ? all_caps()
+	                                              : 0;
+	ri->ok = true;
+	return ri;
+}
+
+static int cmp_gid(const void *a, const void *b)
+{
+	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Sorted, without duplicates and without the primary gid. */
+static size_t norm_groups(gid_t *g, size_t n, gid_t primary)
+{
+	qsort(g, n, sizeof *g, cmp_gid);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (g[i] != primary && (k == 0 || g[k - 1] != g[i]))
+			g[k++] = g[i];
+	return k;
+}
+
+/* Without root: whether this process already is the role's identity (its
+ * ids and its groups), so that the role can run here. false with why. */
+static bool is_current(const role_ident *ri, hp_role r, hp_err *why)
+{
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
+	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0) {
+		hp_err_set(why, "role %s not run: cannot read this process's ids",
+		           hp_role_names[r]);
+		return false;
+	}
+	if (ru != ri->id.uid || eu != ri->id.uid || su != ri->id.uid) {
+		hp_err_set(why, "role %s not run: switching to uid %u needs root", hp_role_names[r],
+		           (unsigned)ri->id.uid);
+		return false;
+	}
+	if (rg != ri->id.gid || eg != ri->id.gid || sg != ri->id.gid) {
+		hp_err_set(why,
+		           "role %s not run: this process's gid is %u, the role's is %u, and "
+		           "switching needs root",
+		           hp_role_names[r], (unsigned)eg, (unsigned)ri->id.gid);
+		return false;
+	}
+	int n = getgroups(0, NULL);
+	if (n < 0 || n > HP_ID_MAX_GROUPS) {
+		hp_err_set(why, "role %s not run: cannot read this process's groups",
+		           hp_role_names[r]);
+		return false;
+	}
+	gid_t *have = hp_xcalloc((size_t)n + 1, sizeof *have);
+	gid_t *want = hp_xcalloc(ri->ngroups + 1, sizeof *want);
+	n = getgroups(n, have);
+	memcpy(want, ri->groups, ri->ngroups * sizeof *want);
+	size_t nh = n < 0 ? 0 : norm_groups(have, (size_t)n, ri->id.gid);
+	size_t nw = norm_groups(want, ri->ngroups, ri->id.gid);
+	bool same = n >= 0 && nh == nw && memcmp(have, want, nh * sizeof *have) == 0;
+	free(have);
+	free(want);
+	if (!same)
+		hp_err_set(why,
+		           "role %s not run: this process's supplementary groups are not the "
+		           "role's (from etc/group), and setting them needs root",
+		           hp_role_names[r]);
+	return same;
+}
+
+/* Without root, in the role's child: what the role's start does that needs
+ * no privilege: capabilities dropped (no caps), no_new_privs, non-dumpable. */
+static int self_restrict(const hp_identity *id)
+{
+	if (id->kind == HP_ID_NO_CAPS || id->kind == HP_ID_PLAIN) {
+		cap_t c = cap_init();
+		int r = c ? cap_set_proc(c) : -1;
+		if (c)
+			cap_free(c);
+		if (r < 0)
+			return -1;
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+			return -1;
+	}
+	if (id->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
+/* --- time ---------------------------------------------------------------------- */
+
+static int left_ms(const sess *x)
+{
+	int64_t l = x->end - hp_now_ms();
+	return l <= 0 ? 0 : l > INT32_MAX ? INT32_MAX : (int)l;
+}
+
+static hp_limits role_limits(const sess *x, int deadline_ms)
+{
+	hp_limits l = x->o->limits;
+	uint64_t vm_ms = deadline_ms > 2 * MARGIN_MS ? (uint64_t)(deadline_ms - MARGIN_MS)
+	                                             : (uint64_t)deadline_ms / 2 + 1;
+	if (l.max_millis == 0 || l.max_millis > vm_ms)
+		l.max_millis = vm_ms;
+	return l;
+}
+
+/* --- results that are not runs ---------------------------------------------------- */
+
+static void stopped(hp_role_result *res, hp_role r, const char *reason)
+{
+	hp_role_result_init(res, r);
+	res->status = HP_RUN_STOPPED;
+	res->reason = (uint32_t)res->data.len;
+	hp_buf_puts(&res->data, reason);
+	hp_buf_putc(&res->data, '\0');
+}
+
+static void not_run(sess *x, hp_role r, hp_role_result *out, const char *reason)
+{
+	hp_role_result_not_run(out, r, reason);
+	hp_strv_push(&x->s->notes, reason);
+}
+
+/* --- sudo, asked before the role's child starts --------------------------------------- */
+
+typedef struct {
+	const hp_root *root;
+	const char *const *dirs;
+	size_t ndirs;
+	hp_sudo_opts so;
+} sudo_arg;
+
+static int sudo_child(void *varg, hp_frame_writer *out)
+{
+	sudo_arg *a = varg;
+	hp_err e;
+	e.msg[0] = '\0';
+	hp_tri t = hp_sudo_probe(a->root, a->dirs, a->ndirs, &a->so, &e);
+	hp_frame_add_u64(out, TAG_SUDO, (uint64_t)t);
+	hp_frame_add_str(out, TAG_SUDO_WHY, e.msg);
+	return 0;
+}
+
+/* The check's own PATH, then the standard directories, each once. */
+static size_t sudo_dirs(char **dirs, char **path_copy)
+{
+	size_t n = 0;
+	const char *path = getenv("PATH");
+	*path_copy = hp_xstrdup(path ? path : "");
+	for (char *save = NULL, *d = strtok_r(*path_copy, ":", &save); d && n < MAX_SUDO_DIRS;
+	     d = strtok_r(NULL, ":", &save)) {
+		if (d[0] != '/')
+			continue;
+		dirs[n++] = d;
+	}
+	for (size_t i = 0; i < hp_sudo_n_std_dirs && n < MAX_SUDO_DIRS; i++)
+		dirs[n++] = (char *)hp_sudo_std_dirs[i];
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool dup = false;
+		for (size_t j = 0; j < k && !dup; j++)
+			dup = strcmp(dirs[j], dirs[i]) == 0;
+		if (!dup)
+			dirs[k++] = dirs[i];
+	}
+	return k;
+}
+
+static hp_tri ask_sudo(sess *x, const role_ident *ri, hp_err *why)
+{
+	char *dirs[MAX_SUDO_DIRS + 8];
+	char *copy;
+	size_t n = sudo_dirs(dirs, &copy);
+	int left = left_ms(x);
+	unsigned per = x->o->sudo_ms ? x->o->sudo_ms : HP_SESSION_SUDO_MS;
+	if ((unsigned)left / 4 < per)
+		per = (unsigned)left / 4;
+	hp_tri t;
+	if (per < 10) {
+		hp_err_set(why, "sudo: not asked: the check's deadline is too close");
+		free(copy);
+		return HP_UNKNOWN;
+	}
+	hp_sudo_opts so = {.deadline_ms = (int)per, .out_cap = SUDO_OUT_CAP};
+	const hp_root *root = hp_sys_root(x->sys);
+	if (x->root) {
+		hp_identity plain = ri->id;
+		plain.kind = HP_ID_PLAIN;
+		plain.no_new_privs = 0;
+		plain.dumpable = 0;
+		t = hp_sudo_probe_as(root, &plain, (const char *const *)dirs, n, &so, why);
+	} else {
+		sudo_arg a = {root, (const char *const *)dirs, n, so};
+		hp_child_opts co = {.identity = NULL,
+		                    .cwd_fd = root->fd,
+		                    .keep_fds = &root->fd,
+		                    .nkeep = 1,
+		                    .deadline_ms = left,
+		                    .max_msg = 4096,
+		                    .max_records = 4};
+		hp_frame f;
+		hp_err e;
+		t = HP_UNKNOWN;
+		if (hp_child_run(&co, sudo_child, &a, &f, &e) != HP_TRUE) {
+			hp_err_set(why, "sudo: %s", e.msg);
+		} else {
+			uint64_t v;
+			char *s = NULL;
+			const hp_frame_rec *rt = hp_frame_find(&f, TAG_SUDO);
+			const hp_frame_rec *rw = hp_frame_find(&f, TAG_SUDO_WHY);
+			if (rt && rw && hp_frame_rec_u64(rt, &v) == 0 && v <= HP_UNKNOWN &&
+			    hp_frame_rec_str(rw, &s) == 0) {
+				t = (hp_tri)v;
+				hp_err_set(why, "%s", s);
+			} else {
+				hp_err_set(why, "sudo: the child's answer is malformed");
+			}
+			free(s);
+			hp_frame_free(&f);
+		}
+	}
+	free(copy);
+	return t;
+}
+
+/* The sudo probe takes the longest (sudo itself runs twice per candidate),
+ * so it is started for every role that asks it before the first role's
+ * child, in a child of the check that stays root and writes the answer to
+ * a pipe; the role collects it before its own child starts. */
+static bool role_will_run(sess *x, hp_role r)
+{
+	if (x->bc->role_index[r] < 0 || (x->o->roles && !(x->o->roles & (1u << r))))
+		return false;
+	const role_ident *ri = ident_of(x, r);
+	hp_err e;
+	return ri->ok && (x->root || is_current(ri, r, &e));
+}
+
+static void start_sudo_jobs(sess *x)
+{
+	for (int r = 0; r < HP_ROLE_COUNT; r++) {
+		struct sudo_job *j = &x->sudo[r];
+		j->pid = 0;
+		j->pidfd = j->fd = -1;
+		if (!x->use[r].probe[HP_PROBE_SUDO] || !role_will_run(x, (hp_role)r))
+			continue;
+		int p[2];
+		if (pipe2(p, O_CLOEXEC) < 0)
+			continue;
+		pid_t parent = getpid();
+		pid_t pid = fork();
+		if (pid < 0) {
+			close(p[0]);
+			close(p[1]);
+			continue;
+		}
+		if (pid == 0) {
+			hp_reset_signals();
+			setpgid(0, 0);
+			close(p[0]);
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
+				_exit(1);
+			hp_err e;
+			e.msg[0] = '\0';
+			char t = (char)('0' + ask_sudo(x, &x->ident[r], &e));
+			if (write(p[1], &t, 1) == 1)
+				(void)!write(p[1], e.msg, strlen(e.msg));
+			_exit(0);
+		}
+		close(p[1]);
+		setpgid(pid, pid);
+		j->pid = pid;
+		j->pidfd = hp_sys_pidfd_open(pid, 0);
+		j->fd = p[0];
+	}
+}
+
+/* Role r's sudo answer (asked: false when it was never started). */
+static bool finish_sudo_job(sess *x, hp_role r, hp_tri *t, hp_err *why)
+{
+	struct sudo_job *j = &x->sudo[r];
+	if (j->pid <= 0)
+		return false;
+	char buf[sizeof why->msg + 1];
+	size_t n = 0;
+	int64_t end = x->end;
+	while (n < sizeof buf - 1) {
+		int left = (int)(end - hp_now_ms());
+		struct pollfd pf = {j->fd, POLLIN, 0};
+		int pr = left > 0 ? poll(&pf, 1, left) : 0;
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0)
+			break;
+		ssize_t k = read(j->fd, buf + n, sizeof buf - 1 - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		n += (size_t)k;
+	}
+	buf[n] = '\0';
+	close(j->fd);
+	hp_kill_reap(j->pid, j->pidfd);
+	if (j->pidfd >= 0)
+		close(j->pidfd);
+	j->pid = 0;
+	if (n >= 1 && buf[0] >= '0' && buf[0] <= '2') {
+		*t = (hp_tri)(buf[0] - '0');
+		hp_err_set(why, "%s", buf + 1);
+	} else {
+		*t = HP_UNKNOWN;
+		hp_err_set(why, "sudo: the probe gave no answer before the check's deadline");
+	}
+	return true;
+}
+
+/* Jobs whose role never collected them (it did not run after all). */
+static void stop_sudo_jobs(sess *x)
+{
+	for (int r = 0; r < HP_ROLE_COUNT; r++) {
+		struct sudo_job *j = &x->sudo[r];
+		if (j->pid <= 0)
+			continue;
+		hp_kill_reap(j->pid, j->pidfd);
+		close(j->fd);
+		if (j->pidfd >= 0)
+			close(j->pidfd);
+		j->pid = 0;
+	}
+}
+
+/* --- a role's run ---------------------------------------------------------------------- */
+
+typedef struct {
+	sess *x;
+	hp_role role;
+	hp_sys_role ctx;
+	const hp_identity *self; /* without root: what to restrict in the child */
+	hp_limits lim;
+} child_arg;
+
+static int role_child(void *varg, hp_frame_writer *out)
+{
+	child_arg *a = varg;
+	if (a->self && self_restrict(a->self) < 0)
+		return -1;
+	hp_sys_set_role(a->x->sys, &a->ctx);
+	hp_role_result res;
+	hp_vm_run_role(a->x->bc, a->x->g, a->role, a->x->b, &a->lim, &res);
+	hp_buf enc = {0};
+	hp_role_result_encode(&res, &enc);
+	hp_role_result_free(&res);
+	hp_frame_add(out, TAG_RESULT, enc.data, enc.len);
+	hp_buf_free(&enc);
+	return 0;
+}
+
+/* Canaries of the roles this role probes, started as those roles. */
+static void start_canaries(sess *x, hp_role r, hp_canary c[HP_ROLE_COUNT], hp_sys_role *ctx,
+                           char *whys[HP_ROLE_COUNT])
+{
+	const region_use *u = &x->use[r];
+	bool wanted =
+	    u->probe[HP_PROBE_SIGNAL] || u->probe[HP_PROBE_PTRACE] || u->probe[HP_PROBE_PROC_MEM];
+	for (int t = 0; t < HP_ROLE_COUNT; t++) {
+		c[t].pid = 0;
+		c[t].pidfd = -1;
+		if (!wanted || !(u->roles & (1u << t)))
+			continue;
+		const role_ident *ti = ident_of(x, (hp_role)t);
+		hp_err e;
+		if (!ti->ok) {
+			whys[t] = hp_xstrdup(ti->why.msg);
+		} else if (!x->root && ti->id.kind != HP_ID_UNCHANGED) {
+			whys[t] =
+			    hp_xasprintf("starting a process as %s needs root", hp_role_names[t]);
+		} else {
+			hp_identity cid = ti->id;
+			/* as the role's real process is after its execve */
+			cid.dumpable = 1;
+			int dl = left_ms(x) < 2000 ? left_ms(x) : 2000;
+			if (dl < MIN_CHILD_MS || hp_canary_start(&c[t], &cid, dl, &e) != HP_TRUE)
+				whys[t] = hp_xstrdup(
+				    dl < MIN_CHILD_MS ? "the check's deadline passed" : e.msg);
+		}
+		ctx->canary[t] = &c[t];
+		ctx->canary_why[t] = whys[t];
+	}
+}
+
+static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_self,
+                           hp_role_result *out)
+{
+	hp_session *s = x->s;
+	bool live = x->o->source == HP_SESSION_LIVE;
+	hp_sys_role ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.role = r;
+	ctx.as_role = true;
+	ctx.cred = ri->cred;
+	hp_canary can[HP_ROLE_COUNT];
+	char *cwhy[HP_ROLE_COUNT] = {0};
+	char *sudo_why = NULL;
+	int keep[3 + HP_ROLE_COUNT];
+	size_t nkeep = 0;
+	keep[nkeep++] = hp_sys_root(x->sys)->fd;
+	if (live) {
+		start_canaries(x, r, can, &ctx, cwhy);
+		for (int t = 0; t < HP_ROLE_COUNT; t++)
+			if (can[t].pidfd >= 0)
+				keep[nkeep++] = can[t].pidfd;
+		hp_err e;
+		e.msg[0] = '\0';
+		if (finish_sudo_job(x, r, &ctx.sudo, &e)) {
+			ctx.sudo_asked = true;
+			sudo_why = hp_xstrdup(e.msg);
+			ctx.sudo_why = sudo_why;
+		}
+	}
+	bool helper = false;
+	if (r != HP_ROLE_ROOT && x->root && uses_global_files(&x->use[r])) {
+		hp_err e;
+		helper = hp_sys_helper_start(x->sys, &e);
+		if (helper)
+			keep[nkeep++] = hp_sys_helper_fd(x->sys);
+	}
+	int dl = left_ms(x);
+	ctx.helper_ms = dl;
+	if (dl < MIN_CHILD_MS) {
+		char *m = hp_xasprintf("role %s not run: the check's deadline of %u ms passed",
+		                       hp_role_names[r], x->o->deadline_ms);
+		stopped(out, r, m);
+		free(m);
+	} else {
+		child_arg a = {x, r, ctx, as_self ? &ri->id : NULL, role_limits(x, dl)};
+		size_t max = 2 * x->o->limits.max_memory + (1u << 20);
+		if (max > HP_SESSION_MAX_RESULT)
+			max = HP_SESSION_MAX_RESULT;
+		hp_child_opts co = {.identity = as_self ? NULL : &ri->id,
+		                    .cwd_fd = hp_sys_root(x->sys)->fd,
+		                    .keep_fds = keep,
+		                    .nkeep = nkeep,
+		                    .deadline_ms = dl,
+		                    .max_msg = max,
+		                    .max_records = 4};
+		hp_frame f;
+		hp_err e;
+		if (hp_child_run(&co, role_child, &a, &f, &e) != HP_TRUE) {
+			char *m = hp_xasprintf("role %s: %s", hp_role_names[r], e.msg);
+			stopped(out, r, m);
+			free(m);
+		} else {
+			const hp_frame_rec *rec = hp_frame_find(&f, TAG_RESULT);
+			hp_err de;
+			if (!rec) {
+				stopped(out, r, "the role's process sent no result");
+			} else if (!hp_role_result_decode(x->bc, rec->data, rec->len, out, &de)) {
+				char *m =
+				    hp_xasprintf("role %s: its process sent a malformed result: %s",
+				                 hp_role_names[r], de.msg);
+				stopped(out, r, m);
+				free(m);
+			} else if (out->role != (uint32_t)r || out->status == HP_RUN_NOT_RUN) {
+				hp_role_result_free(out);
+				stopped(out, r, "the role's process sent another role's result");
+			}
+			hp_frame_free(&f);
+		}
+		s->ran[r] = true;
+	}
+	if (helper)
+		hp_sys_helper_stop(x->sys);
+	for (int t = 0; t < HP_ROLE_COUNT; t++) {
+		if (live && can[t].pid > 0)
+			hp_canary_stop(&can[t]);
+		free(cwhy[t]);
+	}
+	free(sudo_why);
+}
+
+/* rootfs without root, and facts: the role's checks in this process. */
+static void run_role_here(sess *x, hp_role r, const role_ident *ri, hp_role_result *out)
+{
+	if (x->sys) {
+		hp_sys_role ctx;
+		memset(&ctx, 0, sizeof ctx);
+		ctx.role = r;
+		ctx.as_role = false;
+		ctx.cred = ri->cred;
+		hp_sys_set_role(x->sys, &ctx);
+	}
+	hp_limits lim = role_limits(x, left_ms(x));
+	hp_vm_run_role(x->bc, x->g, r, x->b, &lim, out);
+	x->s->ran[r] = true;
+}
+
+/* eval.h's hook: one role's run, whichever way this session runs it. */
+static void run_role(void *ctx, const hp_bc *bc, const hp_globals *g, hp_role r, hp_backend *b,
+                     const hp_limits *lim, hp_role_result *out)
+{
+	sess *x = ctx;
+	hp_session *s = x->s;
+	(void)bc;
+	(void)b;
+	(void)lim;
+	x->g = g;
+	if (!x->params_resolved) {
+		x->params_resolved = true;
+		resolve_role_params(x);
+		if (x->o->source == HP_SESSION_LIVE)
+			start_sudo_jobs(x);
+	}
+	if (x->o->roles && !(x->o->roles & (1u << r))) {
+		char *m =
+		    hp_xasprintf("role %s not run: not selected with --role", hp_role_names[r]);
+		not_run(x, r, out, m);
+		free(m);
+		return;
+	}
+	if (left_ms(x) < MIN_CHILD_MS) {
+		char *m = hp_xasprintf("role %s not run: the check's deadline of %u ms passed",
+		                       hp_role_names[r], x->o->deadline_ms);
+		stopped(out, r, m);
+		free(m);
+		return;
+	}
+	if (x->o->source == HP_SESSION_FACTS) {
+		run_role_here(x, r, NULL, out);
+		s->roles_run++;
+		return;
+	}
+	const role_ident *ri = ident_of(x, r);
+	if (!ri->ok) {
+		stopped(out, r, ri->why.msg);
+		return;
+	}
+	if (x->o->source == HP_SESSION_ROOTFS && !x->root) {
+		run_role_here(x, r, ri, out);
+		s->roles_run++;
+		return;
+	}
+	bool as_self = false;
+	if (!x->root) {
+		hp_err e;
+		if (!is_current(ri, r, &e)) {
+			not_run(x, r, out, e.msg);
+			return;
+		}
+		as_self = true;
+	}
+	run_role_child(x, r, ri, as_self, out);
+	s->roles_run++;
+}
+
+/* --- the whole check --------------------------------------------------------------- */
+
+void hp_session_opts_default(hp_session_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->source = HP_SESSION_LIVE;
+	hp_limits_default(&o->limits);
+	o->deadline_ms = HP_SESSION_DEFAULT_MS;
+	o->sudo_ms = HP_SESSION_SUDO_MS;
+}
+
+bool hp_session_role_bit(const char *name, unsigned *mask, hp_err *err)
+{
+	int r = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, name);
+	if (r < 0) {
+		hp_err_set(err, "--role %s: not a role (roles: root, hangar, agent)", name);
+		return false;
+	}
+	*mask |= 1u << r;
+	return true;
+}
+
+hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_session *s,
+                                 hp_err *err)
+{
+	memset(s, 0, sizeof *s);
+	int64_t start = hp_now_ms();
+	sess x;
+	memset(&x, 0, sizeof x);
+	x.bc = bc;
+	x.o = o;
+	x.s = s;
+	x.root = geteuid() == 0;
+	x.end = start + (o->deadline_ms ? o->deadline_ms : HP_SESSION_DEFAULT_MS);
+	for (int r = 0; r < HP_ROLE_COUNT; r++)
+		if ((o->roles & (1u << r)) && bc->role_index[r] < 0) {
+			hp_err_set(err, "--role %s: the policy declares no role %s",
+			           hp_role_names[r], hp_role_names[r]);
+			return HP_SESSION_USAGE;
+		}
+	bool used[HP_PROBE_COUNT];
+	scan_program(&x, used);
+	/* a backstop beyond the deadline every child already keeps: what this
+	 * process does itself could block on a hung filesystem */
+	hp_cleanup_install((o->deadline_ms ? o->deadline_ms : HP_SESSION_DEFAULT_MS) + BACKSTOP_MS);
+	if (o->source == HP_SESSION_FACTS) {
+		if (!o->facts) {
+			hp_err_set(err, "no facts were given");
+			hp_cleanup_restore();
+			return HP_SESSION_FAILED;
+		}
+		x.b = o->facts;
+	} else {
+		hp_sys_opts so = {.kind =
+		                      o->source == HP_SESSION_ROOTFS ? HP_SYS_ROOTFS : HP_SYS_LIVE,
+		                  .root_dir = o->root_dir,
+		                  .root_flags = o->root_flags};
+		x.sys = hp_sys_open(&so, err);
+		if (!x.sys) {
+			hp_cleanup_restore();
+			return HP_SESSION_FAILED;
+		}
+		x.b = hp_sys_backend(x.sys);
+		s->offline = hp_sys_offline(x.sys);
+		hp_sys_preload(x.sys, used);
+	}
+	s->backend = x.b->ops->name;
+	hp_limits l1 = role_limits(&x, left_ms(&x));
+	hp_eval_opts eo = {.run_role = run_role, .ctx = &x, .roles = 0, .limits = &l1};
+	hp_session_status st = HP_SESSION_OK;
+	if (!hp_eval_run(bc, x.b, o->params, o->nparams, &eo, &s->eval, err)) {
+		st = HP_SESSION_USAGE;
+	} else {
+		if (s->offline)
+			for (int r = 0; r < HP_ROLE_COUNT; r++)
+				for (uint32_t k = 0; k < s->eval.roles[r].noutcomes; k++)
+					s->live_needed +=
+					    s->eval.roles[r].outcomes[k].kind == HP_OUT_SKIPPED;
+		if (o->record && !hp_record_write(o->record, bc, &s->eval.globals, s->eval.roles,
+		                                  s->backend, err))
+			st = HP_SESSION_FAILED;
+	}
+	stop_sudo_jobs(&x);
+	for (int r = 0; r < HP_ROLE_COUNT; r++)
+		free(x.ident[r].groups);
+	if (x.sys)
+		hp_backend_destroy(x.b);
+	hp_cleanup_restore();
+	s->millis = hp_now_ms() - start;
+	return st;
+}
+
+void hp_session_free(hp_session *s)
+{
+	hp_eval_free(&s->eval);
+	hp_strv_free(&s->notes);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,67 @@
+/* verdict.c: rule results and provider conditions into decisions and a report. */
+#include "check/verdict.h"
+
+#include <stdlib.h>
+
+#include "check/decide.h"
+#include "check/report.h"
+
+bool hp_verdict_knows_provider(const hp_bc *bc, hp_provider p, hp_err *err)
+{
+	if (bc->provider_index[p] >= 0)
+		return true;
+	hp_err_set(err,
+	           "policy '%s' says nothing about provider %s: add a `provider %s { ... }` block",
+	           hp_bc_str(bc, bc->name), hp_provider_names[p], hp_provider_names[p]);
+	return false;
+}
+
+int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
+{
+	const hp_eval *ev = run->eval;
+	const hp_bc *bc = ev->bc;
+	hp_strv keep = {0};
+
+	hp_condition *conds = hp_xcalloc(bc->nconds ? bc->nconds : 1, sizeof *conds);
+	hp_provider_policy pp;
+	hp_eval_provider(ev, o->provider, &pp, conds, &keep);
+
+	hp_rule_outcome *outs = hp_xcalloc(bc->nrules ? bc->nrules : 1, sizeof *outs);
+	hp_eval_rule_outcomes(ev, outs, &keep);
+	/* The report shows a rule's evidence only when it did not pass. */
+	hp_report_rule *rules = hp_xcalloc(bc->nrules ? bc->nrules : 1, sizeof *rules);
+	for (uint32_t i = 0; i < bc->nrules; i++)
+		rules[i] = (hp_report_rule){outs[i].id,
+		                            outs[i].title,
+		                            outs[i].location,
+		                            outs[i].remedy,
+		                            outs[i].result,
+		                            &outs[i].evidence,
+		                            outs[i].result == HP_RESULT_PASS ? 0 : 1};
+
+	hp_uid_split setting =
+	    hp_uid_split_resolve(o->uid_split_flag, o->uid_split_env, pp.default_setting);
+	hp_decisions d;
+	hp_decide(&pp, &setting, outs, bc->nrules, run->offline, run->live_needed, &d);
+	hp_report rep = {hp_bc_str(bc, bc->name),
+	                 o->provider,
+	                 setting,
+	                 o->mode,
+	                 &d,
+	                 rules,
+	                 bc->nrules,
+	                 run->offline,
+	                 run->notes};
+	if (o->json)
+		hp_report_json(&rep, out);
+	else
+		hp_report_text(&rep, o->colour, out);
+	int status = hp_decision_exit[d.decision[o->mode]];
+
+	hp_decisions_free(&d);
+	hp_strv_free(&keep);
+	free(conds);
+	free(outs);
+	free(rules);
+	return status;
+}

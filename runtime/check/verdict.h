@@ -1,0 +1,43 @@
+/* verdict.h: from a finished run to what hangar acts on. It takes the
+ * program's rule results and provider conditions through eval.h's
+ * adapters, asks decide.h for each mode's decision, and renders the report
+ * (report.h). Whatever backend produced the run (facts, an image root, the
+ * live sandbox), the decision is made here, one way. */
+#ifndef HP_VERDICT_H
+#define HP_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/buf.h"
+#include "model/domain.h"
+#include "check/eval.h"
+#include "lib/strv.h"
+#include "lib/xalloc.h"
+
+typedef struct {
+	const hp_eval *eval;
+	bool offline;         /* an image root was checked */
+	size_t live_needed;   /* checks skipped because they need a live sandbox */
+	const hp_strv *notes; /* warnings of the run itself (roles not run...), may be NULL */
+} hp_run_view;
+
+typedef struct {
+	hp_provider provider;
+	hp_mode mode;
+	const char *uid_split_flag; /* --uid-split, or NULL */
+	const char *uid_split_env;  /* HANGAR_UID_SPLIT as set (even empty), or NULL */
+	bool json;
+	bool colour;
+} hp_verdict_opts;
+
+/* Whether the program says anything about provider p; check it before the
+ * run, so that a policy without that provider is a usage error (exit 2). */
+bool hp_verdict_knows_provider(const hp_bc *bc, hp_provider p, hp_err *err);
+
+/* Decide every mode and render the report into out. Returns the exit
+ * status of the decision for o->mode (0 split, 1 single-user, 3 refuse).
+ * The provider must be one the program knows. */
+int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out);
+
+#endif

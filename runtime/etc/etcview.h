@@ -1,0 +1,79 @@
+/* etcview.h: the users, groups and passwords of a root directory as the
+ * live/rootfs backend sees them: etc/passwd and etc/group parsed by
+ * userdb.h, etc/nsswitch.conf checked by nsswitch.h, etc/shadow by
+ * shadow.h, each file read once (bounded, regular files only, resolved
+ * inside the root), never through NSS.
+ *
+ * Failing closed: when nsswitch.conf lets another source answer, or a file
+ * is missing, unreadable, malformed or over its cap, every question that
+ * needs it is unknown with the reason. A uid-0 account besides root makes
+ * the questions it could change unknown: the user with uid 0, and whether
+ * root's password is empty (su to the other account is just as good).
+ *
+ * sudo.conf, sudoers and everything they include are read by sudoers.h
+ * through this view's root (every path resolved inside it, regular files
+ * only, capped), with its conservative reading: unknown counts as a grant.
+ *
+ * Password hashes never enter this process: etc/shadow is read and
+ * evaluated in a short-lived child, which sends back only, per user,
+ * whether the password is empty. A role's child (which may be the agent)
+ * inherits nothing secret.
+ *
+ * Answers use plain C types, not the VM's values (sysb_etc.c converts). */
+#ifndef HP_ETCVIEW_H
+#define HP_ETCVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "os/safe_path.h"
+#include "lib/tri.h"
+#include "lib/xalloc.h"
+
+typedef struct hp_etcview hp_etcview;
+
+enum { HP_ETC_USERS = 1u, HP_ETC_SHADOW = 2u, HP_ETC_SUDOERS = 4u };
+
+/* An empty view of root r (which must outlive it). */
+hp_etcview *hp_etcview_new(const hp_root *r, size_t cap);
+void hp_etcview_free(hp_etcview *v);
+
+/* Read what `what` (HP_ETC_*) needs, unless read already. Never fails:
+ * what could not be read is remembered as the reason its questions are
+ * unknown. */
+void hp_etcview_load(hp_etcview *v, unsigned what);
+
+/* A user, as the user probe answers it. Strings point into the view. */
+typedef struct {
+	const char *name, *home, *shell;
+	uint32_t uid, gid;
+	const char **groups; /* names: the primary group's first, then memberships */
+	size_t ngroups;
+	uint32_t *gids; /* the primary gid first, then memberships, no duplicates */
+	size_t ngids;
+} hp_etc_user;
+
+typedef struct {
+	const char *name;
+	uint32_t gid;
+	const char *const *members;
+	size_t nmembers;
+} hp_etc_group;
+
+/* HP_TRUE found (free with hp_etc_user_free), HP_FALSE no such user (why
+ * says so), HP_UNKNOWN with why. name NULL: by uid. */
+hp_tri hp_etcview_user(hp_etcview *v, const char *name, uint32_t uid, hp_etc_user *out,
+                       hp_err *why);
+void hp_etc_user_free(hp_etc_user *u);
+hp_tri hp_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out, hp_err *why);
+
+/* Whether user name's password is empty: HP_TRUE, HP_FALSE, or HP_UNKNOWN
+ * with why; *absent is set when there is no such user. */
+hp_tri hp_etcview_password_empty(hp_etcview *v, const char *name, int *absent, hp_err *why);
+
+/* Whether sudoers (and its includes) grant user name anything: HP_TRUE,
+ * HP_FALSE, or HP_UNKNOWN with why; *absent is set when there is no such
+ * user. */
+hp_tri hp_etcview_sudoers_grants(hp_etcview *v, const char *name, int *absent, hp_err *why);
+
+#endif

@@ -1,0 +1,128 @@
+/* shadow.c: etc/shadow's password fields, indexed by name. */
+#include "etc/shadow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "etc/colonfile.h"
+#include "lib/idxtab.h"
+#include "lib/textesc.h"
+
+typedef struct {
+	const char *name, *passwd;
+	unsigned line;
+} shadow_entry;
+
+struct hp_shadow {
+	char *text;
+	shadow_entry *e;
+	size_t n;
+	hp_idxtab by_name;
+};
+
+static const char *entry_name(const void *ctx, uint32_t i)
+{
+	return ((const hp_shadow *)ctx)->e[i].name;
+}
+
+static int check_days(const hp_colon_reader *r, char **f, hp_err *err)
+{
+	static const char *const names[] = {"last change",    "minimum age",       "maximum age",
+	                                    "warning period", "inactivity period", "expiry date"};
+	for (int k = 0; k < 6; k++) {
+		for (const char *p = f[2 + k]; *p; p++) {
+			if (*p < '0' || *p > '9') {
+				hp_esc_buf e;
+				hp_err_set(err, "%s:%u: %s \"%s\" is not empty or a number of days",
+				           r->file, r->line, names[k], hp_escs(&e, f[2 + k]));
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+hp_shadow *hp_shadow_parse(const char *buf, size_t len, const char *file, hp_err *err)
+{
+	static const char layout[] = "name:password:lastchg:min:max:warn:inactive:expire:reserved";
+	hp_shadow *sh = hp_xcalloc(1, sizeof *sh);
+	sh->text = hp_xmalloc(len + 1);
+	if (len)
+		memcpy(sh->text, buf, len);
+	sh->text[len] = '\0';
+	hp_colon_reader r;
+	hp_colon_init(&r, sh->text, len, file, "user");
+	size_t cap = 0;
+	char *f[9];
+	int rc;
+	while ((rc = hp_colon_next(&r, f, 9, layout, err)) > 0) {
+		if (check_days(&r, f, err) < 0) {
+			rc = -1;
+			break;
+		}
+		sh->e = hp_xgrow(sh->e, &cap, sh->n + 1, sizeof *sh->e);
+		sh->e[sh->n++] = (shadow_entry){f[0], f[1], r.line};
+	}
+	if (rc < 0) {
+		hp_shadow_free(sh);
+		return NULL;
+	}
+	hp_idxtab_init(&sh->by_name, sh->n);
+	for (uint32_t i = 0; i < sh->n; i++) {
+		uint32_t prev = hp_idxtab_add_name(&sh->by_name, i, entry_name, sh);
+		if (prev != HP_IDX_NONE) {
+			hp_esc_buf e;
+			hp_err_set(err, "%s:%u: duplicate user \"%s\" (first at line %u)", file,
+			           sh->e[i].line, hp_escs(&e, sh->e[i].name), sh->e[prev].line);
+			hp_shadow_free(sh);
+			return NULL;
+		}
+	}
+	return sh;
+}
+
+void hp_shadow_free(hp_shadow *sh)
+{
+	if (!sh)
+		return;
+	free(sh->text);
+	free(sh->e);
+	hp_idxtab_free(&sh->by_name);
+	free(sh);
+}
+
+const char *hp_shadow_password(const hp_shadow *sh, const char *name)
+{
+	uint32_t i = hp_idxtab_find_name(&sh->by_name, name, entry_name, sh);
+	return i == HP_IDX_NONE ? NULL : sh->e[i].passwd;
+}
+
+hp_tri hp_password_empty(const hp_userdb *db, const hp_shadow *sh, const char *shadow_file,
+                         const char *name, hp_err *why)
+{
+	hp_esc_buf e;
+	const hp_user *u = hp_userdb_user(db, name);
+	if (!u) {
+		hp_err_set(why, "no user \"%s\"", hp_escs(&e, name));
+		return HP_UNKNOWN;
+	}
+	if (u->passwd[0] == '#' && u->passwd[1] == '#') {
+		hp_err_set(why,
+		           "user \"%s\" has a \"##\" password field, which points to a "
+		           "password adjunct file",
+		           hp_escs(&e, name));
+		return HP_UNKNOWN;
+	}
+	if (strcmp(u->passwd, "x") != 0)
+		return u->passwd[0] ? HP_FALSE : HP_TRUE;
+	if (!sh) {
+		hp_err_set(why, "%s could not be read", shadow_file);
+		return HP_UNKNOWN;
+	}
+	const char *pw = hp_shadow_password(sh, name);
+	if (!pw) {
+		hp_err_set(why, "%s has no entry for \"%s\"", shadow_file, hp_escs(&e, name));
+		return HP_UNKNOWN;
+	}
+	return pw[0] ? HP_FALSE : HP_TRUE;
+}

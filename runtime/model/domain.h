@@ -1,0 +1,89 @@
+/* domain.h: enums and name tables generated from domain.def, types.def and
+ * probes.def, so that every part of the program shares one definition. */
+#ifndef HP_DOMAIN_H
+#define HP_DOMAIN_H
+
+#include <stddef.h>
+
+typedef enum {
+#define HP_ROLE(id, name) HP_ROLE_##id,
+#include "model/domain.def"
+	HP_ROLE_COUNT
+} hp_role;
+
+typedef enum {
+#define HP_MODE(id, name) HP_MODE_##id,
+#include "model/domain.def"
+	HP_MODE_COUNT
+} hp_mode;
+
+typedef enum {
+#define HP_PROVIDER(id, name) HP_PROVIDER_##id,
+#include "model/domain.def"
+	HP_PROVIDER_COUNT
+} hp_provider;
+
+typedef enum {
+#define HP_SETTING(id, name) HP_SETTING_##id,
+#include "model/domain.def"
+	HP_SETTING_COUNT
+} hp_setting;
+
+typedef enum {
+#define HP_RESULT(id, name) HP_RESULT_##id,
+#include "model/domain.def"
+	HP_RESULT_COUNT
+} hp_result;
+
+typedef enum {
+#define HP_DECISION(id, name, exit_status) HP_DECISION_##id,
+#include "model/domain.def"
+	HP_DECISION_COUNT
+} hp_decision;
+
+typedef enum {
+#define HP_TYPE(id, name) HP_T_##id,
+#include "model/types.def"
+	HP_T_COUNT
+} hp_type;
+
+typedef enum { HP_SCOPE_GLOBAL, HP_SCOPE_ROLE } hp_probe_scope;
+typedef enum { HP_NEEDS_ANY, HP_NEEDS_LIVE } hp_probe_needs;
+
+typedef enum {
+#define HP_PROBE(id, name, result, arg, scope, needs, doc) HP_PROBE_##id,
+#include "model/probes.def"
+	HP_PROBE_COUNT
+} hp_probe_id;
+
+typedef struct {
+	const char *name;
+	hp_type result;
+	hp_type arg;
+	hp_probe_scope scope;
+	hp_probe_needs needs;
+	const char *doc;
+} hp_probe_info;
+
+/* When a rule counts: a set of (mode, provider) pairs as a bit mask, one bit
+ * per pair. The compiler folds a rule's `when` into it; decisions read it. */
+typedef unsigned int hp_applies;
+#define HP_APPLIES_BIT(mode, provider) (1u << ((unsigned)(mode) * HP_PROVIDER_COUNT + (unsigned)(provider)))
+#define HP_APPLIES_ALL ((1u << (HP_MODE_COUNT * HP_PROVIDER_COUNT)) - 1u)
+
+extern const char *const hp_role_names[HP_ROLE_COUNT];
+extern const char *const hp_mode_names[HP_MODE_COUNT];
+extern const char *const hp_provider_names[HP_PROVIDER_COUNT];
+extern const char *const hp_setting_names[HP_SETTING_COUNT];
+extern const char *const hp_result_names[HP_RESULT_COUNT];
+extern const char *const hp_decision_names[HP_DECISION_COUNT];
+extern const int hp_decision_exit[HP_DECISION_COUNT];
+extern const char *const hp_type_names[HP_T_COUNT];
+extern const hp_probe_info hp_probes[HP_PROBE_COUNT];
+
+/* Look a name up in one of the tables above: its index, or -1. */
+int hp_lookup_name(const char *const *table, size_t n, const char *name);
+/* The probe with this name, or -1. */
+int hp_probe_lookup(const char *name);
+
+#endif

@@ -1,0 +1,796 @@
+/* loader.c: reads a compiled policy into an hp_bc, checking the header,
+ * the section directory, the checksum and every table before anything is
+ * used, then hands the code to the verifier (verify.c). Every read goes
+ * through bounds-checked helpers; every count is checked against the bytes
+ * its section holds before an entry is read or memory is allocated for it.
+ * Messages name the file, the byte offset and what is wrong. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/bytecode.h"
+
+const char *const hp_bc_section_names[HP_SEC_COUNT] = {
+#define HP_BC_SEC_NAME(id, name) name,
+    HP_BC_SECTIONS(HP_BC_SEC_NAME)
+#undef HP_BC_SEC_NAME
+};
+
+typedef struct {
+	const uint8_t *d;
+	size_t size;
+	const char *path;
+	hp_err *err;
+	uint32_t sec_off[HP_SEC_COUNT], sec_len[HP_SEC_COUNT];
+} loader;
+
+static bool fail(loader *l, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool fail(loader *l, size_t off, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	hp_err_set(l->err, "%s: byte %zu: %s", l->path, off, msg);
+	return false;
+}
+
+static uint16_t rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+	return (uint64_t)rd32(p + 4) << 32 | rd32(p);
+}
+
+/* Strict UTF-8: no overlong forms, no surrogates, nothing past U+10FFFF. */
+static size_t utf8_bad(const uint8_t *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		uint8_t c = s[i];
+		size_t k;
+		uint32_t cp, min;
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if ((c & 0xe0) == 0xc0) {
+			k = 1, cp = c & 0x1f, min = 0x80;
+		} else if ((c & 0xf0) == 0xe0) {
+			k = 2, cp = c & 0x0f, min = 0x800;
+		} else if ((c & 0xf8) == 0xf0) {
+			k = 3, cp = c & 0x07, min = 0x10000;
+		} else {
+			return i + 1;
+		}
+		if (k > n - i - 1)
+			return i + 1;
+		for (size_t j = 1; j <= k; j++) {
+			if ((s[i + j] & 0xc0) != 0x80)
+				return i + 1;
+			cp = cp << 6 | (s[i + j] & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return i + 1;
+		i += k + 1;
+	}
+	return 0;
+}
+
+/* A table of count entries of size bytes starting at off, inside its
+ * section's end: checked before any entry is read. */
+static bool table_fits(loader *l, hp_bc_section s, size_t off, uint32_t count, size_t size,
+                       const char *what)
+{
+	size_t end = (size_t)l->sec_off[s] + l->sec_len[s];
+	if (off > end || count > (end - off) / size)
+		return fail(l, off, "%s: %u entries of %zu bytes do not fit in the %zu bytes left",
+		            what, count, size, off > end ? 0 : end - off);
+	return true;
+}
+
+static bool read_count(loader *l, hp_bc_section s, size_t off, uint32_t *count, const char *what)
+{
+	size_t end = (size_t)l->sec_off[s] + l->sec_len[s];
+	if (off > end || end - off < 4)
+		return fail(l, off, "%s section truncated: no room for the %s count",
+		            hp_bc_section_names[s], what);
+	*count = rd32(l->d + off);
+	return true;
+}
+
+static bool section_end(loader *l, hp_bc_section s, size_t off)
+{
+	size_t end = (size_t)l->sec_off[s] + l->sec_len[s];
+	if (off != end)
+		return fail(l, off, "%zu bytes left over at the end of the %s section", end - off,
+		            hp_bc_section_names[s]);
+	return true;
+}
+
+static bool check_str(loader *l, const hp_bc *bc, size_t off, uint32_t i, bool optional,
+                      const char *what)
+{
+	if (optional && i == HP_BC_NONE)
+		return true;
+	if (i >= bc->nstrings)
+		return fail(l, off, "%s: string index %u out of range (%u strings)", what, i,
+		            bc->nstrings);
+	return true;
+}
+
+static bool read_loc(loader *l, const hp_bc *bc, size_t off, hp_bc_loc *loc, const char *what)
+{
+	loc->file = rd32(l->d + off);
+	loc->line = rd32(l->d + off + 4);
+	loc->col = rd32(l->d + off + 8);
+	if (!check_str(l, bc, off, loc->file, false, what))
+		return false;
+	if (loc->line == 0 || loc->col == 0)
+		return fail(l, off + 4, "%s: line %u, column %u: both start at 1", what, loc->line,
+		            loc->col);
+	return true;
+}
+
+static bool read_region(loader *l, const hp_bc *bc, size_t off, hp_bc_region *r, const char *what)
+{
+	r->start = rd32(l->d + off);
+	r->len = rd32(l->d + off + 4);
+	if (r->len == 0)
+		return fail(l, off + 4, "%s: empty code region", what);
+	if (r->start >= bc->ncode || r->len > bc->ncode - r->start)
+		return fail(l, off, "%s: code region %u+%u out of range (%u instructions)", what,
+		            r->start, r->len, bc->ncode);
+	return true;
+}
+
+static bool zero(loader *l, size_t off, size_t n, const char *what)
+{
+	for (size_t i = 0; i < n; i++)
+		if (l->d[off + i])
+			return fail(l, off + i, "%s: reserved byte is %u, not 0", what,
+			            l->d[off + i]);
+	return true;
+}
+
+/* Names must be unique (params, rule ids). Sorted by name, then index, a
+ * duplicate sits next to an earlier use; the message names the clash that
+ * comes first in the table, as a scan in order would. */
+typedef struct {
+	const char *name;
+	uint32_t index;
+} named;
+
+static int named_cmp(const void *a, const void *b)
+{
+	const named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* The smallest index i whose name an earlier j already has. */
+static bool first_duplicate(named *v, uint32_t n, uint32_t *i, uint32_t *j)
+{
+	qsort(v, n, sizeof *v, named_cmp);
+	bool found = false;
+	uint32_t first = 0; /* start of the run of equal names */
+	for (uint32_t k = 1; k < n; k++) {
+		if (strcmp(v[k].name, v[k - 1].name) != 0) {
+			first = k;
+			continue;
+		}
+		if (!found || v[k].index < *i) {
+			*i = v[k].index;
+			*j = v[first].index;
+			found = true;
+		}
+	}
+	return found;
+}
+
+/* --- header and directory ---------------------------------------------------- */
+
+static bool load_header(loader *l, hp_bc *bc)
+{
+	const uint8_t *d = l->d;
+	size_t need = HP_BC_HEADER_SIZE + (size_t)HP_SEC_COUNT * HP_BC_DIRENT_SIZE;
+	if (l->size < need)
+		return fail(l, l->size, "truncated: %zu bytes, a header needs %zu", l->size, need);
+	if (memcmp(d, HP_BC_MAGIC, HP_BC_MAGIC_LEN) != 0)
+		return fail(l, 0, "bad magic: not a compiled hangar policy");
+	uint16_t version = rd16(d + 8), flags = rd16(d + 10);
+	if (version != HP_BC_VERSION)
+		return fail(l, 8, "format version %u, this runtime reads version %u", version,
+		            HP_BC_VERSION);
+	if (flags != 0)
+		return fail(l, 10, "unknown flags 0x%04x", flags);
+	uint32_t length = rd32(d + 12);
+	if (length != l->size)
+		return fail(l, 12, "length field says %u bytes, the file has %zu", length, l->size);
+	uint32_t sum = rd32(d + 16);
+	static const uint8_t zeros[4];
+	uint32_t crc = hp_crc32(0, d, 16);
+	crc = hp_crc32(crc, zeros, 4);
+	crc = hp_crc32(crc, d + 20, l->size - 20);
+	if (crc != sum)
+		return fail(l, 16, "checksum mismatch: the file says %08x, its bytes give %08x",
+		            sum, crc);
+	bc->checksum = sum;
+	bc->name = rd32(d + 20);
+	bc->version = (int64_t)rd64(d + 24);
+	uint32_t nsec = rd32(d + 32);
+	if (nsec != HP_SEC_COUNT)
+		return fail(l, 32, "%u sections, this format has %u", nsec, HP_SEC_COUNT);
+	if (!zero(l, 36, 4, "header"))
+		return false;
+	size_t expect = need;
+	for (unsigned i = 0; i < HP_SEC_COUNT; i++) {
+		size_t at = HP_BC_HEADER_SIZE + (size_t)i * HP_BC_DIRENT_SIZE;
+		uint32_t id = rd32(d + at), off = rd32(d + at + 4), len = rd32(d + at + 8);
+		if (id != i)
+			return fail(l, at, "section directory entry %u has id %u, expected %u (%s)",
+			            i, id, i, hp_bc_section_names[i]);
+		if (off != expect)
+			return fail(l, at + 4, "%s section at offset %u, expected %zu",
+			            hp_bc_section_names[i], off, expect);
+		if (len > l->size - off)
+			return fail(
+			    l, at + 8,
+			    "%s section of %u bytes at offset %u runs past the end (%zu bytes)",
+			    hp_bc_section_names[i], len, off, l->size);
+		l->sec_off[i] = off;
+		l->sec_len[i] = len;
+		expect = (size_t)off + len;
+	}
+	if (expect != l->size)
+		return fail(l, expect, "trailing data after the last section (%zu bytes)",
+		            l->size - expect);
+	return true;
+}
+
+/* --- tables ------------------------------------------------------------------- */
+
+static bool load_strings(loader *l, hp_bc *bc)
+{
+	size_t off = l->sec_off[HP_SEC_STRINGS];
+	uint32_t n;
+	if (!read_count(l, HP_SEC_STRINGS, off, &n, "string"))
+		return false;
+	off += 4;
+	if (!table_fits(l, HP_SEC_STRINGS, off, n, HP_BC_STRING_SIZE, "strings"))
+		return false;
+	size_t blob = off + (size_t)n * HP_BC_STRING_SIZE;
+	size_t bloblen = (size_t)l->sec_off[HP_SEC_STRINGS] + l->sec_len[HP_SEC_STRINGS] - blob;
+	bc->strings = hp_xcalloc(n, sizeof *bc->strings);
+	bc->nstrings = n;
+	for (uint32_t i = 0; i < n; i++, off += HP_BC_STRING_SIZE) {
+		uint32_t so = rd32(l->d + off), sl = rd32(l->d + off + 4);
+		if (so > bloblen || sl >= bloblen - so)
+			return fail(
+			    l, off,
+			    "string %u: offset %u length %u out of range (%zu bytes of text)", i,
+			    so, sl, bloblen);
+		const uint8_t *p = l->d + blob + so;
+		if (p[sl] != 0)
+			return fail(l, blob + so + sl, "string %u is not NUL-terminated", i);
+		const uint8_t *nul = memchr(p, 0, sl);
+		if (nul)
+			return fail(l, (size_t)(nul - l->d), "string %u contains a NUL byte", i);
+		size_t bad = utf8_bad(p, sl);
+		if (bad)
+			return fail(l, blob + so + bad - 1, "string %u is not valid UTF-8", i);
+		bc->strings[i].p = (const char *)p;
+		bc->strings[i].len = sl;
+	}
+	return true;
+}
+
+static bool load_consts(loader *l, hp_bc *bc)
+{
+	size_t off = l->sec_off[HP_SEC_CONSTS];
+	uint32_t n;
+	if (!read_count(l, HP_SEC_CONSTS, off, &n, "constant"))
+		return false;
+	off += 4;
+	if (!table_fits(l, HP_SEC_CONSTS, off, n, HP_BC_CONST_SIZE, "constants"))
+		return false;
+	bc->consts = hp_xcalloc(n, sizeof *bc->consts);
+	bc->nconsts = n;
+	for (uint32_t i = 0; i < n; i++, off += HP_BC_CONST_SIZE) {
+		uint8_t t = l->d[off];
+		if (t != HP_T_INT && t != HP_T_CAPS && t != HP_T_LIST)
+			return fail(l, off, "constant %u has type %u, not int, caps or list", i, t);
+		if (!zero(l, off + 1, 7, "constant"))
+			return false;
+		bc->consts[i].type = t;
+		bc->consts[i].value = rd64(l->d + off + 8);
+		/* a list is a run of strings: first in the low half, count in the high */
+		uint32_t first = (uint32_t)bc->consts[i].value;
+		uint32_t count = (uint32_t)(bc->consts[i].value >> 32);
+		if (t == HP_T_LIST && count > HP_VALUE_MAX_LIST)
+			return fail(l, off + 12, "list constant %u has %u items, more than %u", i,
+			            count, HP_VALUE_MAX_LIST);
+		if (t == HP_T_LIST && (first > bc->nstrings || count > bc->nstrings - first))
+			return fail(l, off + 8,
+			            "list constant %u: strings %u+%u out of range (%u strings)", i,
+			            first, count, bc->nstrings);
+	}
+	return section_end(l, HP_SEC_CONSTS, off);
+}
+
+static bool load_code(loader *l, hp_bc *bc)
+{
+	size_t off = l->sec_off[HP_SEC_CODE];
+	uint32_t n;
+	if (!read_count(l, HP_SEC_CODE, off, &n, "instruction"))
+		return false;
+	off += 4;
+	if (!table_fits(l, HP_SEC_CODE, off, n, HP_BC_INSN_SIZE, "code"))
+		return false;
+	bc->code_offset = (uint32_t)off;
+	bc->code = hp_xcalloc(n, sizeof *bc->code);
+	bc->ncode = n;
+	for (uint32_t i = 0; i < n; i++, off += HP_BC_INSN_SIZE) {
+		const uint8_t *p = l->d + off;
+		bc->code[i].op = p[0];
+		bc->code[i].a = p[1];
+		bc->code[i].b = rd16(p + 2);
+		bc->code[i].c = rd32(p + 4);
+	}
+	return section_end(l, HP_SEC_CODE, off);
+}
+
+static bool load_params(loader *l, hp_bc *bc)
+{
+	size_t off = l->sec_off[HP_SEC_PARAMS];
+	uint32_t n;
+	if (!read_count(l, HP_SEC_PARAMS, off, &n, "param"))
+		return false;
+	off += 4;
+	if (!table_fits(l, HP_SEC_PARAMS, off, n, HP_BC_PARAM_SIZE, "params"))
+		return false;
+	bc->params = hp_xcalloc(n, sizeof *bc->params);
+	bc->nparams = n;
+	for (uint32_t i = 0; i < n; i++, off += HP_BC_PARAM_SIZE) {
+		hp_bc_param *p = &bc->params[i];
+		p->name = rd32(l->d + off);
+		p->type = l->d[off + 4];
+		if (!check_str(l, bc, off, p->name, false, "param name"))
+			return false;
+
+		if (p->type == HP_T_NONE || p->type >= HP_T_COUNT)
+			return fail(l, off + 4, "param %u: type %u is not a value type", i,
+			            p->type);
+		if (!zero(l, off + 5, 3, "param") ||
+		    !read_region(l, bc, off + 8, &p->code, "param") ||
+		    !read_loc(l, bc, off + 16, &p->loc, "param"))
+			return false;
+	}
+	named *v = hp_xcalloc(n ? n : 1, sizeof *v);
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = (named){hp_bc_str(bc, bc->params[i].name), i};
+	uint32_t di = 0, dj = 0;
+	bool dup = first_duplicate(v, n, &di, &dj);
+	free(v);
+	if (dup)
+		return fail(l, l->sec_off[HP_SEC_PARAMS] + 4 + (size_t)di * HP_BC_PARAM_SIZE,
+		            "param %u has the same name as param %u ('%s')", di, dj,
+		            hp_bc_str(bc, bc->params[di].name));
+	return section_end(l, HP_SEC_PARAMS, off);
+}
+
+static bool load_roles(loader *l, hp_bc *bc)
+{
+	size_t off = l->sec_off[HP_SEC_ROLES];
+	uint32_t n;
+	if (!read_count(l, HP_SEC_ROLES, off, &n, "role"))
+		return false;
+	off += 4;
+	if (n > HP_ROLE_COUNT)
+		return fail(l, off - 4, "%u roles, there are only %u", n, HP_ROLE_COUNT);
+	if (!table_fits(l, HP_SEC_ROLES, off, n, HP_BC_ROLE_SIZE, "roles"))
+		return false;
+	bc->roles = hp_xcalloc(n, sizeof *bc->roles);
+	bc->nroles = n;
+	for (uint32_t i = 0; i < n; i++, off += HP_BC_ROLE_SIZE) {
+		hp_bc_role *r = &bc->roles[i];
+		const uint8_t *p = l->d + off;
+		r->role = p[0];
+		r->flags = p[1];
+		if (r->role >= HP_ROLE_COUNT)
+			return fail(l, off, "role %u: no role has id %u", i, r->role);
+		if (bc->role_index[r->role] >= 0)
+			return fail(l, off, "role %s is declared twice", hp_role_names[r->role]);
+		bc->role_index[r->role] = (int)i;
+		if (r->flags & ~HP_BC_ROLE_FLAGS)
+			return fail(l, off + 1, "role %s: unknown flags 0x%02x",
+			            hp_role_names[r->role], r->flags);
+		if ((r->flags & HP_BC_ROLE_NO_CAPS) && (r->flags & HP_BC_ROLE_KEEP_CAPS))
+			return fail(l, off + 1, "role %s: both no caps and keep caps",
+			            hp_role_names[r->role]);
+		if (!zero(l, off + 2, 2, "role"))
+			return false;
+		uint32_t k = rd32(p + 4);
+		if (r->flags & HP_BC_ROLE_KEEP_CAPS) {
+			if (k >= bc->nconsts || bc->consts[k].type != HP_T_CAPS)
+				return fail(l, off + 4,
+				            "role %s: kept capabilities %u is not a caps constant",
+				            hp_role_names[r->role], k);
+			r->keep_caps = bc->consts[k].value;
+		} else if (k != HP_BC_NONE) {
+			return fail(l, off + 4,
+			            "role %s: kept capabilities given without the keep caps flag",
+			            hp_role_names[r->role]);
+		}
+		if (!read_region(l, bc, off + 8, &r->identity, "role identity") ||
+		    !read_region(l, bc, off + 16, &r->body, "role checks") ||
+		    !read_loc(l, bc, off + 24, &r->loc, "role"))
+			return false;
+	}
+	return section_end(l, HP_SEC_ROLES, off);
+}
+
+static bool load_rules(loader *l, hp_bc *bc)
+{
+	size_t off = l->sec_off[HP_SEC_RULES];
+	uint32_t n, na;
+	if (!read_count(l, HP_SEC_RULES, off, &n, "rule"))
+		return false;
+	off += 4;
+	if (!table_fits(l, HP_SEC_RULES, off, n, HP_BC_RULE_SIZE, "rules"))
+		return false;
+	bc->rules = hp_xcalloc(n, sizeof *bc->rules);
+	bc->nrules = n;
+	uint32_t next = 0;
+	for (uint32_t i = 0; i < n; i++, off += HP_BC_RULE_SIZE) {
+		hp_bc_rule *r = &bc->rules[i];
+		const uint8_t *p = l->d + off;
+		r->id = rd32(p);
+		r->title = rd32(p + 4);
+		r->remedy = rd32(p + 8);
+		r->applies = rd32(p + 12);
+		r->first = rd32(p + 16);
+		r->count = rd32(p + 20);
+		if (!check_str(l, bc, off, r->id, false, "rule id") ||
+		    !check_str(l, bc, off + 4, r->title, false, "rule title") ||
+		    !check_str(l, bc, off + 8, r->remedy, true, "rule remedy"))
+			return false;
+
+		if (r->applies & ~HP_APPLIES_ALL)
+			return fail(l, off + 12,
+			            "rule %u: applicability mask 0x%x has bits past 0x%x", i,
+			            r->applies, HP_APPLIES_ALL);
+		if (r->first != next)
+			return fail(l, off + 16, "rule %u: first assertion %u, expected %u", i,
+			            r->first, next);
+		if (r->count > UINT32_MAX - next)
+			return fail(l, off + 20, "rule %u: %u assertions overflow", i, r->count);
+		next += r->count;
+		if (!read_loc(l, bc, off + 24, &r->loc, "rule"))
+			return false;
+	}
+	named *v = hp_xcalloc(n ? n : 1, sizeof *v);
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = (named){hp_bc_str(bc, bc->rules[i].id), i};
+	uint32_t di = 0, dj = 0;
+	bool dup = first_duplicate(v, n, &di, &dj);
+	free(v);
+	if (dup)
+		return fail(l, l->sec_off[HP_SEC_RULES] + 4 + (size_t)di * HP_BC_RULE_SIZE,
+		            "rule %u has the same id as rule %u ('%s')", di, dj,
+		            hp_bc_str(bc, bc->rules[di].id));
+	if (!read_count(l, HP_SEC_RULES, off, &na, "assertion"))
+		return false;
+	off += 4;
+	if (na != next)
+		return fail(l, off - 4, "%u assertions, the rules have %u", na, next);
+	if (!table_fits(l, HP_SEC_RULES, off, na, HP_BC_ASSERTION_SIZE, "assertions"))
+		return false;
+	bc->asserts = hp_xcalloc(na, sizeof *bc->asserts);
+	bc->nasserts = na;
+	bc->asserts_offset = (uint32_t)off;
+	uint32_t rule = 0;
+	for (uint32_t i = 0; i < na; i++, off += HP_BC_ASSERTION_SIZE) {
+		hp_bc_assertion *a = &bc->asserts[i];
+		const uint8_t *p = l->d + off;
+		while (rule < n && i >= bc->rules[rule].first + bc->rules[rule].count)
+			rule++;
+		if (rule >= n)
+			return fail(l, off, "assertion %u belongs to no rule", i);
+		a->rule = rd32(p);
+		a->role = p[4];
+		a->kind = p[5];
+		a->text = rd32(p + 8);
+		a->pc = HP_BC_NONE;
+		if (a->rule != rule)
+			return fail(l, off,
+			            "assertion %u belongs to rule %u, its place says rule %u", i,
+			            a->rule, rule);
+		if (a->role >= HP_ROLE_COUNT)
+			return fail(l, off + 4, "assertion %u: no role has id %u", i, a->role);
+		if (bc->role_index[a->role] < 0)
+			return fail(l, off + 4, "assertion %u: role %s is not declared", i,
+			            hp_role_names[a->role]);
+		if (a->kind > HP_BC_FORBID)
+			return fail(l, off + 5,
+			            "assertion %u: kind %u is neither require nor forbid", i,
+			            a->kind);
+		if (!zero(l, off + 6, 2, "assertion") ||
+		    !check_str(l, bc, off + 8, a->text, false, "assertion text") ||
+		    !read_loc(l, bc, off + 12, &a->loc, "assertion"))
+			return false;
+				bc->rules[rule].roles |= 1u << a->role;
+		bc->roles[bc->role_index[a->role]].nasserts++;
+	}
+	return section_end(l, HP_SEC_RULES, off);
+}
+
+static bool load_providers(loader *l, hp_bc *bc)
+{
+	size_t off = l->sec_off[HP_SEC_PROVIDERS];
+	uint32_t n, nc;
+	if (!read_count(l, HP_SEC_PROVIDERS, off, &n, "provider"))
+		return false;
+	off += 4;
+	if (n > HP_PROVIDER_COUNT)
+		return fail(l, off - 4, "%u providers, there are only %u", n, HP_PROVIDER_COUNT);
+	if (!table_fits(l, HP_SEC_PROVIDERS, off, n, HP_BC_PROVIDER_SIZE, "providers"))
+		return false;
+	bc->providers = hp_xcalloc(n, sizeof *bc->providers);
+	bc->nproviders = n;
+	uint32_t next = 0;
+	for (uint32_t i = 0; i < n; i++, off += HP_BC_PROVIDER_SIZE) {
+		hp_bc_provider *pv = &bc->providers[i];
+		const uint8_t *p = l->d + off;
+		pv->provider = p[0];
+		pv->uid_split = p[1];
+		if (pv->provider >= HP_PROVIDER_COUNT)
+			return fail(l, off, "provider %u: no provider has id %u", i, pv->provider);
+		if (bc->provider_index[pv->provider] >= 0)
+			return fail(l, off, "provider %s is declared twice",
+			            hp_provider_names[pv->provider]);
+		bc->provider_index[pv->provider] = (int)i;
+		if (pv->uid_split >= HP_SETTING_COUNT)
+			return fail(l, off + 1, "provider %s: uid_split default %u",
+			            hp_provider_names[pv->provider], pv->uid_split);
+		if (!zero(l, off + 2, 2, "provider"))
+			return false;
+		pv->first = rd32(p + 4);
+		pv->count = rd32(p + 8);
+		if (pv->first != next)
+			return fail(l, off + 4, "provider %s: first condition %u, expected %u",
+			            hp_provider_names[pv->provider], pv->first, next);
+		if (pv->count > UINT32_MAX - next)
+			return fail(l, off + 8, "provider %s: %u conditions overflow",
+			            hp_provider_names[pv->provider], pv->count);
+		next += pv->count;
+		if (!read_loc(l, bc, off + 12, &pv->loc, "provider"))
+			return false;
+	}
+	if (!read_count(l, HP_SEC_PROVIDERS, off, &nc, "condition"))
+		return false;
+	off += 4;
+	if (nc != next)
+		return fail(l, off - 4, "%u conditions, the providers have %u", nc, next);
+	if (!table_fits(l, HP_SEC_PROVIDERS, off, nc, HP_BC_COND_SIZE, "conditions"))
+		return false;
+	bc->conds = hp_xcalloc(nc, sizeof *bc->conds);
+	bc->nconds = nc;
+	for (uint32_t i = 0; i < nc; i++, off += HP_BC_COND_SIZE) {
+		hp_bc_cond *c = &bc->conds[i];
+		const uint8_t *p = l->d + off;
+		c->kind = p[0];
+		if (c->kind > HP_BC_NEVER)
+			return fail(l, off, "condition %u: kind %u is neither needs nor never", i,
+			            c->kind);
+		if (!zero(l, off + 1, 3, "condition") ||
+		    !read_region(l, bc, off + 4, &c->code, "condition"))
+			return false;
+		c->text = rd32(p + 12);
+		c->because = rd32(p + 16);
+		if (!check_str(l, bc, off + 12, c->text, false, "condition text"))
+			return false;
+		if (c->kind == HP_BC_NEVER &&
+		    !check_str(l, bc, off + 16, c->because, false, "condition reason"))
+			return false;
+		if (c->kind == HP_BC_NEEDS && c->because != HP_BC_NONE)
+			return fail(l, off + 16, "condition %u: a `split needs` has no reason", i);
+		if (!read_loc(l, bc, off + 20, &c->loc, "condition"))
+			return false;
+	}
+	return section_end(l, HP_SEC_PROVIDERS, off);
+}
+
+static bool load_srcmap(loader *l, hp_bc *bc)
+{
+	size_t off = l->sec_off[HP_SEC_SRCMAP];
+	uint32_t n;
+	if (!read_count(l, HP_SEC_SRCMAP, off, &n, "source map"))
+		return false;
+	off += 4;
+	if (!table_fits(l, HP_SEC_SRCMAP, off, n, HP_BC_SRCMAP_SIZE, "source map"))
+		return false;
+	if (bc->ncode > 0 && n == 0)
+		return fail(l, off - 4, "the source map is empty");
+	bc->srcmap = hp_xcalloc(n, sizeof *bc->srcmap);
+	bc->nsrcmap = n;
+	for (uint32_t i = 0; i < n; i++, off += HP_BC_SRCMAP_SIZE) {
+		hp_bc_srcmap *m = &bc->srcmap[i];
+		m->pc = rd32(l->d + off);
+		if (i == 0 && m->pc != 0)
+			return fail(l, off, "source map starts at instruction %u, not 0", m->pc);
+		if (i > 0 && m->pc <= bc->srcmap[i - 1].pc)
+			return fail(l, off,
+			            "source map entry %u: instruction %u does not follow %u", i,
+			            m->pc, bc->srcmap[i - 1].pc);
+		if (m->pc >= bc->ncode)
+			return fail(l, off, "source map entry %u: instruction %u out of range (%u)",
+			            i, m->pc, bc->ncode);
+		m->line_text = rd32(l->d + off + 16);
+		if (!read_loc(l, bc, off + 4, &m->loc, "source map") ||
+		    !check_str(l, bc, off + 16, m->line_text, false, "source line"))
+			return false;
+	}
+	return section_end(l, HP_SEC_SRCMAP, off);
+}
+
+/* Every instruction belongs to exactly one region: no overlap, no code
+ * that nothing runs. */
+typedef enum { REG_PARAM, REG_IDENTITY, REG_BODY, REG_COND } region_kind;
+
+typedef struct {
+	hp_bc_region r;
+	region_kind kind;
+	uint32_t index;
+} region_ref;
+
+static int region_cmp(const void *a, const void *b)
+{
+	const region_ref *x = a, *y = b;
+	return x->r.start < y->r.start ? -1 : x->r.start > y->r.start;
+}
+
+static const char *region_name(const hp_bc *bc, const region_ref *r, char *buf, size_t n)
+{
+	switch (r->kind) {
+	case REG_PARAM:
+		snprintf(buf, n, "param %s", hp_bc_str(bc, bc->params[r->index].name));
+		break;
+	case REG_IDENTITY:
+		snprintf(buf, n, "the identity of role %s",
+		         hp_role_names[bc->roles[r->index].role]);
+		break;
+	case REG_BODY:
+		snprintf(buf, n, "the checks of role %s", hp_role_names[bc->roles[r->index].role]);
+		break;
+	default:
+		snprintf(buf, n, "provider condition %u", r->index);
+		break;
+	}
+	return buf;
+}
+
+static bool check_regions(loader *l, hp_bc *bc)
+{
+	size_t n = (size_t)bc->nparams + 2u * bc->nroles + bc->nconds;
+	region_ref *rs = hp_xcalloc(n, sizeof *rs);
+	size_t k = 0;
+	for (uint32_t i = 0; i < bc->nparams; i++)
+		rs[k++] = (region_ref){bc->params[i].code, REG_PARAM, i};
+	for (uint32_t i = 0; i < bc->nroles; i++) {
+		rs[k++] = (region_ref){bc->roles[i].identity, REG_IDENTITY, i};
+		rs[k++] = (region_ref){bc->roles[i].body, REG_BODY, i};
+	}
+	for (uint32_t i = 0; i < bc->nconds; i++)
+		rs[k++] = (region_ref){bc->conds[i].code, REG_COND, i};
+	qsort(rs, n, sizeof *rs, region_cmp);
+	uint32_t next = 0;
+	bool ok = true;
+	char a[120], b[120];
+	for (size_t i = 0; i < n && ok; i++) {
+		if (rs[i].r.start < next)
+			ok = fail(l, bc->code_offset + (size_t)rs[i].r.start * HP_BC_INSN_SIZE,
+			          "instruction %u: the code of %s overlaps the code of %s",
+			          rs[i].r.start, region_name(bc, &rs[i], a, sizeof a),
+			          region_name(bc, &rs[i - 1], b, sizeof b));
+		else if (rs[i].r.start > next)
+			ok = fail(l, bc->code_offset + (size_t)next * HP_BC_INSN_SIZE,
+			          "instruction %u belongs to no region", next);
+		next = rs[i].r.start + rs[i].r.len;
+	}
+	if (ok && next != bc->ncode)
+		ok = fail(l, bc->code_offset + (size_t)next * HP_BC_INSN_SIZE,
+		          "instruction %u belongs to no region", next);
+	free(rs);
+	return ok;
+}
+
+hp_bc *hp_bc_load(const char *path, const uint8_t *data, size_t len, hp_err *err)
+{
+	if (len > HP_BC_MAX_FILE) {
+		hp_err_set(err, "%s: %zu bytes, more than the limit of %u", path, len,
+		           HP_BC_MAX_FILE);
+		return NULL;
+	}
+	hp_bc *bc = hp_xcalloc(1, sizeof *bc);
+	bc->path = hp_xstrdup(path);
+	bc->data = hp_xmalloc(len ? len : 1);
+	if (len)
+		memcpy(bc->data, data, len);
+	bc->size = (uint32_t)len;
+	for (int i = 0; i < HP_ROLE_COUNT; i++)
+		bc->role_index[i] = -1;
+	for (int i = 0; i < HP_PROVIDER_COUNT; i++)
+		bc->provider_index[i] = -1;
+	loader l = {bc->data, len, path, err, {0}, {0}};
+	bool ok = load_header(&l, bc) && load_strings(&l, bc) &&
+	          check_str(&l, bc, 20, bc->name, false, "policy name") && load_consts(&l, bc) &&
+	          load_code(&l, bc) && load_params(&l, bc) && load_roles(&l, bc) &&
+	          load_rules(&l, bc) && load_providers(&l, bc) && load_srcmap(&l, bc) &&
+	          check_regions(&l, bc) && hp_bc_verify(bc, err);
+	if (!ok) {
+		hp_bc_free(bc);
+		return NULL;
+	}
+	return bc;
+}
+
+hp_bc *hp_bc_load_file(const char *path, hp_err *err)
+{
+	uint8_t *data;
+	size_t len;
+	if (!hp_read_regular_file(path, HP_BC_MAX_FILE, &data, &len, err))
+		return NULL;
+	hp_bc *bc = hp_bc_load(path, data, len, err);
+	free(data);
+	return bc;
+}
+
+void hp_bc_free(hp_bc *bc)
+{
+	if (!bc)
+		return;
+	free(bc->path);
+	free(bc->data);
+	free(bc->strings);
+	free(bc->consts);
+	free(bc->params);
+	free(bc->roles);
+	free(bc->rules);
+	free(bc->asserts);
+	free(bc->providers);
+	free(bc->conds);
+	free(bc->code);
+	free(bc->srcmap);
+	free(bc);
+}
+
+const hp_bc_srcmap *hp_bc_srcmap_at(const hp_bc *bc, uint32_t pc)
+{
+	uint32_t lo = 0, hi = bc->nsrcmap;
+	if (hi == 0 || pc >= bc->ncode)
+		return NULL;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (bc->srcmap[mid].pc <= pc)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &bc->srcmap[lo];
+}
+
+void hp_bc_loc_format(hp_buf *b, const hp_bc *bc, hp_bc_loc loc)
+{
+	const char *f = hp_bc_str(bc, loc.file);
+	hp_buf_printf(b, "%s:%u:%u", f, loc.line, loc.col);
+}

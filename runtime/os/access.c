@@ -1,0 +1,294 @@
+/* access.c: read/write/execute as the kernel answers it, or computed. */
+#include "os/access.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/securebits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "os/posix_acl.h"
+#include "os/safe_path.h"
+#include "os/sysx.h"
+
+#ifndef AT_EACCESS
+#define AT_EACCESS 0x200
+#endif
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000
+#endif
+
+static const char *mode_word(int mode)
+{
+	switch (mode) {
+	case HP_ACC_READ:
+		return "read";
+	case HP_ACC_WRITE:
+		return "write";
+	case HP_ACC_EXEC:
+		return "execute";
+	default:
+		return "access";
+	}
+}
+
+/* Whether plain faccessat(2) (no flags) gives this process the same answer
+ * as faccessat2 with AT_EACCESS: it checks with the real ids, and unless
+ * SECBIT_NO_SETUID_FIXUP is set it clears the effective capabilities of a
+ * non-root caller, or sets them to the permitted set for root
+ * (fs/open.c, access_override_creds). Exact when the real ids are the
+ * effective ones (a role's child: setresuid set all three) and the
+ * capabilities the permission check counts stay the same. */
+static bool plain_access_exact(hp_err *why)
+{
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
+	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0 || ru != eu ||
+	    rg != eg) {
+		hp_err_set(why, "the real and effective ids differ");
+		return false;
+	}
+	int sb = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	if (sb >= 0 && (sb & (1 << SECURE_NO_SETUID_FIXUP)))
+		return true;
+	cap_t c = cap_get_proc();
+	if (!c) {
+		hp_err_set(why, "cannot read own capabilities");
+		return false;
+	}
+	static const cap_value_t dac[] = {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH};
+	bool same = true;
+	for (size_t i = 0; i < sizeof dac / sizeof dac[0]; i++) {
+		cap_flag_value_t e = CAP_CLEAR, p = CAP_CLEAR;
+		if (cap_get_flag(c, dac[i], CAP_EFFECTIVE, &e) < 0 ||
+		    cap_get_flag(c, dac[i], CAP_PERMITTED, &p) < 0)
+			same = false;
+		else if (ru != 0 ? e == CAP_SET : e != p)
+			same = false;
+	}
+	cap_free(c);
+	if (!same)
+		hp_err_set(why, "the capabilities plain faccessat counts differ");
+	return same;
+}
+
+/* faccessat2 missing (ENOSYS) or filtered (EPERM): the documented fallback,
+ * plain faccessat(2) on /proc/self/fd/N (procfs verified), raw, since
+ * glibc's faccessat tries faccessat2 first; only where it is exact. */
+static hp_tri access_fallback(int fd, int mode, const char *cause, hp_err *why)
+{
+	hp_err e;
+	char p[64];
+	if (!plain_access_exact(&e) || hp_proc_fd_path(fd, p, sizeof p, &e) < 0) {
+		hp_err_set(why, "faccessat2 %s and plain faccessat is not exact here (%s): %s cannot "
+		                "be asked",
+		           cause, e.msg, mode_word(mode));
+		return HP_UNKNOWN;
+	}
+	if (syscall(SYS_faccessat, AT_FDCWD, p, mode) == 0)
+		return HP_TRUE;
+	int err = errno;
+	if (err == EACCES || err == EROFS || err == ETXTBSY)
+		return HP_FALSE;
+	hp_err_set(why, "faccessat2 %s, and faccessat: %s: %s cannot be asked", cause,
+	           strerror(err), mode_word(mode));
+	return HP_UNKNOWN;
+}
+
+hp_tri hp_access_kernel(int fd, int mode, hp_err *why)
+{
+	if (mode != HP_ACC_READ && mode != HP_ACC_WRITE && mode != HP_ACC_EXEC &&
+	    mode != (HP_ACC_WRITE | HP_ACC_EXEC)) {
+		hp_err_set(why, "access: unsupported mode %d", mode);
+		return HP_UNKNOWN;
+	}
+	if (hp_sys_faccessat2(fd, "", mode, AT_EACCESS | AT_EMPTY_PATH) == 0)
+		return HP_TRUE;
+	int e = errno;
+	switch (e) {
+	case EACCES:
+	case EROFS:
+	case ETXTBSY:
+		return HP_FALSE;
+	case ENOSYS:
+		return access_fallback(fd, mode, "is not available (ENOSYS)", why);
+	case EPERM: {
+		/* an immutable file explains EPERM for write; nothing else does */
+		hp_fileinfo fi;
+		hp_err ign;
+		if ((mode & HP_ACC_WRITE) && hp_fd_info(fd, &fi, &ign) == HP_TRUE &&
+		    (fi.attrs_known & HP_ATTR_IMMUTABLE) && (fi.attrs & HP_ATTR_IMMUTABLE))
+			return HP_FALSE;
+		return access_fallback(fd, mode, "refused with EPERM (a seccomp filter or an LSM)",
+		                       why);
+	}
+	default:
+		hp_err_set(why, "faccessat2: %s", strerror(e));
+		return HP_UNKNOWN;
+	}
+}
+
+hp_tri hp_self_has_cap(int cap, hp_err *why)
+{
+	cap_t c = cap_get_proc();
+	if (!c) {
+		hp_err_set(why, "cannot read own capabilities: %s", strerror(errno));
+		return HP_UNKNOWN;
+	}
+	cap_flag_value_t v = CAP_CLEAR;
+	int r = cap_get_flag(c, (cap_value_t)cap, CAP_EFFECTIVE, &v);
+	cap_free(c);
+	if (r < 0) {
+		hp_err_set(why, "cannot read capability %d", cap);
+		return HP_UNKNOWN;
+	}
+	return v == CAP_SET ? HP_TRUE : HP_FALSE;
+}
+
+/* Can chmod give the owner what it asks for? (see the header) */
+static hp_tri owner_rule(int fd, const hp_fileinfo *fi, int mode, int check_mount, hp_err *note)
+{
+	if (fi->type == HP_FT_SYMLINK)
+		return HP_FALSE;
+	if ((fi->attrs_known & HP_ATTR_IMMUTABLE) && (fi->attrs & HP_ATTR_IMMUTABLE))
+		return HP_FALSE;
+	if ((mode & HP_ACC_WRITE) && (fi->attrs_known & HP_ATTR_APPEND) &&
+	    (fi->attrs & HP_ATTR_APPEND))
+		return HP_FALSE;
+	if (check_mount) {
+		struct statvfs sv;
+		if (fstatvfs(fd, &sv) < 0) {
+			hp_err_set(note, "statvfs: %s", strerror(errno));
+			return HP_UNKNOWN;
+		}
+		if (sv.f_flag & ST_RDONLY)
+			return HP_FALSE;
+		if ((mode & HP_ACC_EXEC) && fi->type != HP_FT_DIR && (sv.f_flag & ST_NOEXEC))
+			return HP_FALSE;
+	}
+	hp_err_set(note, "the role owns the file (or has CAP_FOWNER) and can chmod it");
+	return HP_TRUE;
+}
+
+hp_tri hp_access_live(int fd, int mode, hp_err *why)
+{
+	hp_tri t = hp_access_kernel(fd, mode, why);
+	if (t != HP_FALSE)
+		return t;
+	hp_fileinfo fi;
+	if (hp_fd_info(fd, &fi, why) != HP_TRUE)
+		return HP_UNKNOWN;
+	int owner = fi.uid == geteuid();
+	if (!owner) {
+		hp_tri fo = hp_self_has_cap(CAP_FOWNER, why);
+		if (fo == HP_UNKNOWN)
+			return HP_UNKNOWN;
+		owner = fo == HP_TRUE;
+	}
+	if (!owner)
+		return HP_FALSE;
+	return owner_rule(fd, &fi, mode, 1, why);
+}
+
+/* Read system.posix_acl_access through the verified /proc/self/fd (an
+ * O_PATH descriptor has no fgetxattr). HP_FALSE: no ACL. */
+static hp_tri read_acl(int fd, hp_acl *acl, hp_err *why)
+{
+	char p[64];
+	if (hp_proc_fd_path(fd, p, sizeof p, why) < 0)
+		return HP_UNKNOWN;
+	enum { CAP_BYTES = 4 + 8 * HP_ACL_MAX_ENTRIES };
+	unsigned char *buf = hp_xmalloc(CAP_BYTES);
+	ssize_t n = getxattr(p, "system.posix_acl_access", buf, CAP_BYTES);
+	if (n < 0) {
+		int e = errno;
+		free(buf);
+		if (e == ENODATA || e == ENOTSUP)
+			return HP_FALSE;
+		hp_err_set(why, "reading the ACL: %s", strerror(e));
+		return HP_UNKNOWN;
+	}
+	hp_tri t = hp_acl_parse(buf, (size_t)n, acl, why);
+	free(buf);
+	return t;
+}
+
+static int cred_in_group(const hp_cred *c, gid_t g)
+{
+	if (c->gid == g)
+		return 1;
+	for (size_t i = 0; i < c->ngroups; i++)
+		if (c->groups[i] == g)
+			return 1;
+	return 0;
+}
+
+static int has(uint64_t caps, int cap)
+{
+	return (caps >> cap) & 1;
+}
+
+hp_tri hp_access_computed(int fd, const hp_cred *c, int mode, hp_err *why)
+{
+	hp_fileinfo fi;
+	if (hp_fd_info(fd, &fi, why) != HP_TRUE)
+		return HP_UNKNOWN;
+	if (fi.uid == hp_overflow_uid() || fi.gid == hp_overflow_gid()) {
+		hp_err_set(why, "owned by the overflow id %u:%u (unmapped in this user namespace)",
+		           (unsigned)fi.uid, (unsigned)fi.gid);
+		return HP_UNKNOWN;
+	}
+	int isdir = fi.type == HP_FT_DIR;
+	if ((mode & HP_ACC_WRITE) && (fi.attrs_known & HP_ATTR_IMMUTABLE) &&
+	    (fi.attrs & HP_ATTR_IMMUTABLE))
+		return HP_FALSE;
+	/* capable_wrt_inode_uidgid: the DAC overrides */
+	if (has(c->caps, CAP_DAC_OVERRIDE)) {
+		if (!(mode & HP_ACC_EXEC) || isdir || (fi.mode & 0111))
+			return HP_TRUE;
+	}
+	if (has(c->caps, CAP_DAC_READ_SEARCH)) {
+		if (mode == HP_ACC_READ || (isdir && !(mode & HP_ACC_WRITE)))
+			return HP_TRUE;
+	}
+	unsigned want = (unsigned)mode;
+	int granted;
+	hp_acl acl;
+	hp_tri has_acl = HP_FALSE;
+	if (fi.type == HP_FT_FILE || isdir)
+		has_acl = read_acl(fd, &acl, why);
+	if (has_acl == HP_UNKNOWN)
+		return HP_UNKNOWN;
+	size_t ng = c->ngroups + 1;
+	gid_t *groups = hp_xmalloc(ng * sizeof *groups);
+	groups[0] = c->gid;
+	for (size_t i = 0; i < c->ngroups; i++)
+		groups[i + 1] = c->groups[i];
+	if (has_acl == HP_TRUE) {
+		granted = hp_acl_grants(&acl, fi.uid, fi.gid, c->uid, groups, ng, want);
+		hp_acl_free(&acl);
+	} else {
+		unsigned bits;
+		if (c->uid == fi.uid)
+			bits = (fi.mode >> 6) & 7;
+		else if (cred_in_group(c, fi.gid))
+			bits = (fi.mode >> 3) & 7;
+		else
+			bits = fi.mode & 7;
+		granted = (bits & want) == want;
+	}
+	free(groups);
+	if (granted)
+		return HP_TRUE;
+	if (c->uid == fi.uid || has(c->caps, CAP_FOWNER))
+		return owner_rule(fd, &fi, mode, 0, why);
+	return HP_FALSE;
+}

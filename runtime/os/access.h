@@ -1,0 +1,64 @@
+/* access.h: can a role read, write or execute (search) a file?
+ *
+ * Live (and for an image root whenever the runtime can switch identity):
+ * asked of the kernel in the calling process, which is already the role's
+ * child (identity.h), with the raw faccessat2(fd, "", mode, AT_EACCESS |
+ * AT_EMPTY_PATH) on the O_PATH descriptor the path resolved to. The kernel
+ * counts ACLs, read-only mounts, capabilities and LSMs; the mode bits alone
+ * do not (RUNTIME-SECURITY.md 19). EPERM or ENOSYS from the call (seccomp,
+ * gVisor, or an immutable file) is unknown, never "no" (item 20).
+ *
+ * The owner rule: the owner of a file can always chmod it, so a "no" from
+ * the kernel becomes "yes" when the caller owns the file (or has
+ * CAP_FOWNER), unless chmod could not help: the mount is read-only, the file
+ * is immutable (or append-only, for write), or execute is asked of a file on
+ * a noexec mount. Flags the filesystem does not report count as absent,
+ * which can only turn a "no" into a "yes". why then holds a note saying so.
+ *
+ * Offline (computed): when no child can take the role's identity (the
+ * runtime is not root), rootfs answers from owner, group, mode and the
+ * system.posix_acl_access ACL, with the role's uid, groups and effective
+ * capabilities (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER), the way
+ * the kernel's generic_permission does, plus the owner rule. Mount options
+ * of the machine the image was unpacked on say nothing about the image and
+ * are ignored. Owners that are the overflow uid or gid (an unmapped id in a
+ * user namespace, item 24) make a computed answer unknown.
+ */
+#ifndef HP_ACCESS_H
+#define HP_ACCESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lib/tri.h"
+#include "lib/xalloc.h"
+
+/* The modes: the same values as R_OK, W_OK and X_OK. */
+enum { HP_ACC_READ = 4, HP_ACC_WRITE = 2, HP_ACC_EXEC = 1 };
+
+/* The kernel's answer for the calling process, nothing added. */
+hp_tri hp_access_kernel(int fd, int mode, hp_err *why);
+
+/* The kernel's answer with the owner rule: what `readable`, `writable` and
+ * `executable` report for a live role. */
+hp_tri hp_access_live(int fd, int mode, hp_err *why);
+
+/* A role's credentials, for computed answers. caps is the effective set as
+ * a mask (bit n is capability n). */
+typedef struct {
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;
+	size_t ngroups;
+	uint64_t caps;
+} hp_cred;
+
+/* The computed answer for cred, with the owner rule. */
+hp_tri hp_access_computed(int fd, const hp_cred *cred, int mode, hp_err *why);
+
+/* Whether the calling process has capability cap in its effective set:
+ * HP_UNKNOWN when it cannot be read. */
+hp_tri hp_self_has_cap(int cap, hp_err *why);
+
+#endif

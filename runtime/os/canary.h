@@ -1,0 +1,45 @@
+/* canary.h: can one role reach another role's process? (issue item 3; the
+ * signal, ptrace and proc_mem probes; RUNTIME-SECURITY.md 11, 13, 22, 23.)
+ *
+ * The runtime (root) starts a canary as one role, say hangar: a forked
+ * child that takes the role's identity (identity.h; for hangar dumpable
+ * 1, as the driver is after its execve), closes every descriptor, reports
+ * that its switch succeeded, and pauses until it is killed. The runtime
+ * holds it unreaped, and holds a pidfd on it, so its pid cannot be reused
+ * while probes run. Another role's child (say the agent's) is handed the
+ * pid and the pidfd (child.h keep_fds) and tries:
+ *   signal    pidfd_send_signal(pidfd, 0), or kill(pid, 0) without pidfds;
+ *   ptrace    PTRACE_SEIZE, and if that succeeds, an immediate
+ *             PTRACE_INTERRUPT, wait and PTRACE_DETACH (the prober's exit
+ *             detaches too); why records Yama's ptrace_scope (item 11);
+ *   proc_mem  open /proc/PID/mem for reading, /proc checked to be procfs.
+ * Success is true, EPERM or EACCES is false (for proc_mem, ENOENT while the
+ * canary is alive is false as well: hidepid hides it), anything else, or a
+ * canary that is no longer alive before or after the attempt, is unknown.
+ * hp_canary_stop SIGKILLs and reaps it, always; a canary whose switch
+ * failed is reaped before hp_canary_start returns.
+ */
+#ifndef HP_CANARY_H
+#define HP_CANARY_H
+
+#include <sys/types.h>
+
+#include "os/identity.h"
+#include "lib/tri.h"
+#include "lib/xalloc.h"
+
+typedef struct {
+	pid_t pid; /* 0 when not running */
+	int pidfd; /* -1 without pidfds */
+} hp_canary;
+
+hp_tri hp_canary_start(hp_canary *c, const hp_identity *id, int deadline_ms, hp_err *why);
+void hp_canary_stop(hp_canary *c);
+
+/* From the probing role's child. why is set for every answer (evidence or
+ * reason). */
+hp_tri hp_canary_signal(const hp_canary *c, hp_err *why);
+hp_tri hp_canary_ptrace(const hp_canary *c, hp_err *why);
+hp_tri hp_canary_proc_mem(const hp_canary *c, hp_err *why);
+
+#endif

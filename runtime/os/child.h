@@ -1,0 +1,93 @@
+/* child.h: run a function in a forked child that has become a role, with a
+ * deadline, and get its answers back over a pipe as a framed message
+ * (frame.h). Issue item 1; RUNTIME-SECURITY.md 10-12, 30, 31 and the
+ * CVE-2024-21626 attack (stray descriptors, cwd outside the root).
+ *
+ * In the child, before the function runs:
+ *   - a process group of its own (the deadline kills the whole group);
+ *   - stdin, stdout and stderr on /dev/null (an agent-role child must not
+ *     write into the report);
+ *   - every other descriptor closed except the result pipe and keep_fds:
+ *     close_range(2) over the gaps, or /proc/self/fd when close_range is
+ *     missing or filtered, or a loop up to the descriptor limit;
+ *   - the working directory set to cwd_fd (the root), never left where the
+ *     runtime was started;
+ *   - the identity taken (identity.h), and only then PR_SET_PDEATHSIG
+ *     (a credential change clears it), and a check that the parent is still
+ *     the one that forked it.
+ * If any of these fails, the child sends a reason instead of results.
+ *
+ * The parent reads at most max_msg bytes until the deadline, then waits
+ * for the exit (a pidfd when the kernel has them). On the deadline, an
+ * oversized message, or anything else that goes wrong, it SIGKILLs the
+ * child's process group and the child, and always reaps it. The result is
+ * HP_TRUE only when the child exited 0 after sending one well-formed
+ * message; otherwise HP_UNKNOWN with a reason:
+ *   "child exceeded its 200 ms deadline"
+ *   "child sent more than 4096 bytes"
+ *   "child killed by signal 11"
+ *   "child exited with status 3"
+ *   "child sent a malformed message: frame: bad magic"
+ *   "identity: setuid(0) succeeded: ..." (the child's own reason)
+ * The calling process becomes a child subreaper (PR_SET_CHILD_SUBREAPER),
+ * so grandchildren killed with the group are reaped here, not left as
+ * zombies under a container init that may not reap.
+ * The runtime is single-threaded; fork is the only way children are made.
+ */
+#ifndef HP_CHILD_H
+#define HP_CHILD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lib/frame.h"
+#include "os/identity.h"
+#include "lib/tri.h"
+#include "lib/xalloc.h"
+
+typedef struct {
+	const hp_identity *identity; /* NULL: unchanged */
+	int cwd_fd;                  /* directory to work in; -1: "/" */
+	const int *keep_fds;         /* descriptors the function needs */
+	size_t nkeep;
+	int deadline_ms; /* > 0 */
+	size_t max_msg;  /* bytes; > HP_FRAME_HEADER */
+	size_t max_records;
+} hp_child_opts;
+
+/* The tag the child layer uses for a reason instead of results. */
+enum { HP_CHILD_TAG_ERROR = 0xffff };
+
+/* The function run in the child: it adds records (tags below
+ * HP_FRAME_TAG_RESERVED) to out and returns 0; a non-zero return sends
+ * "the child's function failed" instead of the records. */
+typedef int (*hp_child_fn)(void *arg, hp_frame_writer *out);
+
+/* Run fn(arg) in a child as described. On HP_TRUE, *result holds the
+ * records (free with hp_frame_free). */
+hp_tri hp_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame *result,
+                    hp_err *why);
+
+/* Close every descriptor above 2 except keep[0..n) (used in the child, and
+ * by sudo_live before exec). 0, or -1 when even the fallback failed. */
+int hp_close_fds_except(const int *keep, size_t n);
+
+/* For any process the runtime forks: default handlers for every signal
+ * and an empty mask (the parent's handlers are not the child's business). */
+void hp_reset_signals(void);
+
+/* Wait, without reaping, until child pid exits or the monotonic deadline
+ * end (hp_now_ms) passes: 0, or -1 at the deadline. pidfd may be -1. */
+int hp_wait_exit(pid_t pid, int pidfd, int64_t end);
+
+/* SIGKILL child pid's process group and pid (pidfd when there is one),
+ * reap it and what its group left behind; its wait status. */
+int hp_kill_reap(pid_t pid, int pidfd);
+
+/* Reap what is left of process group pgid among the caller's children
+ * (orphans come to the caller when it is a child subreaper): for about
+ * 200 ms at most, until none is left. */
+void hp_reap_group(pid_t pgid);
+
+#endif

@@ -1,0 +1,181 @@
+/* replace.c: writable_ancestor, step by step along a walk. */
+#include "os/replace.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "os/sysx.h"
+
+typedef struct {
+	const hp_cred *cred; /* NULL: live */
+	uid_t uid;
+	uid_t overflow;
+	int fowner;
+	hp_tri answer; /* the running verdict: FALSE until a TRUE or UNKNOWN step */
+	hp_err note;
+	hp_err unknown;
+	/* whether to look, at each directory the walk enters, if the role can
+	 * search it (live: only on a second walk, after the first failed) */
+	int check_search;
+	/* the walk entered a directory the role cannot search: sealed if the
+	 * role cannot make it searchable either (nothing below is reachable),
+	 * else owned (it can chmod it and replace anything below) */
+	int sealed, owned;
+	char blocked[256];
+} ctx_t;
+
+static int blocked(const hp_fileinfo *fi)
+{
+	return (fi->attrs_known & HP_ATTR_IMMUTABLE) &&
+	       (fi->attrs & (HP_ATTR_IMMUTABLE | HP_ATTR_APPEND));
+}
+
+static void found(ctx_t *c, const char *before, const char *name, const char *after)
+{
+	if (c->answer == HP_TRUE)
+		return;
+	c->answer = HP_TRUE;
+	hp_err_set(&c->note, "%s '%s'%s", before, name, after);
+}
+
+/* A directory the walk may enter: can the role search it? */
+static void note_search(ctx_t *c, const hp_step *s)
+{
+	if (!c->check_search || !s->entry || s->entry->type != HP_FT_DIR)
+		return;
+	hp_err e;
+	hp_tri x = c->cred ? hp_access_computed(s->entryfd, c->cred, HP_ACC_EXEC, &e)
+	                   : hp_access_kernel(s->entryfd, HP_ACC_EXEC, &e);
+	if (x != HP_FALSE)
+		return;
+	if (s->entry->uid == c->uid || c->fowner)
+		c->owned = 1;
+	else
+		c->sealed = 1;
+	snprintf(c->blocked, sizeof c->blocked, "%s", s->name);
+}
+
+static void step(ctx_t *c, const hp_step *s);
+
+static void visit(void *vctx, const hp_step *s)
+{
+	ctx_t *c = vctx;
+	/* past a directory the role can never search, nothing is reachable */
+	if (c->answer == HP_TRUE || c->sealed)
+		return;
+	step(c, s);
+	note_search(c, s);
+}
+
+static void step(ctx_t *c, const hp_step *s)
+{
+	if (blocked(s->dir) || (s->entry && blocked(s->entry)))
+		return;
+	if (!c->cred) {
+		struct statvfs sv;
+		if (fstatvfs(s->dirfd, &sv) < 0) {
+			c->answer = HP_UNKNOWN;
+			hp_err_set(&c->unknown, "'%s': statvfs: %s", s->name, strerror(errno));
+			return;
+		}
+		if (sv.f_flag & ST_RDONLY)
+			return;
+	} else if (s->dir->uid == c->overflow || (s->entry && s->entry->uid == c->overflow)) {
+		c->answer = HP_UNKNOWN;
+		hp_err_set(&c->unknown, "'%s': owned by the overflow uid", s->name);
+		return;
+	}
+	if (s->dir->uid == c->uid || c->fowner) {
+		found(c, "owns the directory that holds", s->name, "");
+		return;
+	}
+	hp_err e;
+	e.msg[0] = '\0';
+	hp_tri wx = c->cred ? hp_access_computed(s->dirfd, c->cred, HP_ACC_WRITE | HP_ACC_EXEC, &e)
+	                    : hp_access_kernel(s->dirfd, HP_ACC_WRITE | HP_ACC_EXEC, &e);
+	if (wx == HP_UNKNOWN) {
+		c->answer = HP_UNKNOWN;
+		hp_err_set(&c->unknown, "the directory that holds '%s': %s", s->name, e.msg);
+		return;
+	}
+	if (wx == HP_FALSE)
+		return;
+	if (!s->entry) {
+		found(c, "can create the missing", s->name, "");
+		return;
+	}
+	if (!(s->dir->mode & S_ISVTX)) {
+		found(c, "can write the directory that holds", s->name, " (not sticky)");
+		return;
+	}
+	if (s->entry->uid == c->uid)
+		found(c, "owns", s->name, " in a sticky directory it can write");
+}
+
+static hp_tri walk(const hp_root *r, const char *path, ctx_t *c, hp_err *werr)
+{
+	c->answer = HP_FALSE;
+	c->note.msg[0] = c->unknown.msg[0] = '\0';
+	c->sealed = c->owned = 0;
+	int fd = -1;
+	werr->msg[0] = '\0';
+	hp_tri w = hp_resolve_walk(r, path, 0, visit, c, &fd, werr);
+	if (fd >= 0)
+		close(fd);
+	return w;
+}
+
+static hp_tri run(const hp_root *r, const char *path, ctx_t *c, hp_err *why)
+{
+	hp_err werr;
+	hp_tri w = walk(r, path, c, &werr);
+	if (w == HP_UNKNOWN && c->answer != HP_TRUE && !c->check_search) {
+		/* did the walk stop at a directory the role cannot search? */
+		c->check_search = 1;
+		w = walk(r, path, c, &werr);
+	}
+	if (c->answer != HP_TRUE && c->owned && w == HP_UNKNOWN)
+		found(c, "owns", c->blocked, ", which it cannot search but can chmod, on the way");
+	if (c->answer == HP_TRUE) {
+		hp_err_set(why, "%s: %s", path, c->note.msg);
+		return HP_TRUE;
+	}
+	if (w == HP_UNKNOWN && !c->sealed) {
+		hp_err_set(why, "%s", werr.msg);
+		return HP_UNKNOWN;
+	}
+	if (c->answer == HP_UNKNOWN) {
+		hp_err_set(why, "%s: %s", path, c->unknown.msg);
+		return HP_UNKNOWN;
+	}
+	return HP_FALSE;
+}
+
+hp_tri hp_replaceable_live(const hp_root *r, const char *path, hp_err *why)
+{
+	ctx_t c = {.cred = NULL, .uid = geteuid(), .overflow = hp_overflow_uid()};
+	hp_tri fo = hp_self_has_cap(CAP_FOWNER, why);
+	if (fo == HP_UNKNOWN)
+		return HP_UNKNOWN;
+	c.fowner = fo == HP_TRUE;
+	if (c.uid == c.overflow) {
+		hp_err_set(why, "%s: the role runs as the overflow uid", path);
+		return HP_UNKNOWN;
+	}
+	return run(r, path, &c, why);
+}
+
+hp_tri hp_replaceable_computed(const hp_root *r, const char *path, const hp_cred *cred, hp_err *why)
+{
+	ctx_t c = {.cred = cred,
+	           .uid = cred->uid,
+	           .overflow = hp_overflow_uid(),
+	           .fowner = (int)((cred->caps >> CAP_FOWNER) & 1),
+	           .check_search = 1};
+	return run(r, path, &c, why);
+}

@@ -1,0 +1,38 @@
+/* replace.h: writable_ancestor: could a role replace a path (or create it,
+ * if it does not exist) through any directory on the way to it?
+ * (RUNTIME-SECURITY.md 21; fs/namei.c may_delete and check_sticky.)
+ *
+ * The path is walked inside the root (safe_path.h, the walker), symlinks
+ * followed, and every step counts: the directory holding each component,
+ * the directories a symlink's target passes through, the target's own
+ * parents. For a step "entry E in directory D" the role can replace E when
+ *   - it owns D (it can chmod D and then rename in it), or has CAP_FOWNER;
+ *   - or it can write and search D (asked of the kernel, or computed) and D
+ *     is not sticky, or D is sticky and the role owns E or D;
+ * and nothing blocks it: D or E immutable or append-only (chattr +i, +a),
+ * or, live, D on a read-only mount. A component that does not exist counts
+ * when the role could create it in D (write and search, or owning D).
+ *
+ * Answers: HP_TRUE as soon as one step is replaceable (why says which, as
+ * evidence); HP_UNKNOWN when none is but some step could not be decided,
+ * or the walk itself failed (a loop, a permission denied on the way: the
+ * role's view ends there); HP_FALSE when every step was decided "no". The
+ * root itself can never be replaced. Hard links are the `links` probe's
+ * business.
+ */
+#ifndef HP_REPLACE_H
+#define HP_REPLACE_H
+
+#include "os/access.h"
+#include "os/safe_path.h"
+#include "lib/tri.h"
+#include "lib/xalloc.h"
+
+/* As the calling process (a role's child): the kernel is asked. */
+hp_tri hp_replaceable_live(const hp_root *r, const char *path, hp_err *why);
+
+/* Computed for cred from owners, modes and ACLs (access.h, offline). */
+hp_tri hp_replaceable_computed(const hp_root *r, const char *path, const hp_cred *cred,
+                               hp_err *why);
+
+#endif

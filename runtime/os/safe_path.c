@@ -1,0 +1,447 @@
+/* safe_path.c: resolution inside a root, by openat2 or by a component walker. */
+#include "os/safe_path.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "os/sysx.h"
+
+const char *hp_ftype_name(hp_ftype t)
+{
+	static const char *const names[] = {"file",   "dir",  "symlink", "fifo",
+	                                    "socket", "char", "block",   "other"};
+	return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "other";
+}
+
+static hp_ftype ftype_of(unsigned m)
+{
+	switch (m & S_IFMT) {
+	case S_IFREG:
+		return HP_FT_FILE;
+	case S_IFDIR:
+		return HP_FT_DIR;
+	case S_IFLNK:
+		return HP_FT_SYMLINK;
+	case S_IFIFO:
+		return HP_FT_FIFO;
+	case S_IFSOCK:
+		return HP_FT_SOCKET;
+	case S_IFCHR:
+		return HP_FT_CHAR;
+	case S_IFBLK:
+		return HP_FT_BLOCK;
+	default:
+		return HP_FT_OTHER;
+	}
+}
+
+/* Filesystems that do not report chattr flags through statx may still have
+ * them (FS_IOC_GETFLAGS). Only regular files and directories are opened for
+ * it: the ioctl on a device or FIFO would reach a driver. */
+static void flags_by_ioctl(int fd, hp_fileinfo *fi)
+{
+	if (fi->type != HP_FT_FILE && fi->type != HP_FT_DIR)
+		return;
+	int rfd = hp_proc_reopen(fd, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (rfd < 0)
+		return;
+	struct stat st;
+	int fl = 0;
+	if (fstat(rfd, &st) == 0 && st.st_dev == fi->dev && st.st_ino == fi->ino) {
+		if (ioctl(rfd, FS_IOC_GETFLAGS, &fl) == 0) {
+			fi->attrs_known |= HP_ATTR_IMMUTABLE | HP_ATTR_APPEND;
+			fi->attrs &= ~(unsigned)(HP_ATTR_IMMUTABLE | HP_ATTR_APPEND);
+			if (fl & FS_IMMUTABLE_FL)
+				fi->attrs |= HP_ATTR_IMMUTABLE;
+			if (fl & FS_APPEND_FL)
+				fi->attrs |= HP_ATTR_APPEND;
+		} else if (errno == ENOTTY || errno == EOPNOTSUPP) {
+			/* no flags on this filesystem: none can be set */
+			fi->attrs_known |= HP_ATTR_IMMUTABLE | HP_ATTR_APPEND;
+		}
+	}
+	close(rfd);
+}
+
+hp_tri hp_fd_info(int fd, hp_fileinfo *fi, hp_err *why)
+{
+	memset(fi, 0, sizeof *fi);
+	struct statx sx;
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS | STATX_MNT_ID,
+	          &sx) == 0) {
+		fi->type = ftype_of(sx.stx_mode);
+		fi->uid = sx.stx_uid;
+		fi->gid = sx.stx_gid;
+		fi->mode = sx.stx_mode & 07777;
+		fi->nlink = sx.stx_nlink;
+		fi->size = sx.stx_size;
+		fi->dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+		fi->ino = sx.stx_ino;
+		if (sx.stx_mask & STATX_MNT_ID) {
+			fi->mnt_id = sx.stx_mnt_id;
+			fi->has_mnt_id = 1;
+		}
+		uint64_t m = sx.stx_attributes_mask, a = sx.stx_attributes;
+		if ((m & STATX_ATTR_IMMUTABLE) && (m & STATX_ATTR_APPEND))
+			fi->attrs_known |= HP_ATTR_IMMUTABLE | HP_ATTR_APPEND;
+		if (m & STATX_ATTR_MOUNT_ROOT)
+			fi->attrs_known |= HP_ATTR_MOUNT_ROOT;
+		if (a & STATX_ATTR_IMMUTABLE)
+			fi->attrs |= HP_ATTR_IMMUTABLE;
+		if (a & STATX_ATTR_APPEND)
+			fi->attrs |= HP_ATTR_APPEND;
+		if (a & STATX_ATTR_MOUNT_ROOT)
+			fi->attrs |= HP_ATTR_MOUNT_ROOT;
+	} else {
+		struct stat st;
+		if (fstatat(fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) < 0) {
+			hp_err_set(why, "stat: %s", strerror(errno));
+			return HP_UNKNOWN;
+		}
+		fi->type = ftype_of(st.st_mode);
+		fi->uid = st.st_uid;
+		fi->gid = st.st_gid;
+		fi->mode = st.st_mode & 07777;
+		fi->nlink = st.st_nlink;
+		fi->size = (uint64_t)st.st_size;
+		fi->dev = st.st_dev;
+		fi->ino = st.st_ino;
+	}
+	if (!(fi->attrs_known & HP_ATTR_IMMUTABLE))
+		flags_by_ioctl(fd, fi);
+	return HP_TRUE;
+}
+
+hp_tri hp_root_open(hp_root *r, const char *dir, unsigned flags, hp_err *why)
+{
+	r->fd = -1;
+	r->flags = flags;
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		hp_err_set(why, "%s: cannot open as a root directory: %s", dir, strerror(errno));
+		return HP_UNKNOWN;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		hp_err_set(why, "%s: %s", dir, strerror(errno));
+		close(fd);
+		return HP_UNKNOWN;
+	}
+	r->fd = fd;
+	r->dev = st.st_dev;
+	r->ino = st.st_ino;
+	return HP_TRUE;
+}
+
+void hp_root_close(hp_root *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+}
+
+static hp_tri check_path_arg(const char *path, hp_err *why)
+{
+	size_t n = strnlen(path, HP_PATH_MAX + 1);
+	if (n == 0) {
+		hp_err_set(why, "empty path");
+		return HP_UNKNOWN;
+	}
+	if (n > HP_PATH_MAX) {
+		hp_err_set(why, "path longer than %d bytes", HP_PATH_MAX);
+		return HP_UNKNOWN;
+	}
+	return HP_TRUE;
+}
+
+/* The answer for a failed lookup: missing is false, anything else unknown. */
+static hp_tri lookup_error(const char *path, int e, unsigned flags, hp_err *why)
+{
+	switch (e) {
+	case EACCES:
+		hp_err_set(why, "%s: a directory on the way refuses search", path);
+		return (flags & HP_RES_DENIED_FALSE) ? HP_FALSE : HP_UNKNOWN;
+	case ENOENT:
+	case ENOTDIR:
+		hp_err_set(why, "%s: no such file or directory", path);
+		return HP_FALSE;
+	case ELOOP:
+		hp_err_set(why, "%s: too many levels of symbolic links, or a magic link", path);
+		return HP_UNKNOWN;
+	case EXDEV:
+		hp_err_set(why, "%s: resolution would cross a mount point or leave the root", path);
+		return HP_UNKNOWN;
+	default:
+		hp_err_set(why, "%s: %s", path, strerror(e));
+		return HP_UNKNOWN;
+	}
+}
+
+/* --- the component walker ------------------------------------------------ */
+
+typedef struct {
+	int fd[HP_WALK_MAX_DEPTH + 1];
+	hp_fileinfo info[HP_WALK_MAX_DEPTH + 1];
+	int depth;
+} dirstack;
+
+static void stack_pop_to(dirstack *s, int depth)
+{
+	while (s->depth > depth)
+		close(s->fd[s->depth--]);
+}
+
+/* The remaining path: components are taken from the front; a symlink's
+ * target is put in front of what is left. */
+typedef struct {
+	char buf[2 * (HP_PATH_MAX + 1)];
+	size_t off;
+} pending;
+
+static int pending_prepend(pending *p, const char *target, size_t tlen)
+{
+	size_t rest = strlen(p->buf + p->off);
+	if (tlen + 1 + rest + 1 > sizeof p->buf)
+		return -1;
+	char tmp[sizeof p->buf];
+	memcpy(tmp, target, tlen);
+	tmp[tlen] = '/';
+	memcpy(tmp + tlen + 1, p->buf + p->off, rest + 1);
+	memcpy(p->buf, tmp, tlen + 1 + rest + 1);
+	p->off = 0;
+	return 0;
+}
+
+/* Next component into comp; returns its length, 0 when none is left. */
+static size_t pending_next(pending *p, char *comp, size_t cap)
+{
+	const char *s = p->buf + p->off;
+	while (*s == '/')
+		s++;
+	size_t n = strcspn(s, "/");
+	if (n >= cap)
+		n = cap - 1; /* cannot happen: names are shorter than the buffer */
+	memcpy(comp, s, n);
+	comp[n] = '\0';
+	p->off = (size_t)(s - p->buf) + n;
+	return n;
+}
+
+static int pending_empty(const pending *p)
+{
+	const char *s = p->buf + p->off;
+	while (*s == '/')
+		s++;
+	return *s == '\0';
+}
+
+static int same_mount(const hp_fileinfo *a, const hp_fileinfo *b)
+{
+	if (a->has_mnt_id && b->has_mnt_id)
+		return a->mnt_id == b->mnt_id;
+	return a->dev == b->dev;
+}
+
+hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_step_fn visit,
+                       void *ctx, int *out, hp_err *why)
+{
+	*out = -1;
+	if (check_path_arg(path, why) != HP_TRUE)
+		return HP_UNKNOWN;
+	dirstack *s = hp_xmalloc(sizeof *s);
+	pending *p = hp_xmalloc(sizeof *p);
+	char *comp = hp_xmalloc(HP_PATH_MAX + 1);
+	char *link = hp_xmalloc(HP_PATH_MAX + 1);
+	hp_tri res = HP_UNKNOWN;
+	s->depth = 0;
+	s->fd[0] = fcntl(r->fd, F_DUPFD_CLOEXEC, 3);
+	if (s->fd[0] < 0) {
+		hp_err_set(why, "%s: %s", path, strerror(errno));
+		s->depth = -1;
+		goto done;
+	}
+	if (hp_fd_info(s->fd[0], &s->info[0], why) != HP_TRUE)
+		goto done;
+	snprintf(p->buf, sizeof p->buf, "%s", path);
+	p->off = 0;
+	/* "dir/" names a directory, as the kernel resolves it: a symlink in
+	 * the last place is followed, and what it ends on must be a directory */
+	size_t plen = strlen(path);
+	int trailing = plen > 0 && path[plen - 1] == '/';
+	if (trailing)
+		flags &= ~(unsigned)HP_RES_NOFOLLOW;
+	int steps = 0, links = 0;
+	for (;;) {
+		size_t n = pending_next(p, comp, HP_PATH_MAX + 1);
+		if (n == 0) {
+			/* the path named the directory on top of the stack */
+			*out = s->fd[s->depth];
+			s->fd[s->depth] = -1;
+			s->depth--;
+			res = HP_TRUE;
+			goto done;
+		}
+		if (++steps > HP_WALK_MAX_STEPS) {
+			hp_err_set(why, "%s: more than %d resolution steps", path,
+			           HP_WALK_MAX_STEPS);
+			goto done;
+		}
+		if (strcmp(comp, ".") == 0)
+			continue;
+		if (strcmp(comp, "..") == 0) {
+			if (s->depth > 0)
+				stack_pop_to(s, s->depth - 1);
+			continue;
+		}
+		int last = pending_empty(p);
+		int dirfd = s->fd[s->depth];
+		const hp_fileinfo *dinfo = &s->info[s->depth];
+		int fd = openat(dirfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			int e = errno;
+			if (e == ENOENT && visit) {
+				hp_step st = {dirfd, dinfo, comp, -1, NULL};
+				visit(ctx, &st);
+			}
+			res = lookup_error(path, e, flags, why);
+			goto done;
+		}
+		hp_fileinfo fi;
+		if (hp_fd_info(fd, &fi, why) != HP_TRUE) {
+			close(fd);
+			goto done;
+		}
+		if ((r->flags & HP_ROOT_OFFLINE) && !same_mount(&fi, &s->info[0])) {
+			close(fd);
+			res = lookup_error(path, EXDEV, flags, why);
+			goto done;
+		}
+		if ((flags & HP_RES_SAFE) && dinfo->uid != 0 && fi.uid != dinfo->uid) {
+			hp_err_set(why,
+			           "%s: unsafe ownership step at '%s' (owned by uid %u, in a "
+			           "directory owned by uid %u)",
+			           path, comp, (unsigned)fi.uid, (unsigned)dinfo->uid);
+			close(fd);
+			goto done;
+		}
+		if (visit) {
+			hp_step st = {dirfd, dinfo, comp, fd, &fi};
+			visit(ctx, &st);
+		}
+		if (fi.type == HP_FT_SYMLINK && !(last && (flags & HP_RES_NOFOLLOW))) {
+			if (++links > HP_WALK_MAX_SYMLINKS) {
+				close(fd);
+				res = lookup_error(path, ELOOP, flags, why);
+				goto done;
+			}
+			ssize_t ln = readlinkat(fd, "", link, HP_PATH_MAX + 1);
+			int e = errno;
+			close(fd);
+			if (ln < 0 || ln > HP_PATH_MAX) {
+				hp_err_set(why, "%s: reading symlink '%s': %s", path, comp,
+				           ln < 0 ? strerror(e) : "target too long");
+				goto done;
+			}
+			if (ln == 0) {
+				res = lookup_error(path, ENOENT, flags, why);
+				goto done;
+			}
+			if (link[0] == '/')
+				stack_pop_to(s, 0);
+			if (pending_prepend(p, link, (size_t)ln) < 0) {
+				hp_err_set(why, "%s: path longer than %d bytes after symlinks",
+				           path, HP_PATH_MAX);
+				goto done;
+			}
+			continue;
+		}
+		if (last && trailing && fi.type != HP_FT_DIR) {
+			close(fd);
+			res = lookup_error(path, ENOTDIR, flags, why);
+			goto done;
+		}
+		if (last) {
+			*out = fd;
+			res = HP_TRUE;
+			goto done;
+		}
+		if (fi.type != HP_FT_DIR) {
+			close(fd);
+			res = lookup_error(path, ENOTDIR, flags, why);
+			goto done;
+		}
+		if (s->depth == HP_WALK_MAX_DEPTH) {
+			close(fd);
+			hp_err_set(why, "%s: deeper than %d directories", path, HP_WALK_MAX_DEPTH);
+			goto done;
+		}
+		s->depth++;
+		s->fd[s->depth] = fd;
+		s->info[s->depth] = fi;
+	}
+done:
+	if (s->depth >= 0)
+		stack_pop_to(s, 0);
+	if (s->depth == 0 && s->fd[0] >= 0)
+		close(s->fd[0]);
+	free(link);
+	free(comp);
+	free(p);
+	free(s);
+	return res;
+}
+
+/* --- openat2 ------------------------------------------------------------- */
+
+hp_tri hp_resolve(const hp_root *r, const char *path, unsigned flags, int *out, hp_err *why)
+{
+	*out = -1;
+	if (check_path_arg(path, why) != HP_TRUE)
+		return HP_UNKNOWN;
+	if ((r->flags & HP_ROOT_WALK) || (flags & HP_RES_SAFE))
+		return hp_resolve_walk(r, path, flags, NULL, NULL, out, why);
+	uint64_t oflags = O_PATH | O_CLOEXEC | ((flags & HP_RES_NOFOLLOW) ? O_NOFOLLOW : 0);
+	uint64_t res = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+	if (r->flags & HP_ROOT_OFFLINE)
+		res |= RESOLVE_NO_XDEV;
+	for (int i = 0; i < HP_OPENAT2_TRIES; i++) {
+		int fd = hp_sys_openat2(r->fd, path, oflags, 0, res);
+		if (fd >= 0) {
+			*out = fd;
+			return HP_TRUE;
+		}
+		int e = errno;
+		if (e == EAGAIN || e == EINTR)
+			continue;
+		if (e == ENOSYS || e == EPERM || e == E2BIG)
+			return hp_resolve_walk(r, path, flags, NULL, NULL, out, why);
+		return lookup_error(path, e, flags, why);
+	}
+	hp_err_set(why, "%s: the tree kept changing while it was resolved (%d tries)", path,
+	           HP_OPENAT2_TRIES);
+	return HP_UNKNOWN;
+}
+
+hp_tri hp_path_info(const hp_root *r, const char *path, unsigned flags, hp_fileinfo *fi,
+                    hp_err *why)
+{
+	int fd;
+	hp_tri t = hp_resolve(r, path, flags, &fd, why);
+	if (t != HP_TRUE)
+		return t;
+	hp_err e2;
+	t = hp_fd_info(fd, fi, &e2);
+	close(fd);
+	if (t != HP_TRUE)
+		hp_err_set(why, "%s: %s", path, e2.msg);
+	return t;
+}

@@ -1,0 +1,150 @@
+/* safe_path.h: paths resolved inside a root directory, on descriptors, so
+ * that no symlink or '..' leads out of the root and no answer is about a
+ * different file than the one that was looked at (RUNTIME-SECURITY.md
+ * 14-18, 24).
+ *
+ * A root is the live "/" or an unpacked image (--root DIR). Every path is
+ * taken relative to it: an absolute symlink leads to the root, '..' at the
+ * root stays there, as RESOLVE_IN_ROOT does.
+ *
+ * Resolution uses openat2(O_PATH, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+ * plus RESOLVE_NO_XDEV for an image root), retried a bounded number of times
+ * on EAGAIN (a rename elsewhere in the tree while it ran), then unknown.
+ * When openat2 is missing or filtered (ENOSYS, EPERM: older kernels, gVisor,
+ * seccomp profiles), a component walker does the same job with
+ * openat(O_PATH | O_NOFOLLOW) one step at a time: symlinks are read and
+ * resolved by hand inside the root (at most 40), '..' goes back to the
+ * directory the walk came through and never above the root, and the walk
+ * stops after a fixed number of steps. The walker is also used whenever the
+ * caller wants every step reported (writable_ancestor) or the CHASE_SAFE
+ * ownership rule (item 16).
+ *
+ * Answers: HP_TRUE resolved; HP_FALSE the path does not exist (a component
+ * is missing, or a non-directory is used as one); HP_UNKNOWN anything else
+ * (loop, too many steps, permission denied, a mount crossed offline, an
+ * unsafe ownership step), with the reason in why. why is also set for
+ * HP_FALSE, so callers can show what was missing.
+ */
+#ifndef HP_SAFE_PATH_H
+#define HP_SAFE_PATH_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lib/tri.h"
+#include "lib/xalloc.h"
+
+typedef enum {
+	HP_FT_FILE,
+	HP_FT_DIR,
+	HP_FT_SYMLINK,
+	HP_FT_FIFO,
+	HP_FT_SOCKET,
+	HP_FT_CHAR,
+	HP_FT_BLOCK,
+	HP_FT_OTHER
+} hp_ftype;
+
+/* The names the `type` probe answers: "file", "dir", "symlink", "fifo",
+ * "socket", "char", "block" (and "other"). */
+const char *hp_ftype_name(hp_ftype t);
+
+/* Inode attributes that block changes (chattr +i, +a) and whether the inode
+ * is the root of a mount. attrs_known says which bits of attrs are real. */
+enum { HP_ATTR_IMMUTABLE = 1u, HP_ATTR_APPEND = 2u, HP_ATTR_MOUNT_ROOT = 4u };
+
+/* What lstat says about one inode, from statx where available. */
+typedef struct {
+	hp_ftype type;
+	uid_t uid;
+	gid_t gid;
+	unsigned mode; /* permission bits, setuid, setgid and sticky: st_mode & 07777 */
+	uint64_t nlink;
+	uint64_t size;
+	dev_t dev;
+	ino_t ino;
+	uint64_t mnt_id; /* valid when has_mnt_id */
+	int has_mnt_id;
+	unsigned attrs;
+	unsigned attrs_known;
+} hp_fileinfo;
+
+/* Facts about the inode fd refers to (an O_PATH fd of a symlink describes
+ * the symlink). Unknown with why set when statx and fstatat both fail. */
+hp_tri hp_fd_info(int fd, hp_fileinfo *fi, hp_err *why);
+
+/* A root directory every path is resolved in. */
+typedef struct {
+	int fd; /* O_PATH | O_DIRECTORY */
+	unsigned flags;
+	dev_t dev;
+	ino_t ino;
+} hp_root;
+
+enum {
+	/* An image root (--root): also RESOLVE_NO_XDEV, and the walker
+	 * refuses to cross a mount; crossing one is unknown. */
+	HP_ROOT_OFFLINE = 1u,
+	/* Never use openat2: what happens when it is missing (tests). */
+	HP_ROOT_WALK = 2u,
+};
+
+/* Open dir as a root (it is the operator's choice, so symlinks in dir itself
+ * are followed). HP_TRUE, or HP_UNKNOWN with why set. */
+hp_tri hp_root_open(hp_root *r, const char *dir, unsigned flags, hp_err *why);
+void hp_root_close(hp_root *r);
+
+enum {
+	/* Do not follow a symlink in the last component (lstat). */
+	HP_RES_NOFOLLOW = 1u,
+	/* Trusted paths (the driver's PATH, sudo): refuse a step from a
+	 * directory not owned by root to an entry with a different owner,
+	 * as systemd's CHASE_SAFE does (item 16). Implies the walker. */
+	HP_RES_SAFE = 2u,
+	/* A directory on the way that refuses the caller search (EACCES)
+	 * answers HP_FALSE instead of HP_UNKNOWN: for "can this identity
+	 * read, write or run P" the kernel's refusal to reach P by its name
+	 * is the answer. Never for "does P exist", which stays unknown. */
+	HP_RES_DENIED_FALSE = 4u,
+};
+
+/* Longest path accepted, and the walker's bounds. */
+enum {
+	HP_PATH_MAX = 4095,
+	HP_WALK_MAX_STEPS = 1024,
+	HP_WALK_MAX_SYMLINKS = 40,
+	HP_WALK_MAX_DEPTH = 256,
+	HP_OPENAT2_TRIES = 16
+};
+
+/* Resolve path inside r. On HP_TRUE *fd is a new O_PATH | O_CLOEXEC
+ * descriptor the caller closes; otherwise *fd is -1. */
+hp_tri hp_resolve(const hp_root *r, const char *path, unsigned flags, int *fd, hp_err *why);
+
+/* One step of a walk: entry `name` looked up in directory dirfd (O_PATH).
+ * Both are described by lstat facts. Symlinks are steps too: the directory
+ * that holds a symlink is on the way just like the one holding a dir. */
+typedef struct {
+	int dirfd;
+	const hp_fileinfo *dir;
+	const char *name;
+	int entryfd; /* O_PATH | O_NOFOLLOW on the entry itself */
+	const hp_fileinfo *entry;
+} hp_step;
+
+/* Called for every step of the walk, in order, including steps that a later
+ * '..' or symlink undoes (they were on the way). The descriptors are only
+ * valid during the call. When a component does not exist in a directory the
+ * walk reports that last step with entryfd -1 and entry NULL (whoever can
+ * create it there can plant the path), then answers HP_FALSE. */
+typedef void (*hp_step_fn)(void *ctx, const hp_step *step);
+
+/* hp_resolve with the walker, reporting each step to visit. */
+hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_step_fn visit,
+                       void *ctx, int *fd, hp_err *why);
+
+/* lstat-like facts about path (HP_RES_NOFOLLOW) or stat-like (0). */
+hp_tri hp_path_info(const hp_root *r, const char *path, unsigned flags, hp_fileinfo *fi,
+                    hp_err *why);
+
+#endif

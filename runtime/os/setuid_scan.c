@@ -1,0 +1,260 @@
+/* setuid_scan.c: setuid/setgid-root and file-capability executables in a dir. */
+#include "os/setuid_scan.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "os/sysx.h"
+
+/* Whether the file behind an O_PATH descriptor has file capabilities. */
+static hp_tri has_file_caps(int fd, hp_err *why)
+{
+	char p[64];
+	if (hp_proc_fd_path(fd, p, sizeof p, why) < 0)
+		return HP_UNKNOWN;
+	ssize_t n = getxattr(p, "security.capability", NULL, 0);
+	if (n > 0)
+		return HP_TRUE;
+	if (n == 0 || errno == ENODATA || errno == ENOTSUP)
+		return HP_FALSE;
+	hp_err_set(why, "reading security.capability: %s", strerror(errno));
+	return HP_UNKNOWN;
+}
+
+/* What makes the regular file fi (descriptor fd) a privilege raiser. */
+static hp_tri classify(int fd, const hp_fileinfo *fi, unsigned *what, hp_err *why)
+{
+	*what = 0;
+	if (fi->type != HP_FT_FILE || !(fi->mode & 0111))
+		return HP_TRUE;
+	if ((fi->mode & S_ISUID) && fi->uid == 0)
+		*what |= HP_SUID_ROOT;
+	if ((fi->mode & S_ISGID) && fi->gid == 0)
+		*what |= HP_SGID_ROOT;
+	hp_tri c = has_file_caps(fd, why);
+	if (c == HP_UNKNOWN)
+		return HP_UNKNOWN;
+	if (c == HP_TRUE)
+		*what |= HP_FILE_CAPS;
+	return HP_TRUE;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const hp_suid_entry *)a)->name, ((const hp_suid_entry *)b)->name);
+}
+
+void hp_suid_list_free(hp_suid_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].name);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static void append(hp_suid_list *out, size_t *cap, const char *name, unsigned what, unsigned mode,
+                   int via)
+{
+	out->v = hp_xgrow(out->v, cap, out->n + 1, sizeof *out->v);
+	hp_suid_entry *x = &out->v[out->n++];
+	x->name = hp_xstrdup(name);
+	x->why = what;
+	x->mode = mode;
+	x->via_symlink = via;
+}
+
+/* An entry reached through a symlink: resolved inside the root, as the
+ * driver's exec would find it. The slow path; PATH directories hold few. */
+static hp_tri via_symlink(const hp_root *r, const char *dir, const char *name, hp_suid_list *out,
+                          size_t *cap, hp_err *why)
+{
+	int fd = -1;
+	hp_fileinfo fi;
+	hp_err e;
+	char *p = hp_xasprintf("%s/%s", dir, name);
+	hp_tri t = hp_resolve(r, p, 0, &fd, &e);
+	free(p);
+	if (t == HP_FALSE)
+		return HP_TRUE; /* dangling: runs nothing */
+	if (t == HP_TRUE)
+		t = hp_fd_info(fd, &fi, &e);
+	unsigned what = 0;
+	if (t == HP_TRUE)
+		t = classify(fd, &fi, &what, &e);
+	if (fd >= 0)
+		close(fd);
+	if (t != HP_TRUE) {
+		hp_err_set(why, "%s/%s: %s", dir, name, e.msg);
+		return HP_UNKNOWN;
+	}
+	if (what)
+		append(out, cap, name, what, fi.mode, 1);
+	return HP_TRUE;
+}
+
+/* One entry of the directory; appends to out when it raises privilege.
+ * Most entries cost one fstatat and one getxattrat: the directory's kind
+ * hint skips what cannot run, and the capability xattr is read relative to
+ * the directory's descriptor, or (*xattrat false: the kernel lacks
+ * getxattrat or a filter refuses it) by name below the directory's
+ * /proc/self/fd link (procfs checked once, by the caller). */
+static hp_tri one_entry(const hp_root *r, bool root_is_slash, const char *dir, int dfd,
+                        const struct dirent *de, const char *fdpath, bool *xattrat,
+                        hp_suid_list *out, size_t *cap, hp_err *why)
+{
+	const char *name = de->d_name;
+	switch (de->d_type) {
+	case DT_DIR:
+	case DT_FIFO:
+	case DT_SOCK:
+	case DT_CHR:
+	case DT_BLK:
+		return HP_TRUE; /* never run as a program */
+	default:
+		break;
+	}
+	struct stat st;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		if (errno == ENOENT)
+			return HP_TRUE; /* removed meanwhile */
+		hp_err_set(why, "%s/%s: %s", dir, name, strerror(errno));
+		return HP_UNKNOWN;
+	}
+	int via = 0;
+	if (S_ISLNK(st.st_mode)) {
+		/* An image root must be walked inside the root; on the live
+		 * system the root is /, where the kernel's own resolution is the
+		 * same walk, and much cheaper. */
+		if (!root_is_slash)
+			return via_symlink(r, dir, name, out, cap, why);
+		if (fstatat(dfd, name, &st, 0) != 0)
+			return HP_TRUE; /* dangling or a loop: runs nothing */
+		via = 1;
+	}
+	if (!S_ISREG(st.st_mode) || !(st.st_mode & 0111))
+		return HP_TRUE;
+	unsigned what = 0;
+	if ((st.st_mode & S_ISUID) && st.st_uid == 0)
+		what |= HP_SUID_ROOT;
+	if ((st.st_mode & S_ISGID) && st.st_gid == 0)
+		what |= HP_SGID_ROOT;
+	/* getxattrat on the directory's descriptor where the kernel has it
+	 * (half the cost of a path through /proc/self/fd); else by name
+	 * below the directory's /proc/self/fd link. Not following: an entry
+	 * swapped for a symlink meanwhile is not followed. */
+	ssize_t x = -1;
+	errno = ENOSYS;
+	if (*xattrat)
+		x = hp_sys_getxattrat_size(dfd, name, via ? 0 : AT_SYMLINK_NOFOLLOW,
+		                           "security.capability");
+	if (x < 0 && (errno == ENOSYS || errno == EPERM)) {
+		*xattrat = false;
+		char xpath[4200];
+		int n = snprintf(xpath, sizeof xpath, "%s/%s", fdpath, name);
+		if (n < 0 || (size_t)n >= sizeof xpath) {
+			hp_err_set(why, "%s/%s: name too long", dir, name);
+			return HP_UNKNOWN;
+		}
+		x = via ? getxattr(xpath, "security.capability", NULL, 0)
+		        : lgetxattr(xpath, "security.capability", NULL, 0);
+	}
+	if (x > 0)
+		what |= HP_FILE_CAPS;
+	else if (x < 0 && errno != ENODATA && errno != ENOTSUP) {
+		if (errno == ENOENT)
+			return HP_TRUE;
+		hp_err_set(why, "%s/%s: reading security.capability: %s", dir, name,
+		           strerror(errno));
+		return HP_UNKNOWN;
+	}
+	if (what)
+		append(out, cap, name, what, (unsigned)st.st_mode & 07777u, via);
+	return HP_TRUE;
+}
+
+hp_tri hp_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_suid_list *out,
+                      hp_err *why)
+{
+	out->v = NULL;
+	out->n = 0;
+	int pfd;
+	hp_tri t = hp_resolve(r, dir, 0, &pfd, why);
+	if (t != HP_TRUE)
+		return t;
+	hp_fileinfo fi;
+	if (hp_fd_info(pfd, &fi, why) != HP_TRUE) {
+		close(pfd);
+		return HP_UNKNOWN;
+	}
+	if (fi.type != HP_FT_DIR) {
+		close(pfd);
+		hp_err_set(why, "%s: not a directory (%s)", dir, hp_ftype_name(fi.type));
+		return HP_UNKNOWN;
+	}
+	int dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	int e = errno;
+	close(pfd);
+	if (dfd < 0) {
+		hp_err_set(why, "%s: %s", dir, strerror(e));
+		return HP_UNKNOWN;
+	}
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		hp_err_set(why, "%s: %s", dir, strerror(errno));
+		return HP_UNKNOWN;
+	}
+	/* Symlinks may take the kernel's own resolution only when the root is
+	 * this system's /, and never offline. */
+	struct stat rs, ss;
+	bool root_is_slash = !(r->flags & HP_ROOT_OFFLINE) && fstat(r->fd, &rs) == 0 &&
+	                     stat("/", &ss) == 0 && rs.st_dev == ss.st_dev &&
+	                     rs.st_ino == ss.st_ino;
+	char fdpath[64];
+	if (hp_proc_fd_path(dfd, fdpath, sizeof fdpath, why) < 0) {
+		closedir(d);
+		return HP_UNKNOWN;
+	}
+	size_t cap = 0, seen = 0;
+	bool xattrat = true;
+	t = HP_TRUE;
+	for (;;) {
+		errno = 0;
+		struct dirent *de = readdir(d);
+		if (!de) {
+			if (errno) {
+				hp_err_set(why, "%s: reading the directory: %s", dir,
+				           strerror(errno));
+				t = HP_UNKNOWN;
+			}
+			break;
+		}
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (++seen > max_entries) {
+			hp_err_set(why, "%s: more than %zu entries", dir, max_entries);
+			t = HP_UNKNOWN;
+			break;
+		}
+		t = one_entry(r, root_is_slash, dir, dirfd(d), de, fdpath, &xattrat, out, &cap, why);
+		if (t != HP_TRUE)
+			break;
+	}
+	closedir(d);
+	if (t != HP_TRUE) {
+		hp_suid_list_free(out);
+		return HP_UNKNOWN;
+	}
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof *out->v, cmp_entry);
+	return HP_TRUE;
+}

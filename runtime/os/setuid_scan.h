@@ -1,0 +1,48 @@
+/* setuid_scan.h: the setuid_root probe: which executables in a directory
+ * can raise privilege when the agent runs them (RUNTIME-SECURITY.md 47):
+ * regular files with an execute bit that are setuid root, setgid root
+ * (group 0), or carry a security.capability extended attribute (file
+ * capabilities). A symlink in the directory counts when, resolved inside the
+ * root, it leads to such a file: running it through PATH runs the target.
+ *
+ * The directory is resolved inside the root (safe_path.h), read with
+ * getdents through a descriptor, and each entry looked at with statx on
+ * that descriptor, never by a re-joined path string. At most max_entries
+ * entries are looked at: past that the answer is unknown, as is any entry
+ * that cannot be decided (its xattrs unreadable, a symlink loop), because a
+ * partial list could hide the one that matters.
+ *
+ * Answers: HP_TRUE with the list (sorted by name, possibly empty);
+ * HP_FALSE when the directory does not exist; HP_UNKNOWN otherwise.
+ */
+#ifndef HP_SETUID_SCAN_H
+#define HP_SETUID_SCAN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "os/safe_path.h"
+#include "lib/tri.h"
+#include "lib/xalloc.h"
+
+enum { HP_SETUID_SCAN_MAX_DEFAULT = 65536 };
+
+enum { HP_SUID_ROOT = 1u, HP_SGID_ROOT = 2u, HP_FILE_CAPS = 4u };
+
+typedef struct {
+	char *name;    /* the entry's name in the directory */
+	unsigned why;  /* HP_SUID_ROOT | HP_SGID_ROOT | HP_FILE_CAPS */
+	unsigned mode; /* of the file (the target, for a symlink) */
+	int via_symlink;
+} hp_suid_entry;
+
+typedef struct {
+	hp_suid_entry *v;
+	size_t n;
+} hp_suid_list;
+
+hp_tri hp_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_suid_list *out,
+                      hp_err *why);
+void hp_suid_list_free(hp_suid_list *l);
+
+#endif

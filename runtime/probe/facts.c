@@ -1,0 +1,670 @@
+/* facts.c: the facts backend (facts.h). A file is parsed with libyaml's
+ * event API into a small tree (bounded in depth and node count, no anchors,
+ * aliases or tags), then each fact is checked against probes.def and
+ * stored in a hash table keyed by role, probe and argument. */
+#include "probe/facts.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "model/bytecode.h"
+#include "lib/pool.h"
+
+#define ANY_ROLE 0xff
+
+typedef struct {
+	uint64_t hash;
+	uint8_t probe, role; /* role ANY_ROLE: every role */
+	hp_value arg, answer;
+	uint32_t file, line; /* where it was given: file index, 1-based line */
+} fact;
+
+struct hp_facts {
+	hp_backend base;
+	hp_pool pool; /* every value and name */
+	fact *v;
+	size_t n, cap;
+	uint32_t *slots; /* open addressing: index + 1, 0 empty */
+	size_t nslots;
+	uint32_t nfiles;
+};
+
+/* --- the YAML tree ------------------------------------------------------------ */
+
+typedef enum { N_SCALAR, N_SEQ, N_MAP } node_kind;
+
+typedef struct node node;
+struct node {
+	node_kind kind;
+	bool plain; /* a plain scalar: may be a keyword */
+	uint32_t line, col;
+	char *s; /* scalar, NUL-terminated */
+	uint32_t len;
+	node **kids; /* seq: items; map: key, value, key, value... */
+	uint32_t n;  /* kids */
+};
+
+typedef struct {
+	const char *name;
+	hp_err *err;
+	hp_pool *pool; /* the tree, freed after the file */
+	uint32_t nodes;
+} reader;
+
+static bool rfail(reader *r, uint32_t line, uint32_t col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static bool rfail(reader *r, uint32_t line, uint32_t col, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	hp_err_set(r->err, "%s:%u:%u: %s", r->name, line, col, msg);
+	return false;
+}
+
+static bool nfail(reader *r, const node *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static bool nfail(reader *r, const node *n, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	hp_err_set(r->err, "%s:%u:%u: %s", r->name, n->line, n->col, msg);
+	return false;
+}
+
+typedef struct {
+	node *n;
+	node **kids;
+	size_t nk, cap;
+} frame;
+
+static node *new_node(reader *r, node_kind k, yaml_mark_t m)
+{
+	if (++r->nodes > HP_FACTS_MAX_NODES) {
+		rfail(r, (uint32_t)m.line + 1, (uint32_t)m.column + 1,
+		      "more than %u values in one file", HP_FACTS_MAX_NODES);
+		return NULL;
+	}
+	node *n = hp_pool_alloc(r->pool, sizeof *n);
+	if (!n) {
+		rfail(r, (uint32_t)m.line + 1, (uint32_t)m.column + 1,
+		      "out of memory for the file");
+		return NULL;
+	}
+	memset(n, 0, sizeof *n);
+	n->kind = k;
+	n->line = (uint32_t)m.line + 1;
+	n->col = (uint32_t)m.column + 1;
+	return n;
+}
+
+static bool add_kid(frame *f, node *k)
+{
+	f->kids = hp_xgrow(f->kids, &f->cap, f->nk + 1, sizeof *f->kids);
+	f->kids[f->nk++] = k;
+	return true;
+}
+
+/* Parse a whole document into a tree; NULL with err set. */
+static node *parse(reader *r, const char *text, size_t len)
+{
+	yaml_parser_t p;
+	if (!yaml_parser_initialize(&p)) {
+		rfail(r, 1, 1, "cannot start the YAML parser");
+		return NULL;
+	}
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	frame stack[HP_FACTS_MAX_DEPTH + 1];
+	size_t depth = 0;
+	node *root = NULL;
+	unsigned docs = 0;
+	bool ok = true, done = false;
+	while (ok && !done) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&p, &ev)) {
+			ok = rfail(r, (uint32_t)p.problem_mark.line + 1,
+			           (uint32_t)p.problem_mark.column + 1, "%s%s%s",
+			           p.problem ? p.problem : "malformed YAML", p.context ? " " : "",
+			           p.context ? p.context : "");
+			break;
+		}
+		uint32_t line = (uint32_t)ev.start_mark.line + 1,
+		         col = (uint32_t)ev.start_mark.column + 1;
+		node *made = NULL;
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++docs > 1)
+				ok = rfail(r, line, col, "more than one YAML document");
+			break;
+		case YAML_ALIAS_EVENT:
+			ok = rfail(r, line, col, "aliases are not allowed");
+			break;
+		case YAML_SCALAR_EVENT:
+			if (ev.data.scalar.anchor || ev.data.scalar.tag) {
+				ok = rfail(r, line, col, "anchors and tags are not allowed");
+				break;
+			}
+			made = new_node(r, N_SCALAR, ev.start_mark);
+			if (!made) {
+				ok = false;
+				break;
+			}
+			if (memchr(ev.data.scalar.value, 0, ev.data.scalar.length)) {
+				ok = rfail(r, line, col, "a NUL character in a string");
+				break;
+			}
+			made->s = hp_pool_strndup(r->pool, (const char *)ev.data.scalar.value,
+			                          ev.data.scalar.length);
+			made->len = (uint32_t)ev.data.scalar.length;
+			made->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+			if (!made->s || ev.data.scalar.length > UINT32_MAX)
+				ok = rfail(r, line, col, "out of memory for the file");
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT: {
+			bool seq = ev.type == YAML_SEQUENCE_START_EVENT;
+			if (seq ? (ev.data.sequence_start.anchor || ev.data.sequence_start.tag)
+			        : (ev.data.mapping_start.anchor || ev.data.mapping_start.tag)) {
+				ok = rfail(r, line, col, "anchors and tags are not allowed");
+				break;
+			}
+			if (depth >= HP_FACTS_MAX_DEPTH) {
+				ok = rfail(r, line, col, "collections nested more than %u deep",
+				           HP_FACTS_MAX_DEPTH);
+				break;
+			}
+			node *n = new_node(r, seq ? N_SEQ : N_MAP, ev.start_mark);
+			if (!n) {
+				ok = false;
+				break;
+			}
+			stack[depth].n = n;
+			stack[depth].kids = NULL;
+			stack[depth].nk = stack[depth].cap = 0;
+			depth++;
+			break;
+		}
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT: {
+			frame *f = &stack[--depth];
+			made = f->n;
+			made->kids =
+			    hp_pool_alloc(r->pool, (f->nk ? f->nk : 1) * sizeof *made->kids);
+			if (!made->kids) {
+				ok = rfail(r, line, col, "out of memory for the file");
+			} else {
+				if (f->nk)
+					memcpy(made->kids, f->kids, f->nk * sizeof *made->kids);
+				made->n = (uint32_t)f->nk;
+			}
+			free(f->kids);
+			break;
+		}
+		default:
+			break;
+		}
+		if (ok && made) {
+			if (depth)
+				add_kid(&stack[depth - 1], made);
+			else
+				root = made;
+		}
+		yaml_event_delete(&ev);
+	}
+	while (depth)
+		free(stack[--depth].kids);
+	yaml_parser_delete(&p);
+	if (ok && !root)
+		ok = rfail(r, 1, 1, "the file is empty: it needs a mapping with a 'facts' list");
+	return ok ? root : NULL;
+}
+
+/* --- facts -------------------------------------------------------------------------- */
+
+static const char *kind_name(const node *n)
+{
+	return n->kind == N_SCALAR ? "a scalar" : n->kind == N_SEQ ? "a list" : "a mapping";
+}
+
+/* The value of key in mapping m, or NULL; duplicate and unknown keys are
+ * checked by check_keys. */
+static node *get(const node *m, const char *key)
+{
+	for (uint32_t i = 0; i + 1 < m->n; i += 2)
+		if (m->kids[i]->kind == N_SCALAR && strcmp(m->kids[i]->s, key) == 0)
+			return m->kids[i + 1];
+	return NULL;
+}
+
+static bool check_keys(reader *r, const node *m, const char *const *keys, const char *list)
+{
+	for (uint32_t i = 0; i + 1 < m->n; i += 2) {
+		const node *k = m->kids[i];
+		if (k->kind != N_SCALAR)
+			return nfail(r, k, "a key must be a word, not %s", kind_name(k));
+		bool known = false;
+		for (const char *const *p = keys; *p; p++)
+			known |= strcmp(*p, k->s) == 0;
+		if (!known)
+			return nfail(r, k, "unknown key '%s' (the keys are %s)", k->s, list);
+		for (uint32_t j = 0; j < i; j += 2)
+			if (strcmp(m->kids[j]->s, k->s) == 0)
+				return nfail(r, k, "key '%s' given twice (first at line %u)", k->s,
+				             m->kids[j]->line);
+	}
+	return true;
+}
+
+static bool scalar(reader *r, const node *n, const char *what)
+{
+	if (n->kind != N_SCALAR)
+		return nfail(r, n, "%s must be a scalar, not %s", what, kind_name(n));
+	return true;
+}
+
+static bool str_value(hp_facts *f, reader *r, const node *n, hp_str *out, const char *what)
+{
+	if (!scalar(r, n, what))
+		return false;
+	if (n->len > HP_VALUE_MAX_STRING)
+		return nfail(r, n, "%s is %u bytes, more than %u", what, n->len,
+		             HP_VALUE_MAX_STRING);
+	char *p = hp_pool_strndup(&f->pool, n->s, n->len);
+	if (!p)
+		return nfail(r, n, "out of memory");
+	out->p = p;
+	out->len = n->len;
+	return true;
+}
+
+static bool int_value(reader *r, const node *n, int64_t *out, const char *what)
+{
+	if (!scalar(r, n, what))
+		return false;
+	if (!n->plain)
+		return nfail(r, n, "%s must be an int, not a quoted string", what);
+	if (!hp_parse_int(n->s, out))
+		return nfail(r, n, "%s must be an int, not '%s'", what, n->s);
+	return true;
+}
+
+static bool list_value(hp_facts *f, reader *r, const node *n, hp_list *out, const char *what)
+{
+	if (n->kind != N_SEQ)
+		return nfail(r, n, "%s must be a list, not %s", what, kind_name(n));
+	if (n->n > HP_VALUE_MAX_LIST)
+		return nfail(r, n, "%s has %u items, more than %u", what, n->n, HP_VALUE_MAX_LIST);
+	hp_str *items = hp_pool_alloc(&f->pool, (n->n ? n->n : 1) * sizeof *items);
+	if (!items)
+		return nfail(r, n, "out of memory");
+	for (uint32_t i = 0; i < n->n; i++)
+		if (!str_value(f, r, n->kids[i], &items[i], "an item"))
+			return false;
+	out->items = items;
+	out->n = n->n;
+	return true;
+}
+
+static bool record_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_value *out)
+{
+	if (n->kind != N_MAP)
+		return nfail(r, n, "a %s is a mapping, not %s", hp_type_names[t], kind_name(n));
+	hp_str empty = {"", 0};
+	if (t == HP_T_USER) {
+		static const char *const keys[] = {"name",  "uid",    "gid", "home",
+		                                   "shell", "groups", NULL};
+		if (!check_keys(r, n, keys, "name, uid, gid, home, shell and groups"))
+			return false;
+		hp_user *u = hp_pool_alloc(&f->pool, sizeof *u);
+		if (!u)
+			return nfail(r, n, "out of memory");
+		memset(u, 0, sizeof *u);
+		u->home = u->shell = empty;
+		const node *name = get(n, "name"), *uid = get(n, "uid"), *gid = get(n, "gid");
+		if (!name || !uid || !gid)
+			return nfail(r, n, "a user needs name, uid and gid");
+		const node *home = get(n, "home"), *shell = get(n, "shell"),
+		           *groups = get(n, "groups");
+		if (!str_value(f, r, name, &u->name, "name") ||
+		    !int_value(r, uid, &u->uid, "uid") || !int_value(r, gid, &u->gid, "gid") ||
+		    (home && !str_value(f, r, home, &u->home, "home")) ||
+		    (shell && !str_value(f, r, shell, &u->shell, "shell")) ||
+		    (groups && !list_value(f, r, groups, &u->groups, "groups")))
+			return false;
+		*out = hp_v_user(u);
+		return true;
+	}
+	static const char *const keys[] = {"name", "gid", "members", NULL};
+	if (!check_keys(r, n, keys, "name, gid and members"))
+		return false;
+	hp_group *g = hp_pool_alloc(&f->pool, sizeof *g);
+	if (!g)
+		return nfail(r, n, "out of memory");
+	memset(g, 0, sizeof *g);
+	const node *name = get(n, "name"), *gid = get(n, "gid"), *members = get(n, "members");
+	if (!name || !gid)
+		return nfail(r, n, "a group needs name and gid");
+	if (!str_value(f, r, name, &g->name, "name") || !int_value(r, gid, &g->gid, "gid") ||
+	    (members && !list_value(f, r, members, &g->members, "members")))
+		return false;
+	*out = hp_v_group(g);
+	return true;
+}
+
+/* A value of type t (an argument or an answer). */
+static bool typed_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_value *out,
+                        const char *what)
+{
+	switch (t) {
+	case HP_T_BOOL:
+		if (!scalar(r, n, what))
+			return false;
+		if (n->plain && (strcmp(n->s, "true") == 0 || strcmp(n->s, "false") == 0)) {
+			*out = hp_v_bool(n->s[0] == 't');
+			return true;
+		}
+		if (!n->plain)
+			return nfail(r, n, "%s must be true or false, not a quoted string", what);
+		return nfail(r, n, "%s must be true or false, not '%s'", what, n->s);
+	case HP_T_INT: {
+		int64_t i;
+		if (!int_value(r, n, &i, what))
+			return false;
+		*out = hp_v_int(i);
+		return true;
+	}
+	case HP_T_STR: {
+		hp_str s;
+		if (!str_value(f, r, n, &s, what))
+			return false;
+		*out = hp_v_str(s.p, s.len);
+		return true;
+	}
+	case HP_T_LIST: {
+		hp_list l;
+		if (!list_value(f, r, n, &l, what))
+			return false;
+		*out = hp_v_list(l.items, l.n);
+		return true;
+	}
+	case HP_T_CAPS: {
+		if (n->kind != N_SEQ)
+			return nfail(r, n, "%s must be a list of capability names, not %s", what,
+			             kind_name(n));
+		uint64_t caps = 0;
+		for (uint32_t i = 0; i < n->n; i++) {
+			const node *c = n->kids[i];
+			if (!scalar(r, c, "a capability"))
+				return false;
+			int k = hp_cap_from_name(c->s);
+			if (k < 0)
+				return nfail(
+				    r, c, "unknown capability '%s' (write it without cap_)", c->s);
+			caps |= (uint64_t)1 << k;
+		}
+		*out = hp_v_caps(caps);
+		return true;
+	}
+	case HP_T_ROLE: {
+		if (!scalar(r, n, what))
+			return false;
+		int k = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, n->s);
+		if (k < 0)
+			return nfail(r, n, "unknown role '%s' (root, hangar or agent)", n->s);
+		*out = hp_v_role((hp_role)k);
+		return true;
+	}
+	case HP_T_USER:
+	case HP_T_GROUP:
+		return record_value(f, r, n, t, out);
+	default:
+		return nfail(r, n, "%s has no value", what);
+	}
+}
+
+/* --- the table ------------------------------------------------------------------------ */
+
+static fact *lookup(hp_facts *f, unsigned probe, unsigned role, const hp_value *arg, uint64_t h,
+                    size_t *slot)
+{
+	if (!f->nslots)
+		return NULL;
+	size_t k = h & (f->nslots - 1);
+	while (f->slots[k]) {
+		fact *x = &f->v[f->slots[k] - 1];
+		if (x->hash == h && x->probe == probe && x->role == role &&
+		    hp_value_equal(&x->arg, arg)) {
+			if (slot)
+				*slot = k;
+			return x;
+		}
+		k = (k + 1) & (f->nslots - 1);
+	}
+	if (slot)
+		*slot = k;
+	return NULL;
+}
+
+static void grow_table(hp_facts *f)
+{
+	size_t n = f->nslots ? f->nslots * 2 : 1024;
+	uint32_t *slots = hp_xcalloc(n, sizeof *slots);
+	for (size_t i = 0; i < f->n; i++) {
+		size_t k = f->v[i].hash & (n - 1);
+		while (slots[k])
+			k = (k + 1) & (n - 1);
+		slots[k] = (uint32_t)i + 1;
+	}
+	free(f->slots);
+	f->slots = slots;
+	f->nslots = n;
+}
+
+static const char *const fact_keys[] = {"role", "probe", "arg", "answer", "reason", NULL};
+
+static bool add_fact(hp_facts *f, reader *r, const node *n)
+{
+	if (n->kind != N_MAP)
+		return nfail(r, n, "a fact is a mapping (role, probe, arg, answer), not %s",
+		             kind_name(n));
+	if (!check_keys(r, n, fact_keys, "role, probe, arg, answer and reason"))
+		return false;
+	const node *pn = get(n, "probe"), *rn = get(n, "role"), *an = get(n, "arg");
+	const node *ans = get(n, "answer"), *why = get(n, "reason");
+	if (!pn)
+		return nfail(r, n, "a fact needs a probe");
+	if (!scalar(r, pn, "the probe"))
+		return false;
+	int probe = hp_probe_lookup(pn->s);
+	if (probe < 0)
+		return nfail(r, pn, "unknown probe '%s'", pn->s);
+	const hp_probe_info *pi = &hp_probes[probe];
+	unsigned role = ANY_ROLE;
+	if (rn) {
+		if (!scalar(r, rn, "the role"))
+			return false;
+		int k = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, rn->s);
+		if (k < 0)
+			return nfail(r, rn, "unknown role '%s' (root, hangar or agent)", rn->s);
+		if (pi->scope == HP_SCOPE_GLOBAL)
+			return nfail(
+			    r, rn,
+			    "probe %s is answered once for every role: its facts have no role",
+			    pi->name);
+		role = (unsigned)k;
+	}
+	hp_value arg = hp_v_none();
+	if (pi->arg == HP_T_NONE && an)
+		return nfail(r, an, "probe %s takes no argument", pi->name);
+	if (pi->arg != HP_T_NONE && !an)
+		return nfail(r, n, "probe %s takes an argument (%s): add 'arg'", pi->name,
+		             hp_type_names[pi->arg]);
+	if (an && !typed_value(f, r, an, pi->arg, &arg, "the argument"))
+		return false;
+	if (!ans)
+		return nfail(r, n, "a fact needs an answer");
+	hp_value answer;
+	const char *reason = NULL;
+	if (why) {
+		hp_str s;
+		if (!str_value(f, r, why, &s, "the reason"))
+			return false;
+		reason = s.p;
+	}
+	if (ans->kind == N_SCALAR && ans->plain && strcmp(ans->s, "unknown") == 0) {
+		answer = hp_v_unknown(pi->result, reason ? reason : "unknown in the facts");
+	} else if (ans->kind == N_SCALAR && ans->plain && strcmp(ans->s, "skipped") == 0) {
+		answer = hp_v_skipped(pi->result, reason ? reason : "skipped in the facts");
+	} else if (ans->kind == N_SCALAR && ans->plain && strcmp(ans->s, "absent") == 0) {
+		answer = hp_v_absent(pi->result, reason);
+	} else {
+		if (why)
+			return nfail(r, why,
+			             "a reason goes with an answer of unknown, skipped or absent");
+		if (!typed_value(f, r, ans, pi->result, &answer, "the answer"))
+			return false;
+	}
+	size_t slot;
+	if ((f->n + 1) * 2 > f->nslots)
+		grow_table(f);
+	uint64_t h = hp_question_hash((unsigned)probe, role, &arg);
+	fact *old = lookup(f, (unsigned)probe, role, &arg, h, &slot);
+	if (old && old->file == f->nfiles)
+		return nfail(r, n, "the same question is answered at line %u", old->line);
+	if (old) {
+		/* a later file's answer replaces an earlier one */
+		old->answer = answer;
+		old->file = f->nfiles;
+		old->line = n->line;
+		return true;
+	}
+	f->v = hp_xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v);
+	f->v[f->n] = (fact){h, (uint8_t)probe, (uint8_t)role, arg, answer, f->nfiles, n->line};
+	f->slots[slot] = (uint32_t)++f->n;
+	return true;
+}
+
+bool hp_facts_load(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err)
+{
+	hp_pool tree;
+	hp_pool_init(&tree, (size_t)1 << 31);
+	reader r = {name, err, &tree, 0};
+	f->nfiles++;
+	bool ok = false;
+	if (len > HP_FACTS_MAX_FILE) {
+		rfail(&r, 1, 1, "%zu bytes, more than the limit of %u", len, HP_FACTS_MAX_FILE);
+		goto out;
+	}
+	node *root = parse(&r, text, len);
+	if (!root)
+		goto out;
+	if (root->kind != N_MAP) {
+		nfail(&r, root, "the file must be a mapping with a 'facts' list, not %s",
+		      kind_name(root));
+		goto out;
+	}
+	static const char *const top_keys[] = {"version", "facts", NULL};
+	if (!check_keys(&r, root, top_keys, "version and facts"))
+		goto out;
+	const node *version = get(root, "version"), *list = get(root, "facts");
+	int64_t v;
+	if (version && (!int_value(&r, version, &v, "the version") ||
+	                (v != 1 && !nfail(&r, version, "version %lld: this runtime reads version 1",
+	                                  (long long)v))))
+		goto out;
+	if (!list) {
+		nfail(&r, root, "no 'facts' list");
+		goto out;
+	}
+	if (list->kind != N_SEQ) {
+		nfail(&r, list, "'facts' must be a list, not %s", kind_name(list));
+		goto out;
+	}
+	for (uint32_t i = 0; i < list->n; i++)
+		if (!add_fact(f, &r, list->kids[i]))
+			goto out;
+	ok = true;
+out:
+	hp_pool_free(&tree);
+	return ok;
+}
+
+bool hp_facts_load_file(hp_facts *f, const char *path, hp_err *err)
+{
+	uint8_t *data;
+	size_t len;
+	if (!hp_read_regular_file(path, HP_FACTS_MAX_FILE, &data, &len, err))
+		return false;
+	bool ok = hp_facts_load(f, path, (const char *)data, len, err);
+	free(data);
+	return ok;
+}
+
+size_t hp_facts_count(const hp_facts *f)
+{
+	return f->n;
+}
+
+/* --- the backend -------------------------------------------------------------------------- */
+
+static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const hp_value *arg,
+                          hp_pool *pool)
+{
+	hp_facts *f = (hp_facts *)b;
+	/* facts about a global probe never have a role */
+	const fact *x = NULL;
+	if (hp_probes[probe].scope == HP_SCOPE_ROLE)
+		x = lookup(f, probe, role, arg, hp_question_hash(probe, role, arg), NULL);
+	if (!x)
+		x = lookup(f, probe, ANY_ROLE, arg, hp_question_hash(probe, ANY_ROLE, arg), NULL);
+	if (x)
+		return x->answer;
+	hp_buf m = {0};
+	hp_buf_printf(&m, "no fact answers %s", hp_probes[probe].name);
+	if (arg->type != HP_T_NONE) {
+		hp_buf_putc(&m, '(');
+		hp_value_format(&m, arg);
+		hp_buf_putc(&m, ')');
+	}
+	if (hp_probes[probe].scope == HP_SCOPE_ROLE)
+		hp_buf_printf(&m, " as %s", hp_role_names[role]);
+	char *reason = hp_pool_strndup(pool, m.data, m.len);
+	hp_buf_free(&m);
+	return hp_v_unknown(hp_probes[probe].result, reason ? reason : "no fact answers it");
+}
+
+static const hp_backend_ops facts_ops = {"facts", facts_ask, NULL};
+
+hp_facts *hp_facts_new(void)
+{
+	hp_facts *f = hp_xcalloc(1, sizeof *f);
+	f->base.ops = &facts_ops;
+	hp_pool_init(&f->pool, (size_t)1 << 32);
+	return f;
+}
+
+void hp_facts_free(hp_facts *f)
+{
+	if (!f)
+		return;
+	hp_pool_free(&f->pool);
+	free(f->v);
+	free(f->slots);
+	free(f);
+}
+
+hp_backend *hp_facts_backend(hp_facts *f)
+{
+	return &f->base;
+}

@@ -1,0 +1,43 @@
+/* facts.h: the facts backend: probe answers read from YAML files
+ * (docs/facts.md), so a policy can be evaluated without root and without
+ * the system it describes: hand-written tests, a decision reproduced from
+ * a recording, a pod's containers checked apart and decided together.
+ *
+ * Each fact is a role (or none, for every role), a probe named as in
+ * probes.def, its argument, and its answer: a value of the probe's result
+ * type, or absent, unknown or skipped. A question no fact answers is
+ * UNKNOWN. Files are read with libyaml's event parser, bounded in size,
+ * depth and count; anything malformed is an error naming file, line and
+ * column. */
+#ifndef HP_FACTS_H
+#define HP_FACTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vm/backend.h"
+#include "lib/xalloc.h"
+
+#define HP_FACTS_MAX_FILE (16u * 1024u * 1024u) /* bytes in one facts file */
+#define HP_FACTS_MAX_DEPTH 8u                   /* YAML collections nested */
+#define HP_FACTS_MAX_NODES (1u << 21)           /* YAML nodes in one file */
+
+typedef struct hp_facts hp_facts;
+
+hp_facts *hp_facts_new(void);
+void hp_facts_free(hp_facts *f);
+
+/* Add the facts of a file (a later file's fact replaces an earlier one for
+ * the same question). false with err = "FILE:LINE:COL: what is wrong". */
+bool hp_facts_load_file(hp_facts *f, const char *path, hp_err *err);
+/* The same from memory, named name in messages. */
+bool hp_facts_load(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err);
+
+/* How many facts are held. */
+size_t hp_facts_count(const hp_facts *f);
+
+/* The backend that answers from f (f must outlive it; destroying the
+ * backend does not free f). */
+hp_backend *hp_facts_backend(hp_facts *f);
+
+#endif

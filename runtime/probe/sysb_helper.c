@@ -1,0 +1,227 @@
+/* sysb_helper.c: the root helper of the live/rootfs backend. Global probes
+ * about files (type, owner, group_owner, mode, links, setuid_root) are
+ * root's answers, the same for every role; a role's child that is not root
+ * may be unable to reach the path, so it asks this helper, a child of the
+ * check that stays root, over a socket pair. Started by the session only
+ * when a non-root role's code asks such a probe.
+ *
+ * A request is u32 length, then u32 probe and the encoded argument
+ * (value.h); an answer is u32 length and the encoded value. Both sides
+ * check every length against a cap and decode with hp_value_decode, which
+ * trusts nothing. The helper answers nothing but those six probes. */
+#include "probe/sysb.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "os/child.h"
+#include "os/sysx.h"
+
+enum {
+	MAX_REQUEST = HP_PATH_MAX + 64,
+	MAX_ANSWER = 16 << 20,
+	HELPER_POOL = 32 << 20,
+};
+
+bool hp_sysb_helper_probe(hp_probe_id p)
+{
+	return p == HP_PROBE_TYPE || p == HP_PROBE_OWNER || p == HP_PROBE_GROUP_OWNER ||
+	       p == HP_PROBE_MODE || p == HP_PROBE_LINKS || p == HP_PROBE_SETUID_ROOT;
+}
+
+static void put_u32(unsigned char *p, uint32_t x)
+{
+	p[0] = (unsigned char)x;
+	p[1] = (unsigned char)(x >> 8);
+	p[2] = (unsigned char)(x >> 16);
+	p[3] = (unsigned char)(x >> 24);
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Read or write exactly n bytes before the monotonic deadline end (0: none).
+ * 0, or -1 with errno (ETIMEDOUT at the deadline, EPIPE at end of file). */
+static int xfer(int fd, void *buf, size_t n, int writing, int64_t end)
+{
+	unsigned char *p = buf;
+	while (n > 0) {
+		if (end) {
+			int64_t left = end - hp_now_ms();
+			if (left <= 0) {
+				errno = ETIMEDOUT;
+				return -1;
+			}
+			struct pollfd pf = {fd, (short)(writing ? POLLOUT : POLLIN), 0};
+			int r = poll(&pf, 1, left > INT32_MAX ? INT32_MAX : (int)left);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0)
+				return -1;
+			if (r == 0)
+				continue;
+		}
+		ssize_t k = writing ? send(fd, p, n, MSG_NOSIGNAL) : read(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (k == 0) {
+			errno = EPIPE;
+			return -1;
+		}
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* --- the helper ---------------------------------------------------------------------- */
+
+static void serve(hp_sysbackend *s, int fd)
+{
+	hp_sys_role ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.role = HP_ROLE_ROOT;
+	ctx.as_role = true;
+	hp_sys_set_role(s, &ctx);
+	s->helper_fd = -1;
+	unsigned char *req = hp_xmalloc(MAX_REQUEST);
+	for (;;) {
+		unsigned char hdr[4];
+		if (xfer(fd, hdr, 4, 0, 0) < 0)
+			_exit(0);
+		uint32_t len = get_u32(hdr);
+		if (len < 4 || len > MAX_REQUEST || xfer(fd, req, len, 0, 0) < 0)
+			_exit(1);
+		hp_pool pool;
+		hp_pool_init(&pool, HELPER_POOL);
+		uint32_t probe = get_u32(req);
+		size_t off = 4;
+		hp_value arg, ans;
+		hp_err e;
+		if (probe >= HP_PROBE_COUNT || !hp_sysb_helper_probe((hp_probe_id)probe) ||
+		    !hp_value_decode(req, len, &off, &pool, &arg, &e) || off != len)
+			_exit(1);
+		ans = hp_backend_ask(&s->base, HP_ROLE_ROOT, (hp_probe_id)probe, &arg, &pool);
+		hp_buf out = {0};
+		hp_buf_append(&out, "\0\0\0\0", 4);
+		hp_value_encode(&out, &ans);
+		put_u32((unsigned char *)out.data, (uint32_t)(out.len - 4));
+		int r = out.len - 4 > MAX_ANSWER ? -1 : xfer(fd, out.data, out.len, 1, 0);
+		hp_buf_free(&out);
+		hp_pool_free(&pool);
+		if (r < 0)
+			_exit(1);
+	}
+}
+
+bool hp_sys_helper_start(hp_sysbackend *s, hp_err *why)
+{
+	if (s->helper_pid > 0)
+		return true;
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		hp_err_set(why, "root helper: socketpair: %s", strerror(errno));
+		return false;
+	}
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		hp_err_set(why, "root helper: fork: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		return false;
+	}
+	if (pid == 0) {
+		hp_reset_signals();
+		setpgid(0, 0);
+		close(sv[0]);
+		int keep[2] = {sv[1], s->root.fd};
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 ||
+		    hp_close_fds_except(keep, 2) < 0 || fchdir(s->root.fd) < 0 ||
+		    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
+			_exit(1);
+		serve(s, sv[1]);
+	}
+	close(sv[1]);
+	setpgid(pid, pid);
+	s->helper_pid = pid;
+	s->helper_pidfd = hp_sys_pidfd_open(pid, 0);
+	s->helper_fd = sv[0];
+	return true;
+}
+
+int hp_sys_helper_fd(const hp_sysbackend *s)
+{
+	return s->helper_fd;
+}
+
+void hp_sys_helper_stop(hp_sysbackend *s)
+{
+	if (s->helper_fd >= 0)
+		close(s->helper_fd);
+	s->helper_fd = -1;
+	if (s->helper_pid > 0) {
+		hp_kill_reap(s->helper_pid, s->helper_pidfd);
+		if (s->helper_pidfd >= 0)
+			close(s->helper_pidfd);
+	}
+	s->helper_pid = 0;
+	s->helper_pidfd = -1;
+}
+
+/* --- asking it ----------------------------------------------------------------------- */
+
+hp_value hp_sysb_helper_ask(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
+{
+	hp_buf req = {0};
+	hp_buf_append(&req, "\0\0\0\0\0\0\0\0", 8);
+	hp_value_encode(&req, arg);
+	put_u32((unsigned char *)req.data, (uint32_t)(req.len - 4));
+	put_u32((unsigned char *)req.data + 4, (uint32_t)p);
+	int64_t end = hp_now_ms() + (s->role.helper_ms > 0 ? s->role.helper_ms : 10000);
+	const char *what = NULL;
+	unsigned char hdr[4];
+	unsigned char *ans = NULL;
+	hp_value v;
+	if (req.len - 4 > MAX_REQUEST) {
+		what = "the question is too long";
+	} else if (xfer(s->helper_fd, req.data, req.len, 1, end) < 0 ||
+	           xfer(s->helper_fd, hdr, 4, 0, end) < 0) {
+		what = errno == ETIMEDOUT ? "no answer in time" : strerror(errno);
+	} else {
+		uint32_t len = get_u32(hdr);
+		ans = len <= MAX_ANSWER ? hp_xmalloc(len ? len : 1) : NULL;
+		size_t off = 0;
+		hp_err e;
+		if (!ans)
+			what = "an answer over its cap";
+		else if (xfer(s->helper_fd, ans, len, 0, end) < 0)
+			what = errno == ETIMEDOUT ? "no answer in time" : strerror(errno);
+		else if (!hp_value_decode(ans, len, &off, pool, &v, &e) || off != len)
+			what = "a malformed answer";
+		else if (v.state == HP_VAL_KNOWN && v.type != hp_probes[p].result)
+			what = "an answer of the wrong type";
+	}
+	hp_buf_free(&req);
+	free(ans);
+	if (what) {
+		/* the stream may be out of step now: no more questions */
+		close(s->helper_fd);
+		s->helper_fd = -1;
+		return hp_sysb_unknown(pool, p, "%s: the root helper failed (%s)",
+		                       hp_probes[p].name, what);
+	}
+	return v;
+}

@@ -1,0 +1,321 @@
+/* sysb_path.c: the path probes of the live/rootfs backend: a path's
+ * existence, type, owner, mode and links, whether the role can read, write,
+ * execute or replace it, and the setuid-root executables in a directory.
+ * Which answer rootfs gives when it can both ask the kernel and compute is
+ * documented in docs/runtime.md ("Access offline"). */
+#include "probe/sysb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "os/replace.h"
+#include "os/setuid_scan.h"
+#include "os/sysx.h"
+
+/* --- resolution in the role's view ---------------------------------------------- */
+
+typedef struct {
+	const hp_cred *cred;
+	bool denied; /* the role cannot search a directory on the way */
+	bool unknown;
+	hp_err why;
+} search_ctx;
+
+/* computed: every directory a step looks in must be searchable by the role */
+static void check_search(void *vctx, const hp_step *st)
+{
+	search_ctx *c = vctx;
+	if (c->denied || c->unknown)
+		return;
+	hp_err e;
+	hp_tri t = hp_access_computed(st->dirfd, c->cred, HP_ACC_EXEC, &e);
+	if (t == HP_TRUE)
+		return;
+	if (t == HP_FALSE) {
+		c->denied = true;
+		hp_err_set(&c->why, "the role cannot search the directory holding '%s' (computed)",
+		           st->name);
+	} else {
+		c->unknown = true;
+		hp_err_set(&c->why, "the directory holding '%s': %s", st->name, e.msg);
+	}
+}
+
+/* Resolve path as the role sees it: by the kernel when the process has the
+ * role's identity, else by a walk that checks, from owners, modes and ACLs,
+ * that the role can search every directory on the way. A directory that
+ * refuses search is HP_FALSE with HP_RES_DENIED_FALSE, else unknown. */
+static hp_tri resolve_as_role(hp_sysbackend *s, const char *path, unsigned flags, int *fd,
+                              hp_err *why)
+{
+	if (s->role.as_role)
+		return hp_resolve(&s->root, path, flags, fd, why);
+	search_ctx c;
+	memset(&c, 0, sizeof c);
+	c.cred = &s->role.cred;
+	/* this process is not the role: a directory refusing it search says
+	 * nothing about the role, and is unknown */
+	hp_tri t = hp_resolve_walk(&s->root, path, flags & ~(unsigned)HP_RES_DENIED_FALSE,
+	                           check_search, &c, fd, why);
+	if ((c.denied || c.unknown) && t != HP_UNKNOWN) {
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+		hp_err_set(why, "%s: %s", path, c.why.msg);
+		return c.denied && (flags & HP_RES_DENIED_FALSE) ? HP_FALSE : HP_UNKNOWN;
+	}
+	return t;
+}
+
+/* --- access -------------------------------------------------------------------- */
+
+static const char *yes_no(hp_tri t)
+{
+	return t == HP_TRUE ? "yes" : "no";
+}
+
+/* Whether the kernel's answer, for the process that has the role's identity,
+ * says something about the image: its mount on this machine must not deny
+ * what the image's own mount would allow. */
+static bool kernel_means(const hp_sysbackend *s, int mode, bool isdir)
+{
+	if (!s->role.as_role || !s->image_mnt_known)
+		return false;
+	if ((mode & HP_ACC_WRITE) && (s->image_mnt_flags & ST_RDONLY))
+		return false;
+	if ((mode & HP_ACC_EXEC) && !isdir && (s->image_mnt_flags & ST_NOEXEC))
+		return false;
+	return true;
+}
+
+/* rootfs: the computed answer, checked against the kernel's when that
+ * means something; a disagreement is unknown. */
+static hp_tri offline_answer(hp_sysbackend *s, hp_tri computed, const hp_err *cwhy, hp_tri kernel,
+                             const hp_err *kwhy, bool asked, const char *what, hp_err *why)
+{
+	if (computed == HP_UNKNOWN) {
+		hp_err_set(why, "%s", cwhy->msg);
+		return HP_UNKNOWN;
+	}
+	if (!asked || kernel == HP_UNKNOWN || kernel == computed) {
+		(void)kwhy;
+		return computed;
+	}
+	hp_err_set(why,
+	           "%s%sthe kernel, asked as %s on this machine, says %s; the image's owners, "
+	           "modes and ACLs say %s (an LSM, a mount option or the filesystem here "
+	           "differs from the image's)",
+	           what ? what : "", what ? ": " : "", hp_role_names[s->role.role], yes_no(kernel),
+	           yes_no(computed));
+	return HP_UNKNOWN;
+}
+
+static hp_tri access_for(hp_sysbackend *s, int fd, int mode, hp_err *why)
+{
+	if (s->kind == HP_SYS_LIVE)
+		return hp_access_live(fd, mode, why);
+	hp_err ce, ke;
+	ce.msg[0] = ke.msg[0] = '\0';
+	hp_tri c = hp_access_computed(fd, &s->role.cred, mode, &ce);
+	hp_fileinfo fi;
+	bool isdir = hp_fd_info(fd, &fi, &ke) == HP_TRUE && fi.type == HP_FT_DIR;
+	bool asked = kernel_means(s, mode, isdir);
+	hp_tri k = asked ? hp_access_live(fd, mode, &ke) : HP_UNKNOWN;
+	return offline_answer(s, c, &ce, k, &ke, asked, NULL, why);
+}
+
+static hp_tri replaceable_for(hp_sysbackend *s, const char *path, hp_err *why)
+{
+	if (s->kind == HP_SYS_LIVE)
+		return hp_replaceable_live(&s->root, path, why);
+	hp_err ce, ke;
+	ce.msg[0] = ke.msg[0] = '\0';
+	hp_tri c = hp_replaceable_computed(&s->root, path, &s->role.cred, &ce);
+	bool asked = kernel_means(s, HP_ACC_WRITE | HP_ACC_EXEC, true);
+	hp_tri k = asked ? hp_replaceable_live(&s->root, path, &ke) : HP_UNKNOWN;
+	hp_tri t = offline_answer(s, c, &ce, k, &ke, asked, path, why);
+	if (t == HP_TRUE)
+		hp_err_set(why, "%s", ce.msg);
+	return t;
+}
+
+/* --- the probes ---------------------------------------------------------------- */
+
+/* A global probe that could not be answered in a role's own process. */
+static hp_value global_unknown(hp_sysbackend *s, hp_probe_id p, const hp_err *e, hp_pool *pool)
+{
+	if (s->role.role != HP_ROLE_ROOT && s->role.as_role && geteuid() != 0)
+		return hp_sysb_unknown(pool, p,
+		                       "%s (asked in the %s role's process, which sees only what "
+		                       "%s can reach: ask %s in an `as root` block)",
+		                       e->msg, hp_role_names[s->role.role],
+		                       hp_role_names[s->role.role], hp_probes[p].name);
+	return hp_sysb_unknown(pool, p, "%s", e->msg);
+}
+
+static hp_value file_fact(hp_sysbackend *s, hp_probe_id p, const char *path, hp_pool *pool)
+{
+	hp_fileinfo fi;
+	hp_err e;
+	unsigned flags = p == HP_PROBE_TYPE ? HP_RES_NOFOLLOW : 0;
+	hp_tri t = hp_path_info(&s->root, path, flags, &fi, &e);
+	if (t == HP_FALSE)
+		return hp_v_absent(hp_probes[p].result, hp_sysb_reason(pool, "%s", e.msg));
+	if (t != HP_TRUE)
+		return global_unknown(s, p, &e, pool);
+	switch (p) {
+	case HP_PROBE_TYPE: {
+		const char *n = hp_ftype_name(fi.type);
+		return hp_v_str(n, (uint32_t)strlen(n));
+	}
+	case HP_PROBE_OWNER:
+		if (fi.uid == hp_overflow_uid())
+			return hp_sysb_unknown(
+			    pool, p,
+			    "%s: owned by the overflow uid %u (an owner this user "
+			    "namespace cannot map)",
+			    path, (unsigned)fi.uid);
+		return hp_v_int((int64_t)fi.uid);
+	case HP_PROBE_GROUP_OWNER:
+		if (fi.gid == hp_overflow_gid())
+			return hp_sysb_unknown(
+			    pool, p,
+			    "%s: owned by the overflow gid %u (a group this user "
+			    "namespace cannot map)",
+			    path, (unsigned)fi.gid);
+		return hp_v_int((int64_t)fi.gid);
+	case HP_PROBE_MODE:
+		return hp_v_int((int64_t)fi.mode);
+	default:
+		return hp_v_int((int64_t)fi.nlink);
+	}
+}
+
+/* The identity of the directory path leads to: 1, 0 when it does not
+ * exist or cannot be looked at (the scan then says why). */
+static int dir_key(hp_sysbackend *s, const char *path, dev_t *dev, ino_t *ino)
+{
+	hp_fileinfo fi;
+	hp_err e;
+	if (hp_path_info(&s->root, path, 0, &fi, &e) != HP_TRUE || fi.type != HP_FT_DIR)
+		return 0;
+	*dev = fi.dev;
+	*ino = fi.ino;
+	return 1;
+}
+
+/* The scan of dir, from the cache when the same directory was scanned
+ * already; NULL (why set, *missing when it does not exist) otherwise. */
+static const hp_suid_list *scan_of(hp_sysbackend *s, const char *dir, bool *missing, hp_err *why)
+{
+	*missing = false;
+	dev_t dev;
+	ino_t ino;
+	int known = dir_key(s, dir, &dev, &ino);
+	for (size_t i = 0; known && i < s->nscans; i++)
+		if (s->scans[i].dev == dev && s->scans[i].ino == ino)
+			return &s->scans[i].list;
+	hp_suid_list l;
+	hp_tri t = hp_setuid_scan(&s->root, dir, HP_SETUID_SCAN_MAX_DEFAULT, &l, why);
+	if (t != HP_TRUE) {
+		*missing = t == HP_FALSE;
+		return NULL;
+	}
+	dev_t dev2;
+	ino_t ino2;
+	/* cached only when the path led to the same directory before and
+	 * after the scan, so the list is that directory's */
+	if (!known || !dir_key(s, dir, &dev2, &ino2) || dev2 != dev || ino2 != ino) {
+		s->scans = hp_xgrow(s->scans, &s->cap_scans, s->nscans + 1, sizeof *s->scans);
+		s->scans[s->nscans] = (struct hp_sysb_scan){0, 0, l};
+		/* kept, under no key, so that the list outlives this answer */
+		return &s->scans[s->nscans++].list;
+	}
+	s->scans = hp_xgrow(s->scans, &s->cap_scans, s->nscans + 1, sizeof *s->scans);
+	s->scans[s->nscans] = (struct hp_sysb_scan){dev, ino, l};
+	return &s->scans[s->nscans++].list;
+}
+
+static hp_value setuid_list(hp_sysbackend *s, hp_probe_id p, const char *dir, hp_pool *pool)
+{
+	hp_err e;
+	bool missing;
+	const hp_suid_list *l = scan_of(s, dir, &missing, &e);
+	if (!l && missing)
+		return hp_v_list(NULL, 0); /* no directory: nothing in it */
+	if (!l)
+		return global_unknown(s, p, &e, pool);
+	if (l->n > HP_VALUE_MAX_LIST)
+		return hp_sysb_unknown(
+		    pool, p, "%s: %zu setuid-root entries, more than a list holds", dir, l->n);
+	hp_str *items = l->n ? hp_pool_alloc(pool, l->n * sizeof *items) : NULL;
+	if (l->n && !items)
+		return hp_v_unknown(HP_T_LIST, "memory limit");
+	for (size_t i = 0; i < l->n; i++) {
+		size_t len = strlen(l->v[i].name);
+		char *c = hp_pool_strndup(pool, l->v[i].name, len);
+		if (!c)
+			return hp_v_unknown(HP_T_LIST, "memory limit");
+		items[i] = (hp_str){c, (uint32_t)len};
+	}
+	return hp_v_list(items, (uint32_t)l->n);
+}
+
+static int access_mode(hp_probe_id p)
+{
+	switch (p) {
+	case HP_PROBE_READABLE:
+		return HP_ACC_READ;
+	case HP_PROBE_WRITABLE:
+		return HP_ACC_WRITE;
+	default:
+		return HP_ACC_EXEC;
+	}
+}
+
+hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const char *path, hp_pool *pool)
+{
+	hp_err e;
+	e.msg[0] = '\0';
+	switch (p) {
+	case HP_PROBE_TYPE:
+	case HP_PROBE_OWNER:
+	case HP_PROBE_GROUP_OWNER:
+	case HP_PROBE_MODE:
+	case HP_PROBE_LINKS:
+		return file_fact(s, p, path, pool);
+	case HP_PROBE_SETUID_ROOT:
+		return setuid_list(s, p, path, pool);
+	case HP_PROBE_WRITABLE_ANCESTOR: {
+		hp_tri t = replaceable_for(s, path, &e);
+		if (t == HP_UNKNOWN)
+			return hp_sysb_unknown(pool, p, "%s", e.msg);
+		return hp_v_bool(t == HP_TRUE);
+	}
+	default:
+		break;
+	}
+	int fd;
+	/* A role that a directory on the way refuses search cannot read, write
+	 * or run the path by its name: the kernel has answered. Whether the
+	 * path exists is then not known to the role. */
+	hp_tri t =
+	    resolve_as_role(s, path, p == HP_PROBE_EXISTS ? 0 : HP_RES_DENIED_FALSE, &fd, &e);
+	if (p == HP_PROBE_EXISTS || t != HP_TRUE) {
+		if (fd >= 0)
+			close(fd);
+		/* a path that does not exist cannot be read, written or run
+		 * (whether it could be created is writable_ancestor's question) */
+		if (t == HP_UNKNOWN)
+			return hp_sysb_unknown(pool, p, "%s", e.msg);
+		return hp_v_bool(t == HP_TRUE);
+	}
+	t = access_for(s, fd, access_mode(p), &e);
+	close(fd);
+	if (t == HP_UNKNOWN)
+		return hp_sysb_unknown(pool, p, "%s: %s", path, e.msg);
+	return hp_v_bool(t == HP_TRUE);
+}

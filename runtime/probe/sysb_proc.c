@@ -1,0 +1,162 @@
+/* sysb_proc.c: the live probes about the role's own process and the
+ * processes around it: its capability sets and no_new_privs (capstate.h),
+ * another role's canary (canary.h), visible processes (procs.h), mounts
+ * (mounts.h), and sudo, which the parent asked before the role's process
+ * started (session.c). Offline these are never asked: sysbackend.c answers
+ * them "needs a live sandbox". */
+#include "probe/sysb.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "os/canary.h"
+#include "os/procs.h"
+
+void hp_sysb_proc_reset(hp_sysbackend *s)
+{
+	if (s->mounts_read && s->mounts_ok == HP_TRUE)
+		hp_mounts_free(&s->mounts);
+	s->mounts_read = s->caps_read = false;
+	s->mounts_ok = s->caps_ok = HP_UNKNOWN;
+}
+
+/* The role's answers are the role's process's: a process that does not
+ * have the identity cannot give them. */
+static bool not_as_role(hp_sysbackend *s, hp_probe_id p, hp_pool *pool, hp_value *out)
+{
+	if (s->role.as_role)
+		return false;
+	*out = hp_sysb_unknown(pool, p, "%s: this process does not have the %s role's identity",
+	                       hp_probes[p].name, hp_role_names[s->role.role]);
+	return true;
+}
+
+static hp_value caps_probe(hp_sysbackend *s, hp_probe_id p, hp_pool *pool)
+{
+	if (!s->caps_read) {
+		s->caps_read = true;
+		s->caps_ok = hp_capstate_self(&s->caps, &s->caps_why);
+	}
+	if (s->caps_ok != HP_TRUE)
+		return hp_sysb_unknown(pool, p, "%s", s->caps_why.msg);
+	switch (p) {
+	case HP_PROBE_CAPS_EFFECTIVE:
+		return hp_v_caps(s->caps.effective);
+	case HP_PROBE_CAPS_PERMITTED:
+		return hp_v_caps(s->caps.permitted);
+	case HP_PROBE_CAPS_INHERITABLE:
+		return hp_v_caps(s->caps.inheritable);
+	case HP_PROBE_CAPS_AMBIENT:
+		return hp_v_caps(s->caps.ambient);
+	case HP_PROBE_CAPS_BOUNDING:
+		return hp_v_caps(s->caps.bounding);
+	default:
+		return hp_v_bool(s->caps.no_new_privs != 0);
+	}
+}
+
+static hp_value canary_probe(hp_sysbackend *s, hp_probe_id p, unsigned target, hp_pool *pool)
+{
+	if (target >= HP_ROLE_COUNT)
+		return hp_sysb_unknown(pool, p, "%s: no such role", hp_probes[p].name);
+	const hp_canary *c = s->role.canary[target];
+	if (!c || c->pid <= 0) {
+		const char *why = s->role.canary_why[target];
+		return hp_sysb_unknown(pool, p, "%s(canary %s): no canary of %s is running%s%s",
+		                       hp_probes[p].name, hp_role_names[target],
+		                       hp_role_names[target], why ? ": " : "", why ? why : "");
+	}
+	hp_err e;
+	hp_tri t;
+	if (p == HP_PROBE_SIGNAL)
+		t = hp_canary_signal(c, &e);
+	else if (p == HP_PROBE_PTRACE)
+		t = hp_canary_ptrace(c, &e);
+	else
+		t = hp_canary_proc_mem(c, &e);
+	if (t == HP_UNKNOWN)
+		return hp_sysb_unknown(pool, p, "%s(canary %s): %s", hp_probes[p].name,
+		                       hp_role_names[target], e.msg);
+	return hp_v_bool(t == HP_TRUE);
+}
+
+static hp_value mount_probe(hp_sysbackend *s, hp_probe_id p, const char *path, hp_pool *pool)
+{
+	if (!s->mounts_read) {
+		s->mounts_read = true;
+		s->mounts_ok = hp_mounts_read(&s->mounts, &s->mounts_why);
+	}
+	if (s->mounts_ok != HP_TRUE)
+		return hp_sysb_unknown(pool, p, "%s", s->mounts_why.msg);
+	int fd;
+	hp_err e;
+	hp_tri t = hp_resolve(&s->root, path, 0, &fd, &e);
+	if (t == HP_FALSE)
+		return hp_v_absent(hp_probes[p].result, hp_sysb_reason(pool, "%s", e.msg));
+	if (t != HP_TRUE)
+		return hp_sysb_unknown(pool, p, "%s", e.msg);
+	hp_value v;
+	const char *type = NULL;
+	if (p == HP_PROBE_MOUNT_POINT)
+		t = hp_mount_point(&s->mounts, fd, &e);
+	else if (p == HP_PROBE_READ_ONLY)
+		t = hp_mount_read_only(&s->mounts, fd, &e);
+	else
+		t = hp_mount_fs_type(&s->mounts, fd, &type, &e);
+	close(fd);
+	if (t == HP_UNKNOWN)
+		v = hp_sysb_unknown(pool, p, "%s: %s", path, e.msg);
+	else if (p == HP_PROBE_FS_TYPE)
+		v = hp_sysb_str(pool, p, type, strlen(type));
+	else
+		v = hp_v_bool(t == HP_TRUE);
+	return v;
+}
+
+hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
+{
+	hp_value out;
+	if (not_as_role(s, p, pool, &out))
+		return out;
+	switch (p) {
+	case HP_PROBE_SUDO:
+		if (!s->role.sudo_asked)
+			return hp_sysb_unknown(pool, p,
+			                       "sudo was not asked before the %s role's "
+			                       "process started",
+			                       hp_role_names[s->role.role]);
+		if (s->role.sudo == HP_UNKNOWN)
+			return hp_sysb_unknown(
+			    pool, p, "%s", s->role.sudo_why ? s->role.sudo_why : "sudo: unknown");
+		return hp_v_bool(s->role.sudo == HP_TRUE);
+	case HP_PROBE_CAPS_EFFECTIVE:
+	case HP_PROBE_CAPS_PERMITTED:
+	case HP_PROBE_CAPS_INHERITABLE:
+	case HP_PROBE_CAPS_AMBIENT:
+	case HP_PROBE_CAPS_BOUNDING:
+	case HP_PROBE_NO_NEW_PRIVS:
+		return caps_probe(s, p, pool);
+	case HP_PROBE_SIGNAL:
+	case HP_PROBE_PTRACE:
+	case HP_PROBE_PROC_MEM:
+		return canary_probe(s, p, arg->u.role, pool);
+	case HP_PROBE_PROCS_VISIBLE: {
+		int64_t uid = arg->u.i;
+		if (uid < 0 || uid >= 4294967295LL)
+			return hp_sysb_unknown(pool, p, "procs_visible(%lld): not a uid",
+			                       (long long)uid);
+		hp_err e;
+		hp_tri t = hp_procs_visible((uid_t)uid, HP_PROCS_MAX_DEFAULT, &e);
+		if (t == HP_UNKNOWN)
+			return hp_sysb_unknown(pool, p, "%s", e.msg);
+		return hp_v_bool(t == HP_TRUE);
+	}
+	case HP_PROBE_MOUNT_POINT:
+	case HP_PROBE_READ_ONLY:
+	case HP_PROBE_FS_TYPE:
+		return mount_probe(s, p, arg->u.s.p, pool);
+	default:
+		return hp_sysb_unknown(pool, p, "%s: not answered by the %s backend",
+		                       hp_probes[p].name, s->base.ops->name);
+	}
+}

@@ -1,0 +1,119 @@
+/* sysbackend.h: the probe backend that asks a real system: every probe of
+ * probes.def answered against a root directory, in one of two flavours
+ * (docs/runtime.md, "The live and rootfs backends"):
+ *
+ *   live    the running sandbox ("/"): ROLE probes are asked of the kernel
+ *           in a process that has the role's identity (session.h forks it);
+ *   rootfs  an unpacked image root (--root DIR), nothing in it executed:
+ *           LIVE probes answer SKIPPED "needs a live sandbox"; access is
+ *           computed from owners, modes and ACLs, and also asked of the
+ *           kernel when the process has the role's identity (the rule is
+ *           in docs/runtime.md).
+ *
+ * GLOBAL probes (users, groups, passwords, sudoers, env, a path's type,
+ * owner, mode, links, setuid_root) come from the root's own files, read
+ * once per run, never through NSS. env() reads the check's own
+ * environment. Every answer that is not certain is UNKNOWN with a reason a
+ * person can act on: it becomes evidence in the report.
+ *
+ * Lifecycle, as session.c drives it:
+ *   hp_sys_open        opens the root; nothing is read yet;
+ *   hp_sys_preload     reads the etc files the program's probes need, in
+ *                      the parent, as root, before any child is forked
+ *                      (a role's child inherits them: it may not be able
+ *                      to read etc/shadow or etc/sudoers itself);
+ *   hp_sys_set_role    tells the backend which role the calling process
+ *                      runs and what it may rely on (identity taken,
+ *                      credentials for computed access, canaries, the
+ *                      answer to `sudo` asked beforehand by the parent);
+ *   hp_backend_ask     through hp_sys_backend, from the VM;
+ *   hp_backend_destroy.
+ */
+#ifndef HP_SYSBACKEND_H
+#define HP_SYSBACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "os/access.h"
+#include "vm/backend.h"
+#include "os/canary.h"
+#include "model/domain.h"
+#include "os/safe_path.h"
+#include "lib/tri.h"
+#include "lib/xalloc.h"
+
+typedef enum { HP_SYS_LIVE, HP_SYS_ROOTFS } hp_sys_kind;
+
+typedef struct {
+	hp_sys_kind kind;
+	const char *root_dir; /* ROOTFS: the image root; LIVE: ignored ("/") */
+	unsigned root_flags;  /* extra hp_root flags (HP_ROOT_WALK in tests) */
+	size_t read_cap;      /* bytes of one etc file; 0: HP_READ_CAP_DEFAULT */
+} hp_sys_opts;
+
+typedef struct hp_sysbackend hp_sysbackend;
+
+/* Open the root. NULL with err set when the root cannot be opened. */
+hp_sysbackend *hp_sys_open(const hp_sys_opts *o, hp_err *err);
+hp_backend *hp_sys_backend(hp_sysbackend *s);
+const hp_root *hp_sys_root(const hp_sysbackend *s);
+bool hp_sys_offline(const hp_sysbackend *s);
+
+/* Read what answering these probes needs from the root's etc files
+ * (used[p] for each probe p the program asks). Idempotent: each file is
+ * read once per backend. Whatever cannot be read is remembered as the
+ * reason the probes that need it answer UNKNOWN. */
+void hp_sys_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT]);
+
+/* The etc data a session needs to build a role's identity: the user named
+ * name (or with uid, when name is NULL), its uid, gid and groups (primary
+ * first, as initgroups builds them from etc/group). HP_TRUE; HP_FALSE when
+ * no such user exists; HP_UNKNOWN with why when the files cannot be
+ * trusted. *gids is the caller's to free. */
+hp_tri hp_sys_user_ids(hp_sysbackend *s, const char *name, int64_t uid, uid_t *out_uid,
+                       gid_t *out_gid, gid_t **gids, size_t *ngids, hp_err *why);
+
+/* What a role's run may rely on. */
+typedef struct {
+	hp_role role;
+	/* The calling process has the role's identity (live: always, else the
+	 * role is not run; rootfs: when the runtime could switch): the kernel
+	 * can be asked as the role. */
+	bool as_role;
+	/* The role's credentials, for computed answers (rootfs). */
+	hp_cred cred;
+	/* Canaries of other roles, started by the parent (NULL or pid 0:
+	 * none, and canary_why says why, or NULL: none was needed). */
+	const hp_canary *canary[HP_ROLE_COUNT];
+	const char *canary_why[HP_ROLE_COUNT];
+	/* `sudo` for this role, asked by the parent before the role's child
+	 * started (sudo needs a plain process of the role, which a child that
+	 * has already dropped everything cannot make); HP_UNKNOWN with
+	 * sudo_why when it was not asked. */
+	bool sudo_asked;
+	hp_tri sudo;
+	const char *sudo_why;
+	/* how long to wait for the root helper's answer (0: 10 s) */
+	int helper_ms;
+} hp_sys_role;
+
+/* Switch the backend to a role (copied; canaries and strings must outlive
+ * the run). Cached per-process state (the mount table, capability state)
+ * is dropped. */
+void hp_sys_set_role(hp_sysbackend *s, const hp_sys_role *r);
+
+/* The root helper: a child of the check that stays root and answers the
+ * global probes about files (type, owner, group_owner, mode, links,
+ * setuid_root) for a role's child that is not root, so that they are
+ * root's answers, the same for every role. Start it right before forking
+ * such a child (which must keep hp_sys_helper_fd open), stop it right
+ * after: one helper serves one child. Without it, such a child answers them
+ * itself, unknown where it cannot reach the path. */
+bool hp_sys_helper_start(hp_sysbackend *s, hp_err *why);
+int hp_sys_helper_fd(const hp_sysbackend *s);
+void hp_sys_helper_stop(hp_sysbackend *s);
+
+#endif
