@@ -113,9 +113,10 @@ static void scan_program(sess *x, bool all[HP_PROBE_COUNT])
  * role's process gets from the root helper. */
 static bool uses_global_files(const region_use *u)
 {
-	return u->probe[HP_PROBE_TYPE] || u->probe[HP_PROBE_OWNER] ||
-	       u->probe[HP_PROBE_GROUP_OWNER] || u->probe[HP_PROBE_MODE] ||
-	       u->probe[HP_PROBE_LINKS] || u->probe[HP_PROBE_SETUID_ROOT];
+	for (int p = 0; p < HP_PROBE_COUNT; p++)
+		if (u->probe[p] && hp_sys_helper_answers((hp_probe_id)p))
+			return true;
+	return false;
 }
 
 /* Roles named through role params, known once phase one has run. */

@@ -440,6 +440,27 @@ void hp_etc_user_free(hp_etc_user *u)
 	memset(u, 0, sizeof *u);
 }
 
+hp_tri hp_etcview_users_with_uid(hp_etcview *v, uint32_t uid, const char ***names, size_t *n,
+                                 hp_err *why)
+{
+	*names = NULL;
+	*n = 0;
+	hp_etcview_load(v, HP_ETC_USERS);
+	if (!v->db) {
+		hp_err_set(why, "%s", v->db_why.msg);
+		return HP_UNKNOWN;
+	}
+	size_t cap = 0;
+	for (size_t i = 0; i < hp_userdb_nusers(v->db); i++) {
+		const hp_user *u = hp_userdb_user_at(v->db, i);
+		if (u->uid != uid)
+			continue;
+		*names = hp_xgrow(*names, &cap, *n + 1, sizeof **names);
+		(*names)[(*n)++] = u->name;
+	}
+	return HP_TRUE;
+}
+
 hp_tri hp_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out, hp_err *why)
 {
 	memset(out, 0, sizeof *out);

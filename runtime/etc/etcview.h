@@ -67,6 +67,13 @@ hp_tri hp_etcview_user(hp_etcview *v, const char *name, uint32_t uid, hp_etc_use
 void hp_etc_user_free(hp_etc_user *u);
 hp_tri hp_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out, hp_err *why);
 
+/* The names of every account with this uid, in etc/passwd's order (several
+ * when accounts share it: each is a way to that uid for whoever knows, or
+ * needs no, its password). HP_TRUE with *names the caller frees (the
+ * strings point into the view), possibly none; HP_UNKNOWN with why. */
+hp_tri hp_etcview_users_with_uid(hp_etcview *v, uint32_t uid, const char ***names, size_t *n,
+                                 hp_err *why);
+
 /* Whether user name's password is empty: HP_TRUE, HP_FALSE, or HP_UNKNOWN
  * with why; *absent is set when there is no such user. */
 hp_tri hp_etcview_password_empty(hp_etcview *v, const char *name, int *absent, hp_err *why);

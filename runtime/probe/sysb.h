@@ -71,6 +71,11 @@ hp_value hp_sysb_str(hp_pool *pool, hp_probe_id p, const char *s, size_t len);
 /* sysb_path.c: exists, type, owner, group_owner, mode, links, readable,
  * writable, executable, writable_ancestor, setuid_root. */
 hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const char *path, hp_pool *pool);
+/* sysb_path.c: setuid_image, the whole image's setuid-root executables. */
+hp_value hp_sysb_setuid_image(hp_sysbackend *s, hp_pool *pool);
+/* sysb_path.c: command_files and tree_writable. */
+hp_value hp_sysb_command_files(hp_sysbackend *s, const char *spec, hp_pool *pool);
+hp_value hp_sysb_tree_writable(hp_sysbackend *s, const char *path, hp_pool *pool);
 
 /* sysb_proc.c: sudo, caps.*, no_new_privs, signal, ptrace, proc_mem,
  * procs_visible, mount_point, read_only, fs_type (live only). */

@@ -27,6 +27,8 @@ void hp_sysb_etc_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT])
 	if (used[HP_PROBE_USER] || used[HP_PROBE_USER_BY_UID] || used[HP_PROBE_GROUP] ||
 	    used[HP_PROBE_SUDOERS_GRANTS])
 		what |= HP_ETC_USERS;
+	if (used[HP_PROBE_USERS_WITH_UID])
+		what |= HP_ETC_USERS;
 	if (used[HP_PROBE_PASSWORD_EMPTY])
 		what |= HP_ETC_SHADOW;
 	if (used[HP_PROBE_SUDOERS_GRANTS])
@@ -108,9 +110,26 @@ static hp_value group_value(hp_sysbackend *s, hp_probe_id p, const char *name, h
 	return hp_v_group(g);
 }
 
+static hp_value uid_accounts(hp_sysbackend *s, hp_probe_id p, int64_t uid, hp_pool *pool)
+{
+	if (uid < 0 || uid >= 4294967295LL)
+		return hp_sysb_unknown(pool, p, "users_with_uid(%lld): not a uid", (long long)uid);
+	const char **names;
+	size_t n;
+	hp_err e;
+	if (hp_etcview_users_with_uid(view_of(s), (uint32_t)uid, &names, &n, &e) != HP_TRUE)
+		return hp_sysb_unknown(pool, p, "%s", e.msg);
+	hp_list l;
+	bool ok = copy_list(pool, names, n, &l);
+	free(names);
+	return ok ? hp_v_list(l.items, l.n) : hp_v_unknown(HP_T_LIST, too_big);
+}
+
 hp_value hp_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
 {
 	switch (p) {
+	case HP_PROBE_USERS_WITH_UID:
+		return uid_accounts(s, p, arg->u.i, pool);
 	case HP_PROBE_USER:
 	case HP_PROBE_USER_BY_UID:
 		return user_value(s, p, arg, pool);

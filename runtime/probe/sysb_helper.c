@@ -33,7 +33,13 @@ enum {
 bool hp_sysb_helper_probe(hp_probe_id p)
 {
 	return p == HP_PROBE_TYPE || p == HP_PROBE_OWNER || p == HP_PROBE_GROUP_OWNER ||
-	       p == HP_PROBE_MODE || p == HP_PROBE_LINKS || p == HP_PROBE_SETUID_ROOT;
+	       p == HP_PROBE_MODE || p == HP_PROBE_LINKS || p == HP_PROBE_SETUID_ROOT ||
+	       p == HP_PROBE_SETUID_IMAGE || p == HP_PROBE_COMMAND_FILES;
+}
+
+bool hp_sys_helper_answers(hp_probe_id p)
+{
+	return hp_sysb_helper_probe(p);
 }
 
 static void put_u32(unsigned char *p, uint32_t x)

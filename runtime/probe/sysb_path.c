@@ -11,9 +11,12 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "os/command_files.h"
 #include "os/replace.h"
+#include "os/setuid_image.h"
 #include "os/setuid_scan.h"
 #include "os/sysx.h"
+#include "os/tree_walk.h"
 
 /* --- resolution in the role's view ---------------------------------------------- */
 
@@ -262,6 +265,180 @@ static hp_value setuid_list(hp_sysbackend *s, hp_probe_id p, const char *dir, hp
 		items[i] = (hp_str){c, (uint32_t)len};
 	}
 	return hp_v_list(items, (uint32_t)l->n);
+}
+
+hp_value hp_sysb_setuid_image(hp_sysbackend *s, hp_pool *pool)
+{
+	hp_probe_id p = HP_PROBE_SETUID_IMAGE;
+	hp_err e;
+	hp_mounts m = {0};
+	bool live = s->kind == HP_SYS_LIVE;
+	if (live && hp_mounts_read(&m, &e) != HP_TRUE)
+		return global_unknown(s, p, &e, pool);
+	hp_setuid_budget b;
+	memset(&b, 0, sizeof b);
+	hp_suid_list l;
+	hp_tri t = hp_setuid_image(&s->root, live ? &m : NULL, &b, &l, &e);
+	if (live)
+		hp_mounts_free(&m);
+	if (t != HP_TRUE)
+		return global_unknown(s, p, &e, pool);
+	hp_value v;
+	if (l.n > HP_VALUE_MAX_LIST) {
+		v = hp_sysb_unknown(pool, p, "%zu setuid-root entries, more than a list holds", l.n);
+		hp_suid_list_free(&l);
+		return v;
+	}
+	hp_str *items = hp_pool_alloc(pool, (l.n ? l.n : 1) * sizeof *items);
+	v = hp_v_unknown(HP_T_LIST, "memory limit");
+	size_t i = 0;
+	for (; items && i < l.n; i++) {
+		size_t len = strlen(l.v[i].name);
+		char *c = hp_pool_strndup(pool, l.v[i].name, len);
+		if (!c || len > HP_VALUE_MAX_STRING)
+			break;
+		items[i] = (hp_str){c, (uint32_t)len};
+	}
+	if (items && i == l.n)
+		v = hp_v_list(items, (uint32_t)l.n);
+	hp_suid_list_free(&l);
+	return v;
+}
+
+hp_value hp_sysb_command_files(hp_sysbackend *s, const char *spec, hp_pool *pool)
+{
+	hp_probe_id p = HP_PROBE_COMMAND_FILES;
+	hp_strv l;
+	hp_err e;
+	hp_tri t = hp_command_files(&s->root, spec, &l, &e);
+	if (t == HP_FALSE)
+		return hp_v_absent(HP_T_LIST, hp_sysb_reason(pool, "%s", e.msg));
+	if (t != HP_TRUE)
+		return global_unknown(s, p, &e, pool);
+	hp_str *items = hp_pool_alloc(pool, (l.n ? l.n : 1) * sizeof *items);
+	hp_value v = hp_v_unknown(HP_T_LIST, "memory limit");
+	size_t i = 0;
+	for (; items && i < l.n; i++) {
+		size_t len = strlen(l.v[i]);
+		char *c = hp_pool_strndup(pool, l.v[i], len);
+		if (!c)
+			break;
+		items[i] = (hp_str){c, (uint32_t)len};
+	}
+	if (items && i == l.n)
+		v = hp_v_list(items, (uint32_t)l.n);
+	hp_strv_free(&l);
+	return v;
+}
+
+/* --- tree_writable ------------------------------------------------------------ */
+
+typedef struct {
+	hp_sysbackend *s;
+	const char *top;
+	char *found; /* the first entry the role can write or owns */
+} tree_ctx;
+
+/* Whether path, lexically, is top or below it. */
+static bool lexically_below(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+	while (n > 1 && top[n - 1] == '/')
+		n--;
+	return strncmp(path, top, n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1);
+}
+
+static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
+{
+	tree_ctx *c = vctx;
+	hp_err e;
+	e.msg[0] = '\0';
+	if (te->info->type == HP_FT_SYMLINK) {
+		/* a link the package loads through: inside the tree it leads to
+		 * what the walk sees anyway; out of it, to a file that must be
+		 * as safe as the tree */
+		char link[HP_PATH_MAX + 1];
+		ssize_t n = readlinkat(te->fd, "", link, sizeof link - 1);
+		if (n <= 0 || n >= (ssize_t)sizeof link - 1) {
+			hp_err_set(why, "%s: reading the symlink failed", te->path);
+			return HP_UNKNOWN;
+		}
+		link[n] = '\0';
+		if (link[0] != '/' && !strstr(link, ".."))
+			return HP_FALSE;
+		char *target;
+		if (link[0] == '/') {
+			target = hp_xstrdup(link);
+		} else {
+			const char *sl = strrchr(te->path, '/');
+			target = hp_xasprintf("%.*s/%s", (int)(sl ? sl - te->path : 0), te->path, link);
+		}
+		hp_tri r = HP_FALSE;
+		if (!lexically_below(target, c->top) || strstr(link, "..")) {
+			hp_fileinfo fi;
+			hp_tri t = hp_path_info(&c->s->root, target, 0, &fi, &e);
+			if (t == HP_FALSE) {
+				r = HP_FALSE; /* dangling: loads nothing */
+			} else if (t != HP_TRUE) {
+				hp_err_set(why, "%s -> %s: %s", te->path, link, e.msg);
+				r = HP_UNKNOWN;
+			} else if (fi.type == HP_FT_DIR && !lexically_below(target, c->top)) {
+				hp_err_set(why,
+				           "%s -> %s: a directory outside the tree (not walked)",
+				           te->path, link);
+				r = HP_UNKNOWN;
+			} else {
+				int fd;
+				t = hp_resolve(&c->s->root, target, 0, &fd, &e);
+				if (t == HP_TRUE) {
+					t = access_for(c->s, fd, HP_ACC_WRITE, &e);
+					close(fd);
+				}
+				if (t == HP_FALSE)
+					t = replaceable_for(c->s, target, &e);
+				if (t == HP_TRUE) {
+					c->found = hp_xasprintf("%s (through %s)", target, te->path);
+					r = HP_TRUE;
+				} else if (t == HP_UNKNOWN) {
+					hp_err_set(why, "%s -> %s: %s", te->path, link, e.msg);
+					r = HP_UNKNOWN;
+				}
+			}
+		}
+		free(target);
+		return r;
+	}
+	hp_tri t = access_for(c->s, te->fd, HP_ACC_WRITE, &e);
+	if (t == HP_UNKNOWN) {
+		hp_err_set(why, "%s: %s", te->path, e.msg);
+		return HP_UNKNOWN;
+	}
+	if (t == HP_TRUE) {
+		c->found = hp_xstrdup(te->path);
+		return HP_TRUE;
+	}
+	return HP_FALSE;
+}
+
+hp_value hp_sysb_tree_writable(hp_sysbackend *s, const char *path, hp_pool *pool)
+{
+	hp_probe_id p = HP_PROBE_TREE_WRITABLE;
+	tree_ctx c = {s, path, NULL};
+	hp_tree_limits lim;
+	memset(&lim, 0, sizeof lim);
+	hp_err e;
+	e.msg[0] = '\0';
+	int missing;
+	hp_tri t = hp_tree_walk(&s->root, path, s->role.as_role ? HP_RES_DENIED_FALSE : 0, &lim,
+	                        tree_visit, &c, &missing, &e);
+	if (missing)
+		return hp_v_bool(false); /* nothing there to write */
+	if (t == HP_UNKNOWN) {
+		free(c.found);
+		return hp_sysb_unknown(pool, p, "%s", e.msg);
+	}
+	free(c.found);
+	return hp_v_bool(t == HP_TRUE);
 }
 
 static int access_mode(hp_probe_id p)

@@ -79,7 +79,18 @@ static hp_value sys_ask(hp_backend *b, hp_role role, hp_probe_id p, const hp_val
 	case HP_PROBE_GROUP:
 	case HP_PROBE_PASSWORD_EMPTY:
 	case HP_PROBE_SUDOERS_GRANTS:
+	case HP_PROBE_USERS_WITH_UID:
 		return hp_sysb_etc(s, p, arg, pool);
+	case HP_PROBE_SETUID_IMAGE:
+		if (s->role.role != HP_ROLE_ROOT && s->helper_fd >= 0)
+			return hp_sysb_helper_ask(s, p, arg, pool);
+		return hp_sysb_setuid_image(s, pool);
+	case HP_PROBE_COMMAND_FILES:
+		if (s->role.role != HP_ROLE_ROOT && s->helper_fd >= 0)
+			return hp_sysb_helper_ask(s, p, arg, pool);
+		return hp_sysb_command_files(s, arg->u.s.p, pool);
+	case HP_PROBE_TREE_WRITABLE:
+		return hp_sysb_tree_writable(s, arg->u.s.p, pool);
 	case HP_PROBE_TYPE:
 	case HP_PROBE_OWNER:
 	case HP_PROBE_GROUP_OWNER:

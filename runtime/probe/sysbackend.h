@@ -107,12 +107,14 @@ void hp_sys_set_role(hp_sysbackend *s, const hp_sys_role *r);
 
 /* The root helper: a child of the check that stays root and answers the
  * global probes about files (type, owner, group_owner, mode, links,
- * setuid_root) for a role's child that is not root, so that they are
+ * setuid_root, setuid_image, command_files) for a role's child that is not root, so that they are
  * root's answers, the same for every role. Start it right before forking
  * such a child (which must keep hp_sys_helper_fd open), stop it right
  * after: one helper serves one child. Without it, such a child answers them
  * itself, unknown where it cannot reach the path. */
 bool hp_sys_helper_start(hp_sysbackend *s, hp_err *why);
+/* Whether the root helper answers probe p (a global probe about files). */
+bool hp_sys_helper_answers(hp_probe_id p);
 int hp_sys_helper_fd(const hp_sysbackend *s);
 void hp_sys_helper_stop(hp_sysbackend *s);
 

@@ -6,7 +6,9 @@
 #   image_make DIR            a well-formed image: users root, hangar (999)
 #                             and agent (1000); a root-owned driver PATH;
 #                             hangar's directories; managed settings owned
-#                             by root; su and passwd setuid root; /tmp
+#                             by root; su and passwd setuid root; /tmp;
+#                             the harness (sandbox_harness), /usr/bin/env
+#                             and hangar's harness.env
 #   image_check DIR [ARG...]  hangar-policy check --provider docker --root
 #                             DIR (the built-in policy) with the image's
 #                             PATH; prints the rules that did not pass (result,
@@ -73,6 +75,11 @@ image_make() {
 	install -d -o 999 -g 999 -m 0700 "$d/var/lib/hangar" "$d/var/lib/hangar-ctl"
 	install -d -o 999 -g 999 -m 0755 "$d/var/lib/hangar/harness"
 	install -d -o 1000 -g 1000 -m 0755 "$d/home/agent"
+	install -o 999 -g 999 -m 0600 /dev/null "$d/var/lib/hangar/harness.env"
+	printf '\177ELF' >"$d/usr/bin/env"
+	chmod 0755 "$d/usr/bin/env"
+	. "$SRC/tests/e2e/lib/sandbox.sh"
+	sandbox_harness "$d"
 }
 
 report_rules() {

@@ -15,8 +15,13 @@
 # /var/lib/hangar), an agent user agent (uid 1000, gid 1000, home
 # /home/agent; any other uid-1000 account of the machine is removed from the
 # copy), /var/lib/hangar and /var/lib/hangar-ctl owned by hangar (0700),
-# /etc/claude-code/managed-settings.json owned by root (0644), and the driver
-# PATH below.
+# /etc/claude-code/managed-settings.json owned by root (0644), the harness
+# (sandbox_harness) in /usr/local and its environment file
+# /var/lib/hangar/harness.env owned by hangar (0600), and the driver PATH
+# below. The machine's own filesystems are remounted nosuid in the
+# namespace (all but /usr/bin/sudo, bound on itself), so that the
+# sandbox's image, for setuid_image, is what the test adds to its tmpfs
+# mounts.
 
 SANDBOX_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 SANDBOX_HANGAR_UID=999
@@ -76,7 +81,20 @@ sandbox_setup() {
 	echo '{}' >"$etc/claude-code/managed-settings.json"
 	chown root:root "$etc/claude-code/managed-settings.json"
 	chmod 0644 "$etc/claude-code/managed-settings.json"
+	# the machine's own filesystems are not the sandbox's image: in this
+	# namespace they ignore setuid, so setuid_image walks only what the
+	# sandbox adds below (tmpfs mounts without nosuid)
+	awk '$5 != "/etc" { print $5 }' /proc/self/mountinfo | while read -r mp; do
+		mount -o remount,bind,nosuid "$(printf "$mp")" 2>/dev/null || true
+	done
 	mount --bind "$etc" /etc
+	mount -o remount,bind,nosuid /etc
+	# ...but for the machine's sudo, which the sudo probe runs as the agent
+	for f in /usr/bin/sudo; do
+		[ -u "$f" ] || continue
+		mount --bind "$f" "$f"
+		mount -o remount,bind,suid "$f"
+	done
 
 	mount -t tmpfs -o mode=0755 sandbox-var-lib /var/lib
 	mkdir -p /var/lib/sudo
@@ -87,12 +105,29 @@ sandbox_setup() {
 	install -d -o 1000 -g 1000 -m 0755 /home/agent
 	mount -t tmpfs -o mode=0755 sandbox-usr-local /usr/local
 	mkdir -p /usr/local/bin /usr/local/sbin
+	sandbox_harness /
+	install -o 999 -g 999 -m 0600 /dev/null /var/lib/hangar/harness.env
 	# the check runs from the test's build tree: make sure the agent cannot
 	# reach it there (it could otherwise replace the runtime mid-check)
 	PATH=$SANDBOX_PATH
 	export PATH
 	unset HANGAR_AGENT_USER HANGAR_UID_SPLIT HANGAR_PROVIDER
 	set +e
+}
+
+# sandbox_harness ROOT: the harness as npm installs it globally, below ROOT:
+# claude, a symlink into node's global modules to a script run by
+# `#!/usr/bin/env node`, and node itself (a copy of true), all root's.
+sandbox_harness() {
+	pkg=$1/usr/local/lib/node_modules/@anthropic-ai/claude-code
+	mkdir -p "$pkg" "$1/usr/local/bin"
+	printf '#!/usr/bin/env node\n' >"$pkg/cli.js"
+	chmod 0755 "$pkg/cli.js"
+	echo '{"name": "@anthropic-ai/claude-code"}' >"$pkg/package.json"
+	ln -sf ../lib/node_modules/@anthropic-ai/claude-code/cli.js "$1/usr/local/bin/claude"
+	cp /bin/true "$1/usr/local/bin/node"
+	chmod 0755 "$1/usr/local/bin/node"
+	chmod -R go-w "$1/usr/local/lib"
 }
 
 # sandbox_as_agent CMD...: run a command as the sandbox's agent, as a test's

@@ -1,0 +1,399 @@
+/* command_files.c: what running a command by name on a PATH depends on
+ * (command_files.h). */
+#include "os/command_files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "os/sysx.h"
+
+typedef struct {
+	const hp_root *r;
+	const char *path_list; /* the DIRs, colon-separated */
+	hp_strv *out;
+	hp_err *why;
+	int failed; /* out is full or something was unknown */
+} ctx;
+
+static void add(ctx *c, const char *p)
+{
+	for (size_t i = 0; i < c->out->n; i++)
+		if (strcmp(c->out->v[i], p) == 0)
+			return;
+	if (c->out->n == HP_COMMAND_MAX_FILES) {
+		hp_err_set(c->why, "more than %d files", HP_COMMAND_MAX_FILES);
+		c->failed = 1;
+		return;
+	}
+	hp_strv_push(c->out, p);
+}
+
+/* dir of an absolute path ("/" for "/x") */
+static char *dir_of(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	if (!s || s == p)
+		return hp_xstrdup("/");
+	return hp_xasprintf("%.*s", (int)(s - p), p);
+}
+
+static const char *base_of(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/* Follow path's symlinks hop by hop, adding each hop; *final is the path
+ * of the file it ends on (malloc'd). HP_FALSE when it leads nowhere. */
+static hp_tri chain(ctx *c, const char *path, char **final)
+{
+	char *cur = hp_xstrdup(path);
+	for (int hops = 0;; hops++) {
+		add(c, cur);
+		if (hops > HP_WALK_MAX_SYMLINKS) {
+			hp_err_set(c->why, "%s: more than %d symlinks", path, HP_WALK_MAX_SYMLINKS);
+			free(cur);
+			return HP_UNKNOWN;
+		}
+		int fd;
+		hp_err e;
+		hp_tri t = hp_resolve(c->r, cur, HP_RES_NOFOLLOW, &fd, &e);
+		if (t != HP_TRUE) {
+			hp_err_set(c->why, "%s", e.msg);
+			free(cur);
+			return t;
+		}
+		hp_fileinfo fi;
+		if (hp_fd_info(fd, &fi, &e) != HP_TRUE) {
+			close(fd);
+			hp_err_set(c->why, "%s: %s", cur, e.msg);
+			free(cur);
+			return HP_UNKNOWN;
+		}
+		if (fi.type != HP_FT_SYMLINK) {
+			close(fd);
+			*final = cur;
+			return HP_TRUE;
+		}
+		char link[HP_PATH_MAX + 1];
+		ssize_t n = readlinkat(fd, "", link, sizeof link - 1);
+		int err = errno;
+		close(fd);
+		if (n <= 0 || n >= (ssize_t)sizeof link - 1) {
+			hp_err_set(c->why, "%s: reading the symlink: %s", cur,
+			           n < 0 ? strerror(err) : "empty or too long");
+			free(cur);
+			return HP_UNKNOWN;
+		}
+		link[n] = '\0';
+		char *next;
+		if (link[0] == '/') {
+			next = hp_xstrdup(link);
+		} else {
+			char *d = dir_of(cur);
+			next = hp_xasprintf("%s/%s", strcmp(d, "/") == 0 ? "" : d, link);
+			free(d);
+		}
+		free(cur);
+		cur = next;
+		if (strlen(cur) > HP_PATH_MAX) {
+			hp_err_set(c->why, "%s: path longer than %d bytes", path, HP_PATH_MAX);
+			free(cur);
+			return HP_UNKNOWN;
+		}
+	}
+}
+
+/* The first DIR/NAME on the PATH that is an executable regular file. */
+static hp_tri look_up(ctx *c, const char *name, char **found)
+{
+	const char *p = *c->path_list ? c->path_list : NULL;
+	while (p) {
+		const char *q = strchr(p, ':');
+		size_t n = q ? (size_t)(q - p) : strlen(p);
+		char *cand = hp_xasprintf("%.*s/%s", (int)n, p, name);
+		hp_fileinfo fi;
+		hp_err e;
+		hp_tri t = hp_path_info(c->r, cand, 0, &fi, &e);
+		if (t == HP_TRUE && fi.type == HP_FT_FILE && (fi.mode & 0111)) {
+			*found = cand;
+			return HP_TRUE;
+		}
+		free(cand);
+		if (t == HP_UNKNOWN) {
+			/* execvp would go on past some errors, but which file it
+			 * ends on is then not known */
+			hp_err_set(c->why, "%s", e.msg);
+			return HP_UNKNOWN;
+		}
+		p = q ? q + 1 : NULL;
+	}
+	hp_err_set(c->why, "no %s on the PATH %s", name, c->path_list);
+	return HP_FALSE;
+}
+
+hp_tri hp_shebang_parse(const char *buf, size_t len, char **interp, char **arg, hp_err *why)
+{
+	*interp = *arg = NULL;
+	if (len < 2 || buf[0] != '#' || buf[1] != '!')
+		return HP_FALSE;
+	const char *nl = memchr(buf, '\n', len);
+	if (!nl) {
+		hp_err_set(why, "the \"#!\" line is longer than %d bytes", HP_COMMAND_LINE);
+		return HP_UNKNOWN;
+	}
+	const char *s = buf + 2, *e = nl;
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	const char *w = s;
+	while (w < e && *w != ' ' && *w != '\t')
+		w++;
+	if (w == s || memchr(s, '\0', (size_t)(e - s))) {
+		hp_err_set(why, "the \"#!\" line names no interpreter");
+		return HP_UNKNOWN;
+	}
+	*interp = hp_xasprintf("%.*s", (int)(w - s), s);
+	while (w < e && (*w == ' ' || *w == '\t'))
+		w++;
+	*arg = hp_xasprintf("%.*s", (int)(e - w), w);
+	return HP_TRUE;
+}
+
+hp_tri hp_env_command(const char *arg, char **cmd, hp_err *why)
+{
+	*cmd = NULL;
+	/* without -S the kernel passes the rest of the line as one word */
+	bool split = strncmp(arg, "-S", 2) == 0;
+	const char *p = arg;
+	if (split) {
+		p += 2;
+	} else if (strchr(arg, ' ') || strchr(arg, '\t')) {
+		if (arg[0] == '-') {
+			hp_err_set(why, "env %s: an option env does not split without -S", arg);
+			return HP_UNKNOWN;
+		}
+		/* one word with blanks: env looks up that whole name */
+		*cmd = hp_xstrdup(arg);
+		return HP_TRUE;
+	}
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		size_t n = strcspn(p, " \t");
+		if (p[0] == '-') {
+			/* -i, -0, --ignore-environment... change the environment, not
+			 * the command; an option that takes a value cannot be told
+			 * apart here */
+			if ((n == 2 && strchr("i0v", p[1])) || (n > 2 && p[1] == '-' &&
+			    (strncmp(p, "--ignore-environment", n) == 0 || strncmp(p, "--null", n) == 0 ||
+			     strncmp(p, "--debug", n) == 0))) {
+				p += n;
+				continue;
+			}
+			hp_err_set(why, "env: option %.*s is not understood here", (int)n, p);
+			return HP_UNKNOWN;
+		}
+		if (memchr(p, '=', n)) {
+			p += n; /* VAR=value */
+			continue;
+		}
+		*cmd = hp_xasprintf("%.*s", (int)n, p);
+		return HP_TRUE;
+	}
+	hp_err_set(why, "env %s: no command", arg);
+	return HP_UNKNOWN;
+}
+
+/* The first bytes of the file at path (a regular file). */
+static hp_tri head_of(ctx *c, const char *path, char *buf, size_t *len)
+{
+	int fd;
+	hp_err e;
+	hp_tri t = hp_resolve(c->r, path, 0, &fd, &e);
+	if (t != HP_TRUE) {
+		hp_err_set(c->why, "%s", e.msg);
+		return HP_UNKNOWN;
+	}
+	hp_fileinfo fi;
+	if (hp_fd_info(fd, &fi, &e) != HP_TRUE || fi.type != HP_FT_FILE) {
+		close(fd);
+		hp_err_set(c->why, "%s: not a regular file", path);
+		return HP_UNKNOWN;
+	}
+	int rfd = hp_proc_reopen(fd, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	close(fd);
+	if (rfd < 0) {
+		hp_err_set(c->why, "%s: cannot be read: %s", path, strerror(errno));
+		return HP_UNKNOWN;
+	}
+	ssize_t n = read(rfd, buf, HP_COMMAND_LINE);
+	int err = errno;
+	close(rfd);
+	if (n < 0) {
+		hp_err_set(c->why, "%s: %s", path, strerror(err));
+		return HP_UNKNOWN;
+	}
+	*len = (size_t)n;
+	return HP_TRUE;
+}
+
+/* The package of file (absolute): its root and the node_modules lookup. */
+static void package_of(ctx *c, const char *file)
+{
+	char *d = dir_of(file);
+	for (int up = 0; up < HP_WALK_MAX_DEPTH && !c->failed; up++) {
+		char *pj = hp_xasprintf("%s/package.json", strcmp(d, "/") == 0 ? "" : d);
+		hp_fileinfo fi;
+		hp_err e;
+		hp_tri t = hp_path_info(c->r, pj, 0, &fi, &e);
+		free(pj);
+		if (t == HP_UNKNOWN) {
+			hp_err_set(c->why, "%s", e.msg);
+			c->failed = 1;
+			break;
+		}
+		if (t == HP_TRUE) {
+			add(c, d);
+			/* Node looks for DIR/node_modules in the package and in every
+			 * directory above it not itself named node_modules */
+			char *a = hp_xstrdup(d);
+			for (;;) {
+				if (strcmp(base_of(a), "node_modules") != 0) {
+					char *nm = hp_xasprintf("%s/node_modules",
+					                        strcmp(a, "/") == 0 ? "" : a);
+					hp_fileinfo ni;
+					if (hp_path_info(c->r, nm, 0, &ni, &e) == HP_TRUE)
+						add(c, nm);
+					free(nm);
+				}
+				if (strcmp(a, "/") == 0)
+					break;
+				char *up2 = dir_of(a);
+				free(a);
+				a = up2;
+			}
+			free(a);
+			break;
+		}
+		if (strcmp(d, "/") == 0)
+			break;
+		char *up2 = dir_of(d);
+		free(d);
+		d = up2;
+	}
+	free(d);
+}
+
+/* The files behind running path (found already), depth levels of
+ * interpreters deep. */
+static hp_tri files_of(ctx *c, const char *path, int depth)
+{
+	char *final = NULL;
+	hp_tri t = chain(c, path, &final);
+	if (t != HP_TRUE)
+		return t == HP_FALSE ? HP_UNKNOWN : t;
+	char buf[HP_COMMAND_LINE];
+	size_t len = 0;
+	t = head_of(c, final, buf, &len);
+	char *interp = NULL, *arg = NULL;
+	if (t == HP_TRUE) {
+		hp_err e;
+		t = hp_shebang_parse(buf, len, &interp, &arg, &e);
+		if (t == HP_UNKNOWN)
+			hp_err_set(c->why, "%s: %s", final, e.msg);
+		else if (t == HP_FALSE)
+			t = HP_TRUE;
+	}
+	if (t == HP_TRUE)
+		package_of(c, final);
+	if (t == HP_TRUE && interp) {
+		if (depth >= HP_COMMAND_MAX_INTERP) {
+			hp_err_set(c->why, "%s: interpreters nested more than %d deep", final,
+			           HP_COMMAND_MAX_INTERP);
+			t = HP_UNKNOWN;
+		} else if (interp[0] != '/') {
+			hp_err_set(c->why,
+			           "%s: the interpreter '%s' is not an absolute path: the kernel "
+			           "resolves it against the working directory",
+			           final, interp);
+			t = HP_UNKNOWN;
+		} else {
+			t = files_of(c, interp, depth + 1);
+			if (t == HP_TRUE && strcmp(base_of(interp), "env") == 0) {
+				char *cmd = NULL;
+				hp_err e;
+				t = hp_env_command(arg, &cmd, &e);
+				if (t != HP_TRUE) {
+					hp_err_set(c->why, "%s: %s", final, e.msg);
+				} else if (strchr(cmd, '/')) {
+					if (cmd[0] != '/') {
+						hp_err_set(c->why,
+						           "%s: env runs '%s', a relative path", final,
+						           cmd);
+						t = HP_UNKNOWN;
+					} else {
+						t = files_of(c, cmd, depth + 1);
+					}
+				} else {
+					char *found = NULL;
+					t = look_up(c, cmd, &found);
+					if (t == HP_FALSE) {
+						hp_err_set(c->why, "%s: env runs %s, which is on no "
+						           "directory of the PATH", final, cmd);
+						t = HP_UNKNOWN;
+					}
+					if (t == HP_TRUE)
+						t = files_of(c, found, depth + 1);
+					free(found);
+				}
+				free(cmd);
+			}
+		}
+	}
+	free(interp);
+	free(arg);
+	free(final);
+	if (t == HP_TRUE && c->failed)
+		t = HP_UNKNOWN;
+	return t;
+}
+
+hp_tri hp_command_files(const hp_root *r, const char *spec, hp_strv *out, hp_err *why)
+{
+	out->v = NULL;
+	out->n = out->cap = 0;
+	const char *colon = strchr(spec, ':');
+	char *name = colon ? hp_xasprintf("%.*s", (int)(colon - spec), spec) : hp_xstrdup(spec);
+	ctx c = {r, colon ? colon + 1 : "", out, why, 0};
+	hp_tri t;
+	char *found = NULL;
+	if (name[0] == '/') {
+		found = hp_xstrdup(name);
+		hp_fileinfo fi;
+		hp_err e;
+		t = hp_path_info(r, found, 0, &fi, &e);
+		if (t != HP_TRUE)
+			hp_err_set(why, "%s", e.msg);
+	} else if (!*name || strchr(name, '/') || !colon) {
+		hp_err_set(why, "'%s': not a command name and a PATH", spec);
+		t = HP_UNKNOWN;
+	} else {
+		t = look_up(&c, name, &found);
+	}
+	if (t == HP_TRUE)
+		t = files_of(&c, found, 0);
+	free(found);
+	free(name);
+	if (t != HP_TRUE)
+		hp_strv_free(out);
+	return t;
+}

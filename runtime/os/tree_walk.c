@@ -1,0 +1,185 @@
+/* tree_walk.c: a bounded walk of a directory tree on descriptors (tree_walk.h). */
+#include "os/tree_walk.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "os/access.h"
+#include "os/sysx.h"
+
+typedef struct {
+	DIR *d;
+	size_t len;
+} frame;
+
+typedef struct {
+	char path[HP_PATH_MAX + 1];
+	frame st[HP_TREE_MAX_DEPTH + 1];
+	int depth;
+} walk;
+
+static int on_same_mount(const hp_fileinfo *a, const hp_fileinfo *b)
+{
+	if (a->has_mnt_id && b->has_mnt_id)
+		return a->mnt_id == b->mnt_id;
+	return a->dev == b->dev;
+}
+
+/* Open entry name of directory dfd as a directory stream and push it. */
+static hp_tri push(walk *w, int efd, const char *name, hp_err *why)
+{
+	if (w->depth == HP_TREE_MAX_DEPTH) {
+		hp_err_set(why, "%s/%s: deeper than %d directories", w->path, name,
+		           HP_TREE_MAX_DEPTH);
+		return HP_UNKNOWN;
+	}
+	size_t base = w->st[w->depth].len, n = strlen(name);
+	if (base + 1 + n > HP_PATH_MAX) {
+		hp_err_set(why, "%s/%s: path longer than %d bytes", w->path, name, HP_PATH_MAX);
+		return HP_UNKNOWN;
+	}
+	int fd = openat(efd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == EACCES) {
+		/* a directory this process cannot search holds nothing it can
+		 * reach; one it can search but not list could hide anything */
+		hp_err e;
+		if (hp_access_kernel(efd, HP_ACC_EXEC, &e) == HP_FALSE)
+			return HP_FALSE;
+		hp_err_set(why, "%s/%s: can be searched but not listed", w->path, name);
+		return HP_UNKNOWN;
+	}
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		hp_err_set(why, "%s/%s: %s", w->path, name, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return HP_UNKNOWN;
+	}
+	if (strcmp(w->path, "/") != 0)
+		w->path[base++] = '/';
+	memcpy(w->path + base, name, n + 1);
+	w->depth++;
+	w->st[w->depth] = (frame){d, base + n};
+	return HP_FALSE;
+}
+
+static void pop(walk *w)
+{
+	closedir(w->st[w->depth].d);
+	w->depth--;
+	if (w->depth >= 0)
+		w->path[w->st[w->depth].len] = '\0';
+}
+
+hp_tri hp_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tree_limits *lim,
+                    hp_tree_fn fn, void *ctx, int *missing, hp_err *why)
+{
+	*missing = 0;
+	lim->entries = 0;
+	int tfd;
+	hp_tri t = hp_resolve(r, top, res_flags, &tfd, why);
+	if (t != HP_TRUE) {
+		*missing = t == HP_FALSE;
+		return t;
+	}
+	hp_fileinfo top_info;
+	if (hp_fd_info(tfd, &top_info, why) != HP_TRUE) {
+		close(tfd);
+		return HP_UNKNOWN;
+	}
+	hp_tree_entry te = {tfd, &top_info, top, 1};
+	t = fn(ctx, &te, why);
+	if (t != HP_FALSE || top_info.type != HP_FT_DIR) {
+		close(tfd);
+		return t;
+	}
+	walk *w = hp_xcalloc(1, sizeof *w);
+	w->depth = -1;
+	size_t tlen = strlen(top);
+	while (tlen > 1 && top[tlen - 1] == '/')
+		tlen--;
+	memcpy(w->path, top, tlen);
+	w->path[tlen] = '\0';
+	int fd = openat(tfd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	close(tfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		hp_err_set(why, "%s: %s", top, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(w);
+		return HP_UNKNOWN;
+	}
+	w->depth = 0;
+	w->st[0] = (frame){d, tlen};
+	size_t max = lim->max_entries ? lim->max_entries : HP_TREE_MAX_ENTRIES;
+	int64_t deadline = hp_now_ms() + (lim->max_ms ? lim->max_ms : HP_TREE_MAX_MS);
+	bool offline = (r->flags & HP_ROOT_OFFLINE) != 0;
+	t = HP_FALSE;
+	while (w->depth >= 0 && t == HP_FALSE) {
+		frame *f = &w->st[w->depth];
+		errno = 0;
+		struct dirent *de = readdir(f->d);
+		if (!de) {
+			if (errno) {
+				hp_err_set(why, "%s: reading the directory: %s", w->path,
+				           strerror(errno));
+				t = HP_UNKNOWN;
+				break;
+			}
+			pop(w);
+			continue;
+		}
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (++lim->entries > max) {
+			hp_err_set(why, "%s: more than %zu entries", top, max);
+			t = HP_UNKNOWN;
+			break;
+		}
+		if ((lim->entries & 255) == 0 && hp_now_ms() > deadline) {
+			hp_err_set(why, "%s: the walk took longer than %lld ms", top,
+			           (long long)(lim->max_ms ? lim->max_ms : HP_TREE_MAX_MS));
+			t = HP_UNKNOWN;
+			break;
+		}
+		int efd = openat(dirfd(f->d), de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (efd < 0) {
+			if (errno == ENOENT)
+				continue; /* removed meanwhile */
+			hp_err_set(why, "%s/%s: %s", w->path, de->d_name, strerror(errno));
+			t = HP_UNKNOWN;
+			break;
+		}
+		hp_fileinfo fi;
+		if (hp_fd_info(efd, &fi, why) != HP_TRUE) {
+			close(efd);
+			t = HP_UNKNOWN;
+			break;
+		}
+		char *p = hp_xasprintf("%s/%s", strcmp(w->path, "/") == 0 ? "" : w->path, de->d_name);
+		hp_tree_entry e = {efd, &fi, p, 0};
+		t = fn(ctx, &e, why);
+		free(p);
+		if (t == HP_FALSE && fi.type == HP_FT_DIR) {
+			if (!on_same_mount(&fi, &top_info) && offline) {
+				hp_err_set(why, "%s/%s: a mount inside the image", w->path,
+				           de->d_name);
+				t = HP_UNKNOWN;
+			} else {
+				t = push(w, efd, de->d_name, why);
+			}
+		}
+		close(efd);
+	}
+	while (w->depth >= 0)
+		pop(w);
+	free(w);
+	return t;
+}

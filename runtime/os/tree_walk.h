@@ -1,0 +1,59 @@
+/* tree_walk.h: every entry below a directory inside a root, for the
+ * questions asked of a whole tree (tree_writable: can the role write, or
+ * does it own, anything a package loads from?).
+ *
+ * The top is resolved inside the root (safe_path.h, symlinks followed); the
+ * walk below it is on descriptors: each entry is opened O_PATH | O_NOFOLLOW
+ * relative to its directory's descriptor and described by statx on that
+ * descriptor, so what the visitor is shown is the file that was looked at.
+ * Symlinks are shown, never followed (the visitor decides what one means),
+ * and a directory on another mount is shown but not entered when offline
+ * (a mount inside an image is unknown there, as for every path). Bounded:
+ * entries, depth and wall time; past a bound the walk is unknown, because
+ * the entry not looked at could be the one that matters.
+ */
+#ifndef HP_TREE_WALK_H
+#define HP_TREE_WALK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/tri.h"
+#include "lib/xalloc.h"
+#include "os/safe_path.h"
+
+enum {
+	HP_TREE_MAX_ENTRIES = 500000,
+	HP_TREE_MAX_MS = 10000,
+	HP_TREE_MAX_DEPTH = 128,
+};
+
+typedef struct {
+	int fd;                  /* O_PATH | O_NOFOLLOW on the entry (the top: followed) */
+	const hp_fileinfo *info; /* its facts */
+	const char *path;        /* its path from the root, for messages */
+	int is_top;
+} hp_tree_entry;
+
+/* The visitor: HP_FALSE to go on, HP_TRUE to stop with that answer (found),
+ * HP_UNKNOWN to stop with why set. */
+typedef hp_tri (*hp_tree_fn)(void *ctx, const hp_tree_entry *e, hp_err *why);
+
+typedef struct {
+	size_t max_entries; /* 0: HP_TREE_MAX_ENTRIES */
+	int64_t max_ms;     /* 0: HP_TREE_MAX_MS */
+	size_t entries;     /* out: entries visited */
+} hp_tree_limits;
+
+/* Visit top (followed; resolved with res_flags, e.g. HP_RES_DENIED_FALSE)
+ * and, when it is a directory, everything below it. A directory below that
+ * this process cannot search is not entered (nothing in it is reachable);
+ * one it can search but not list is unknown. HP_FALSE when the visitor
+ * never stopped the walk; HP_TRUE or HP_UNKNOWN as it said; HP_UNKNOWN
+ * past a bound; the answer of resolving top when that is not HP_TRUE
+ * (HP_FALSE: no such path, or unreachable, with why). *missing tells that
+ * last case apart. */
+hp_tri hp_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tree_limits *lim,
+                    hp_tree_fn fn, void *ctx, int *missing, hp_err *why);
+
+#endif
