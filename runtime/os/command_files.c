@@ -142,7 +142,11 @@ hp_tri hp_shebang_parse(const char *buf, size_t len, char **interp, char **arg, 
 	*interp = *arg = NULL;
 	if (len < 2 || buf[0] != '#' || buf[1] != '!')
 		return HP_FALSE;
+	/* the line ends at a newline, or at the end of a file shorter than
+	 * what the kernel reads */
 	const char *nl = memchr(buf, '\n', len);
+	if (!nl && len < HP_COMMAND_LINE)
+		nl = buf + len;
 	if (!nl) {
 		hp_err_set(why, "the \"#!\" line is longer than %d bytes", HP_COMMAND_LINE);
 		return HP_UNKNOWN;

@@ -44,7 +44,8 @@ hp_tri hp_command_files(const hp_root *r, const char *spec, hp_strv *out, hp_err
 /* The interpreter and its argument of a "#!" line (buf: the file's first
  * bytes): HP_TRUE with *interp and *arg (arg may be empty) malloc'd;
  * HP_FALSE when buf is not a script; HP_UNKNOWN when the line has no
- * newline within HP_COMMAND_LINE bytes or no interpreter. Pure. */
+ * newline within HP_COMMAND_LINE bytes (a shorter buf is the whole file,
+ * its end the line's) or no interpreter. Pure. */
 hp_tri hp_shebang_parse(const char *buf, size_t len, char **interp, char **arg, hp_err *why);
 
 /* The command `env ARG` runs (ARG as a "#!" line passes it: one string,

@@ -68,6 +68,12 @@ typedef struct {
 	hp_err *why;
 } walk;
 
+/* the current directory's path as a prefix of "/name": "" for the root */
+static const char *dirpfx(const walk *w)
+{
+	return strcmp(w->path, "/") == 0 ? "" : w->path;
+}
+
 static void add(walk *w, const char *name, unsigned what, unsigned mode)
 {
 	w->out->v = hp_xgrow(w->out->v, &w->cap, w->out->n + 1, sizeof *w->out->v);
@@ -94,7 +100,7 @@ static hp_tri file_caps(walk *w, int dfd, const char *name)
 		char xpath[4200];
 		int n = snprintf(xpath, sizeof xpath, "%s/%s", f->fdpath, name);
 		if (n < 0 || (size_t)n >= sizeof xpath) {
-			hp_err_set(w->why, "%s/%s: name too long", w->path, name);
+			hp_err_set(w->why, "%s/%s: name too long", dirpfx(w), name);
 			return HP_UNKNOWN;
 		}
 		x = lgetxattr(xpath, "security.capability", NULL, 0);
@@ -103,7 +109,7 @@ static hp_tri file_caps(walk *w, int dfd, const char *name)
 		return HP_TRUE;
 	if (x == 0 || errno == ENODATA || errno == ENOTSUP || errno == ENOENT)
 		return HP_FALSE;
-	hp_err_set(w->why, "%s/%s: reading security.capability: %s", w->path, name,
+	hp_err_set(w->why, "%s/%s: reading security.capability: %s", dirpfx(w), name,
 	           strerror(errno));
 	return HP_UNKNOWN;
 }
@@ -119,25 +125,25 @@ static int same_mount(const walk *w, const struct statx *sx)
 static hp_tri push(walk *w, int dfd, const char *name)
 {
 	if (w->depth == HP_SETUID_IMAGE_MAX_DEPTH) {
-		hp_err_set(w->why, "%s/%s: deeper than %d directories", w->path, name,
+		hp_err_set(w->why, "%s/%s: deeper than %d directories", dirpfx(w), name,
 		           HP_SETUID_IMAGE_MAX_DEPTH);
 		return HP_UNKNOWN;
 	}
 	size_t base = w->st[w->depth].len, n = strlen(name);
 	if (base + 1 + n > HP_PATH_MAX) {
-		hp_err_set(w->why, "%s/%s: path longer than %d bytes", w->path, name, HP_PATH_MAX);
+		hp_err_set(w->why, "%s/%s: path longer than %d bytes", dirpfx(w), name, HP_PATH_MAX);
 		return HP_UNKNOWN;
 	}
 	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return HP_TRUE; /* removed or replaced meanwhile: found where it went */
-		hp_err_set(w->why, "%s/%s: %s", w->path, name, strerror(errno));
+		hp_err_set(w->why, "%s/%s: %s", dirpfx(w), name, strerror(errno));
 		return HP_UNKNOWN;
 	}
 	DIR *d = fdopendir(fd);
 	if (!d) {
-		hp_err_set(w->why, "%s/%s: %s", w->path, name, strerror(errno));
+		hp_err_set(w->why, "%s/%s: %s", dirpfx(w), name, strerror(errno));
 		close(fd);
 		return HP_UNKNOWN;
 	}
@@ -167,14 +173,14 @@ static hp_tri entry(walk *w, int dfd, const struct dirent *de)
 	          STATX_TYPE | STATX_MODE | STATX_UID | STATX_GID | STATX_MNT_ID, &sx) != 0) {
 		if (errno == ENOENT)
 			return HP_TRUE;
-		hp_err_set(w->why, "%s/%s: %s", w->path, name, strerror(errno));
+		hp_err_set(w->why, "%s/%s: %s", dirpfx(w), name, strerror(errno));
 		return HP_UNKNOWN;
 	}
 	if (S_ISDIR(sx.stx_mode)) {
 		if (!same_mount(w, &sx)) {
 			if (w->skip_other_mounts)
 				return HP_TRUE; /* walked on its own, or nosuid */
-			hp_err_set(w->why, "%s/%s: a mount inside the image", w->path, name);
+			hp_err_set(w->why, "%s/%s: a mount inside the image", dirpfx(w), name);
 			return HP_UNKNOWN;
 		}
 		return push(w, dfd, name);

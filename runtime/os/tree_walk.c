@@ -24,6 +24,12 @@ typedef struct {
 	int depth;
 } walk;
 
+/* the current directory's path as a prefix of "/name": "" for the root */
+static const char *dirpfx(const walk *w)
+{
+	return strcmp(w->path, "/") == 0 ? "" : w->path;
+}
+
 static int on_same_mount(const hp_fileinfo *a, const hp_fileinfo *b)
 {
 	if (a->has_mnt_id && b->has_mnt_id)
@@ -35,13 +41,13 @@ static int on_same_mount(const hp_fileinfo *a, const hp_fileinfo *b)
 static hp_tri push(walk *w, int efd, const char *name, hp_err *why)
 {
 	if (w->depth == HP_TREE_MAX_DEPTH) {
-		hp_err_set(why, "%s/%s: deeper than %d directories", w->path, name,
+		hp_err_set(why, "%s/%s: deeper than %d directories", dirpfx(w), name,
 		           HP_TREE_MAX_DEPTH);
 		return HP_UNKNOWN;
 	}
 	size_t base = w->st[w->depth].len, n = strlen(name);
 	if (base + 1 + n > HP_PATH_MAX) {
-		hp_err_set(why, "%s/%s: path longer than %d bytes", w->path, name, HP_PATH_MAX);
+		hp_err_set(why, "%s/%s: path longer than %d bytes", dirpfx(w), name, HP_PATH_MAX);
 		return HP_UNKNOWN;
 	}
 	int fd = openat(efd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
@@ -51,12 +57,12 @@ static hp_tri push(walk *w, int efd, const char *name, hp_err *why)
 		hp_err e;
 		if (hp_access_kernel(efd, HP_ACC_EXEC, &e) == HP_FALSE)
 			return HP_FALSE;
-		hp_err_set(why, "%s/%s: can be searched but not listed", w->path, name);
+		hp_err_set(why, "%s/%s: can be searched but not listed", dirpfx(w), name);
 		return HP_UNKNOWN;
 	}
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
-		hp_err_set(why, "%s/%s: %s", w->path, name, strerror(errno));
+		hp_err_set(why, "%s/%s: %s", dirpfx(w), name, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return HP_UNKNOWN;
@@ -107,6 +113,15 @@ hp_tri hp_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tr
 	memcpy(w->path, top, tlen);
 	w->path[tlen] = '\0';
 	int fd = openat(tfd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == EACCES) {
+		hp_err e;
+		t = hp_access_kernel(tfd, HP_ACC_EXEC, &e) == HP_FALSE ? HP_FALSE : HP_UNKNOWN;
+		if (t == HP_UNKNOWN)
+			hp_err_set(why, "%s: can be searched but not listed", top);
+		close(tfd);
+		free(w);
+		return t;
+	}
 	close(tfd);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
@@ -153,7 +168,7 @@ hp_tri hp_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tr
 		if (efd < 0) {
 			if (errno == ENOENT)
 				continue; /* removed meanwhile */
-			hp_err_set(why, "%s/%s: %s", w->path, de->d_name, strerror(errno));
+			hp_err_set(why, "%s/%s: %s", dirpfx(w), de->d_name, strerror(errno));
 			t = HP_UNKNOWN;
 			break;
 		}
@@ -169,7 +184,7 @@ hp_tri hp_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tr
 		free(p);
 		if (t == HP_FALSE && fi.type == HP_FT_DIR) {
 			if (!on_same_mount(&fi, &top_info) && offline) {
-				hp_err_set(why, "%s/%s: a mount inside the image", w->path,
+				hp_err_set(why, "%s/%s: a mount inside the image", dirpfx(w),
 				           de->d_name);
 				t = HP_UNKNOWN;
 			} else {

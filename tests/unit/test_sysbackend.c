@@ -370,7 +370,13 @@ static void test_file_facts(void **state)
 	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TYPE, "/escape/shadow"), "\"file\"");
 	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TYPE, "/escape/hostname"),
 	                    "absent (/escape/hostname: no such file or directory)");
-	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_OWNER, ""), "unknown (empty path)");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_OWNER, ""),
+	                    "unknown (an empty path: as a PATH entry it is the working directory, "
+	                    "which the agent may choose)");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_OWNER, "usr/bin"),
+	                    "unknown ('usr/bin' is not an absolute path: it is resolved against "
+	                    "the working directory of whoever uses it, which the agent may "
+	                    "choose)");
 }
 
 static void test_setuid_root(void **state)
@@ -384,6 +390,99 @@ static void test_setuid_root(void **state)
 	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_SETUID_ROOT, "/usr/games"), "{}");
 	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_SETUID_ROOT, "/etc/passwd"),
 	                    "unknown (/etc/passwd: not a directory (file))");
+}
+
+static void test_users_with_uid(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	assert_string_equal(ask_int(f, HP_ROLE_ROOT, HP_PROBE_USERS_WITH_UID, 0), "{ \"root\" }");
+	assert_string_equal(ask_int(f, HP_ROLE_ROOT, HP_PROBE_USERS_WITH_UID, 4242), "{}");
+	assert_string_equal(ask_int(f, HP_ROLE_ROOT, HP_PROBE_USERS_WITH_UID, -1),
+	                    "unknown (users_with_uid(-1): not a uid)");
+	assert_string_equal(ask_int(f, HP_ROLE_ROOT, HP_PROBE_USERS_WITH_UID, 4294967295LL),
+	                    "unknown (users_with_uid(4294967295): not a uid)");
+	/* a second account of the driver's uid, in the file's order */
+	char pw[1024];
+	snprintf(pw, sizeof pw,
+	         "root:x:0:0:root:/root:/bin/sh\n"
+	         "hangar:x:%u:%u:driver:/var/lib/hangar:/usr/sbin/nologin\n"
+	         "agent:x:%u:%u:agent:/home/agent:/bin/sh\n"
+	         "driver2:x:%u:%u::/:/bin/sh\n",
+	         (unsigned)FX_HANGAR, (unsigned)FX_HANGAR, (unsigned)FX_AGENT, (unsigned)FX_AGENT,
+	         (unsigned)FX_HANGAR, (unsigned)FX_HANGAR);
+	put(f->dir, "etc/passwd", pw);
+	hp_backend_destroy(hp_sys_backend(f->s));
+	f->s = NULL;
+	assert_string_equal(ask_int(f, HP_ROLE_ROOT, HP_PROBE_USERS_WITH_UID, (int64_t)FX_HANGAR),
+	                    "{ \"hangar\", \"driver2\" }");
+}
+
+static void test_setuid_image(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	tree(f->dir);
+	fx_dir(f->dir, "opt", 0755, 0, 0);
+	fx_file(f->dir, "opt/rootsh", "#!", 04755, 0, 0);
+	/* offline: the whole image; symlinks (su2) are found where they lead */
+	assert_string_equal(ask_none(f, HP_ROLE_ROOT, HP_PROBE_SETUID_IMAGE),
+	                    "{ \"/opt/rootsh\", \"/usr/bin/newgrp\", \"/usr/bin/sudo\" }");
+}
+
+static void test_command_files_and_trees(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	tree(f->dir);
+	fx_dir(f->dir, "usr/lib", 0755, 0, 0);
+	fx_dir(f->dir, "usr/lib/node_modules", 0755, 0, 0);
+	fx_dir(f->dir, "usr/lib/node_modules/tool", 0755, 0, 0);
+	fx_file(f->dir, "usr/lib/node_modules/tool/package.json", "{}", 0644, 0, 0);
+	fx_file(f->dir, "usr/lib/node_modules/tool/cli.js", "#!/usr/bin/nodejs\n", 0755, 0, 0);
+	fx_file(f->dir, "usr/bin/nodejs", "\177ELF", 0755, 0, 0);
+	fx_link(f->dir, "usr/bin/tool", "../lib/node_modules/tool/cli.js");
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_ROOT, HP_PROBE_COMMAND_FILES, "tool:/usr/local/bin:/usr/bin"),
+	    "{ \"/usr/bin/tool\", \"/usr/bin/../lib/node_modules/tool/cli.js\", "
+	    "\"/usr/bin/../lib/node_modules/tool\", \"/usr/bin/../lib/node_modules\", "
+	    "\"/usr/bin/nodejs\" }");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_COMMAND_FILES, "nope:/usr/bin"),
+	                    "absent (no nope on the PATH /usr/bin)");
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_ROOT, HP_PROBE_COMMAND_FILES, "tool:bin:/usr/bin"),
+	    "unknown (a directory of the PATH: 'bin' is not an absolute path: it is resolved "
+	    "against the working directory of whoever uses it, which the agent may choose)");
+	/* tree_writable, computed for the agent: a file it owns, a directory
+	 * anyone writes, an ACL; hangar's closed directory and the package are
+	 * out of its reach */
+	as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	acl_user_rw(f->dir, "etc/acl", FX_AGENT);
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/bin"), "true");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/local"), "true");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/etc"), "true");
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules"), "false");
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/var/lib/hangar-ctl"), "false");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/nowhere"),
+	                    "false");
+	/* a symlink in the package out to a file the agent owns */
+	fx_link(f->dir, "usr/lib/node_modules/tool/dep.js", "/tmp/agentf");
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules/tool"),
+	    "true");
+	/* ...and to a directory out of the tree, which is not walked */
+	unlink(fx_path(f->dir, "usr/lib/node_modules/tool/dep.js"));
+	fx_link(f->dir, "usr/lib/node_modules/tool/deps", "/home/agent");
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules"),
+	    "unknown (/usr/lib/node_modules/tool/deps -> /home/agent: a directory outside the "
+	    "tree (not walked))");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "usr/lib"),
+	                    "unknown ('usr/lib' is not an absolute path: it is resolved against "
+	                    "the working directory of whoever uses it, which the agent may "
+	                    "choose)");
 }
 
 static void test_access_computed(void **state)
@@ -571,6 +670,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_user_ids, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_file_facts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setuid_root, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_users_with_uid, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_setuid_image, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_command_files_and_trees, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_access_computed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ancestor_computed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_access_kernel_and_computed, setup, teardown),

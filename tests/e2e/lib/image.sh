@@ -7,7 +7,8 @@
 #                             and agent (1000); a root-owned driver PATH;
 #                             hangar's directories; managed settings owned
 #                             by root; su and passwd setuid root; /tmp;
-#                             the harness (sandbox_harness), /usr/bin/env
+#                             the harness (sandbox_harness: claude and node
+#                             in /usr/bin), /usr/bin/env
 #                             and hangar's harness.env
 #   image_check DIR [ARG...]  hangar-policy check --provider docker --root
 #                             DIR (the built-in policy) with the image's
@@ -79,7 +80,7 @@ image_make() {
 	printf '\177ELF' >"$d/usr/bin/env"
 	chmod 0755 "$d/usr/bin/env"
 	. "$SRC/tests/e2e/lib/sandbox.sh"
-	sandbox_harness "$d"
+	sandbox_harness "$d" /usr/bin
 }
 
 report_rules() {

@@ -115,18 +115,20 @@ sandbox_setup() {
 	set +e
 }
 
-# sandbox_harness ROOT: the harness as npm installs it globally, below ROOT:
-# claude, a symlink into node's global modules to a script run by
-# `#!/usr/bin/env node`, and node itself (a copy of true), all root's.
+# sandbox_harness ROOT [BIN]: the harness as npm installs it globally,
+# below ROOT: claude in BIN (default /usr/local/bin), a symlink into node's
+# global modules to a script run by `#!/usr/bin/env node`, and node itself
+# (a copy of true) in BIN, all root's.
 sandbox_harness() {
+	bin=${2:-/usr/local/bin}
 	pkg=$1/usr/local/lib/node_modules/@anthropic-ai/claude-code
-	mkdir -p "$pkg" "$1/usr/local/bin"
+	mkdir -p "$pkg" "$1$bin"
 	printf '#!/usr/bin/env node\n' >"$pkg/cli.js"
 	chmod 0755 "$pkg/cli.js"
 	echo '{"name": "@anthropic-ai/claude-code"}' >"$pkg/package.json"
-	ln -sf ../lib/node_modules/@anthropic-ai/claude-code/cli.js "$1/usr/local/bin/claude"
-	cp /bin/true "$1/usr/local/bin/node"
-	chmod 0755 "$1/usr/local/bin/node"
+	ln -sf /usr/local/lib/node_modules/@anthropic-ai/claude-code/cli.js "$1$bin/claude"
+	cp /bin/true "$1$bin/node"
+	chmod 0755 "$1$bin/node"
 	chmod -R go-w "$1/usr/local/lib"
 }
 

@@ -1,0 +1,184 @@
+/* test_command_files.c: the files a command run by name on a PATH depends
+ * on, on a fixture root laid out as npm installs a package globally: the
+ * PATH lookup, symlink hops, "#!" interpreters (env's command on the same
+ * PATH), the package root and Node's node_modules lookup; and the pure
+ * "#!" and env parsers with every way they refuse. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fixture.h"
+#include "os/command_files.h"
+
+static char *dir;
+static hp_root root;
+
+static int setup(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		return 0;
+	dir = fx_tmpdir();
+	const char *dirs[] = {"usr", "usr/bin", "usr/local", "usr/local/bin", "usr/local/lib",
+	                      "usr/local/lib/node_modules",
+	                      "usr/local/lib/node_modules/@anthropic-ai",
+	                      "usr/local/lib/node_modules/@anthropic-ai/claude-code",
+	                      "usr/local/lib/node_modules/@anthropic-ai/claude-code/bin", "opt"};
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+		fx_dir(dir, dirs[i], 0755, 0, 0);
+	fx_file(dir, "usr/local/lib/node_modules/@anthropic-ai/claude-code/package.json", "{}",
+	        0644, 0, 0);
+	fx_file(dir, "usr/local/lib/node_modules/@anthropic-ai/claude-code/bin/cli.js",
+	        "#!/usr/bin/env node\nconsole.log(1)\n", 0755, 0, 0);
+	fx_link(dir, "usr/local/bin/claude",
+	        "../lib/node_modules/@anthropic-ai/claude-code/bin/cli.js");
+	fx_file(dir, "usr/bin/env", "\177ELF", 0755, 0, 0);
+	fx_file(dir, "usr/bin/node-real", "\177ELF", 0755, 0, 0);
+	fx_link(dir, "usr/bin/node", "node-real");
+	fx_file(dir, "usr/bin/sh", "\177ELF", 0755, 0, 0);
+	fx_file(dir, "opt/tool", "#! /usr/bin/sh -e\n", 0755, 0, 0);
+	fx_file(dir, "opt/relative", "#!sh\n", 0755, 0, 0);
+	fx_file(dir, "opt/loop1", "#!/opt/loop2\n", 0755, 0, 0);
+	fx_file(dir, "opt/loop2", "#!/opt/loop1\n", 0755, 0, 0);
+	fx_file(dir, "opt/noexec", "x", 0644, 0, 0);
+	fx_file(dir, "opt/envmissing", "#!/usr/bin/env nothere\n", 0755, 0, 0);
+	hp_err e;
+	return hp_root_open(&root, dir, HP_ROOT_OFFLINE, &e) != HP_TRUE;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (dir) {
+		hp_root_close(&root);
+		fx_rmtree(dir);
+	}
+	return 0;
+}
+
+static void expect(const hp_strv *l, const char *const *want, size_t n)
+{
+	for (size_t i = 0; i < l->n && i < n; i++)
+		assert_string_equal(l->v[i], want[i]);
+	assert_int_equal(l->n, n);
+}
+
+static void test_npm_global(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_strv l;
+	hp_err e;
+	/* /opt/noexec is not executable: looked past, as execvp does */
+	assert_int_equal(hp_command_files(&root, "claude:/opt:/usr/local/bin:/usr/bin", &l, &e),
+	                 HP_TRUE);
+	const char *want[] = {
+	    "/usr/local/bin/claude",
+	    "/usr/local/bin/../lib/node_modules/@anthropic-ai/claude-code/bin/cli.js",
+	    "/usr/local/bin/../lib/node_modules/@anthropic-ai/claude-code",
+	    "/usr/local/bin/../lib/node_modules",
+	    "/usr/bin/env",
+	    "/usr/bin/node",
+	    "/usr/bin/node-real",
+	};
+	expect(&l, want, sizeof want / sizeof want[0]);
+	hp_strv_free(&l);
+}
+
+static void test_interpreters(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_strv l;
+	hp_err e;
+	assert_int_equal(hp_command_files(&root, "tool:/opt", &l, &e), HP_TRUE);
+	const char *want[] = {"/opt/tool", "/usr/bin/sh"};
+	expect(&l, want, 2);
+	hp_strv_free(&l);
+	assert_int_equal(hp_command_files(&root, "/opt/tool", &l, &e), HP_TRUE);
+	hp_strv_free(&l);
+	assert_int_equal(hp_command_files(&root, "relative:/opt", &l, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "/opt/relative: the interpreter 'sh' is not an absolute path: "
+	                           "the kernel resolves it against the working directory");
+	assert_int_equal(hp_command_files(&root, "loop1:/opt", &l, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "/opt/loop1: interpreters nested more than 4 deep");
+	assert_int_equal(hp_command_files(&root, "envmissing:/opt", &l, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "/opt/envmissing: env runs nothere, which is on no directory "
+	                           "of the PATH");
+	assert_int_equal(hp_command_files(&root, "noexec:/opt", &l, &e), HP_FALSE);
+	assert_string_equal(e.msg, "no noexec on the PATH /opt");
+	assert_int_equal(hp_command_files(&root, "claude:/nowhere", &l, &e), HP_FALSE);
+	assert_int_equal(hp_command_files(&root, "/opt/none", &l, &e), HP_FALSE);
+}
+
+static void test_shebang_parse(void **state)
+{
+	(void)state;
+	char *i, *a;
+	hp_err e;
+	const char *s = "#!/usr/bin/env -S node --no-warnings\nrest";
+	assert_int_equal(hp_shebang_parse(s, strlen(s), &i, &a, &e), HP_TRUE);
+	assert_string_equal(i, "/usr/bin/env");
+	assert_string_equal(a, "-S node --no-warnings");
+	free(i);
+	free(a);
+	s = "#!\t/bin/sh  \r\n";
+	assert_int_equal(hp_shebang_parse(s, strlen(s), &i, &a, &e), HP_TRUE);
+	assert_string_equal(i, "/bin/sh");
+	assert_string_equal(a, "");
+	free(i);
+	free(a);
+	assert_int_equal(hp_shebang_parse("\177ELF", 4, &i, &a, &e), HP_FALSE);
+	/* a file that ends without a newline ends its line */
+	assert_int_equal(hp_shebang_parse("#!/bin/sh", 9, &i, &a, &e), HP_TRUE);
+	assert_string_equal(i, "/bin/sh");
+	free(i);
+	free(a);
+	char longline[256];
+	memset(longline, 'x', sizeof longline);
+	memcpy(longline, "#!/", 3);
+	assert_int_equal(hp_shebang_parse(longline, sizeof longline, &i, &a, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "the \"#!\" line is longer than 256 bytes");
+	assert_int_equal(hp_shebang_parse("#!   \n", 6, &i, &a, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "the \"#!\" line names no interpreter");
+}
+
+static void test_env_command(void **state)
+{
+	(void)state;
+	char *c;
+	hp_err e;
+	assert_int_equal(hp_env_command("node", &c, &e), HP_TRUE);
+	assert_string_equal(c, "node");
+	free(c);
+	assert_int_equal(hp_env_command("-S NODE_OPTIONS=x -i node --flag", &c, &e), HP_TRUE);
+	assert_string_equal(c, "node");
+	free(c);
+	/* without -S the kernel passes one word: env looks up that name */
+	assert_int_equal(hp_env_command("node --flag", &c, &e), HP_TRUE);
+	assert_string_equal(c, "node --flag");
+	free(c);
+	assert_int_equal(hp_env_command("-S -u HOME node", &c, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "env: option -u is not understood here");
+	assert_int_equal(hp_env_command("-S A=1", &c, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "env -S A=1: no command");
+	assert_int_equal(hp_env_command("-i node", &c, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "env -i node: an option env does not split without -S");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_npm_global),
+	    cmocka_unit_test(test_interpreters),
+	    cmocka_unit_test(test_shebang_parse),
+	    cmocka_unit_test(test_env_command),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
