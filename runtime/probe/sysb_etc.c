@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "etc/etcview.h"
+#include "probe/etcview.h"
 
 struct hp_sysb_etcdata {
 	hp_etcview *view;
