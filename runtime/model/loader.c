@@ -11,6 +11,8 @@
 
 #include "model/bytecode.h"
 
+#include "lib/utf8.h"
+
 const char *const hp_bc_section_names[HP_SEC_COUNT] = {
 #define HP_BC_SEC_NAME(id, name) name,
     HP_BC_SECTIONS(HP_BC_SEC_NAME)
@@ -50,40 +52,6 @@ static uint32_t rd32(const uint8_t *p)
 static uint64_t rd64(const uint8_t *p)
 {
 	return (uint64_t)rd32(p + 4) << 32 | rd32(p);
-}
-
-/* Strict UTF-8: no overlong forms, no surrogates, nothing past U+10FFFF. */
-static size_t utf8_bad(const uint8_t *s, size_t n)
-{
-	size_t i = 0;
-	while (i < n) {
-		uint8_t c = s[i];
-		size_t k;
-		uint32_t cp, min;
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if ((c & 0xe0) == 0xc0) {
-			k = 1, cp = c & 0x1f, min = 0x80;
-		} else if ((c & 0xf0) == 0xe0) {
-			k = 2, cp = c & 0x0f, min = 0x800;
-		} else if ((c & 0xf8) == 0xf0) {
-			k = 3, cp = c & 0x07, min = 0x10000;
-		} else {
-			return i + 1;
-		}
-		if (k > n - i - 1)
-			return i + 1;
-		for (size_t j = 1; j <= k; j++) {
-			if ((s[i + j] & 0xc0) != 0x80)
-				return i + 1;
-			cp = cp << 6 | (s[i + j] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return i + 1;
-		i += k + 1;
-	}
-	return 0;
 }
 
 /* A table of count entries of size bytes starting at off, inside its
@@ -285,9 +253,9 @@ static bool load_strings(loader *l, hp_bc *bc)
 		const uint8_t *nul = memchr(p, 0, sl);
 		if (nul)
 			return fail(l, (size_t)(nul - l->d), "string %u contains a NUL byte", i);
-		size_t bad = utf8_bad(p, sl);
-		if (bad)
-			return fail(l, blob + so + bad - 1, "string %u is not valid UTF-8", i);
+		size_t good = hp_utf8_prefix(p, sl);
+		if (good < sl)
+			return fail(l, blob + so + good, "string %u is not valid UTF-8", i);
 		bc->strings[i].p = (const char *)p;
 		bc->strings[i].len = sl;
 	}
