@@ -108,6 +108,16 @@ static const char *region_name(const verifier *v, char *buf, size_t n)
 	return hp_bc_region_name(v->bc, v->kind, v->index, buf, n);
 }
 
+/* The terminal instruction of a region of this kind (opcodes.def). */
+static const char *terminal_name(hp_bc_region_kind kind)
+{
+	hp_op_region want = kind == HP_BC_REG_BODY ? HP_OPR_BODY : HP_OPR_VALUE;
+	for (int i = 0; i < HP_I_COUNT; i++)
+		if (hp_opcodes[i].terminal && hp_opcodes[i].region == want)
+			return hp_opcodes[i].name;
+	return "its terminal instruction";
+}
+
 static bool same_state(const vstate *a, const vstate *b)
 {
 	return a->depth == b->depth && a->nloops == b->nloops &&
@@ -418,24 +428,20 @@ static bool verify_region(verifier *v)
 			return vfail(v, pc, "unknown opcode");
 		if (!join(v, pc, &st))
 			return false;
-		bool terminal = in->op == HP_I_END || in->op == HP_I_RETURN;
-		bool body_only = in->op == HP_I_END || in->op == HP_I_FOR ||
-		                 in->op == HP_I_ENDFOR || in->op == HP_I_REQUIRE ||
-		                 in->op == HP_I_FORBID;
+		const hp_opcode_info *op = &hp_opcodes[in->op];
 		char rn[120];
-		if (body_only && v->kind != HP_BC_REG_BODY)
+		if (op->region == HP_OPR_BODY && v->kind != HP_BC_REG_BODY)
 			return vfail(v, pc, "not allowed in %s (only in a role's checks)",
 			             region_name(v, rn, sizeof rn));
-		if (in->op == HP_I_RETURN && v->kind == HP_BC_REG_BODY)
+		if (op->region == HP_OPR_VALUE && v->kind == HP_BC_REG_BODY)
 			return vfail(v, pc, "not allowed in %s (only in a value region)",
 			             region_name(v, rn, sizeof rn));
-		if (terminal && pc != last)
+		if (op->terminal && pc != last)
 			return vfail(v, pc, "ends %s before its last instruction %u",
 			             region_name(v, rn, sizeof rn), last);
-		if (pc == last && !terminal)
+		if (pc == last && !op->terminal)
 			return vfail(v, pc, "%s does not end with %s",
-			             region_name(v, rn, sizeof rn),
-			             v->kind == HP_BC_REG_BODY ? "END" : "RETURN");
+			             region_name(v, rn, sizeof rn), terminal_name(v->kind));
 		if (!check_operands(v, pc, &st))
 			return false;
 		/* a FOR runs as often as its enclosing loops; its body, bound times more */
