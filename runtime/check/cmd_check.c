@@ -93,9 +93,11 @@ int hp_cmd_check(int argc, char **argv)
 		} else if ((v = opt_value("--mode", argc, argv, &i, &missing))) {
 			int m = hp_lookup_name(hp_mode_names, HP_MODE_COUNT, v);
 			if (m < 0) {
+				char modes[128];
 				rc = hp_cli_usage_error(
-				    "check", "--mode '%s' is not auto, ask, deny-risky or governed",
-				    v);
+				    "check", "--mode '%s' is not %s", v,
+				    hp_names_text(modes, sizeof modes, hp_mode_names,
+				                  HP_MODE_COUNT, "or"));
 				goto out;
 			}
 			mode = (hp_mode)m;

@@ -784,7 +784,9 @@ bool hp_session_role_bit(const char *name, unsigned *mask, hp_err *err)
 {
 	int r = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, name);
 	if (r < 0) {
-		hp_err_set(err, "--role %s: not a role (roles: root, hangar, agent)", name);
+		char roles[64];
+		hp_err_set(err, "--role %s: not a role (roles: %s)", name,
+		           hp_names_text(roles, sizeof roles, hp_role_names, HP_ROLE_COUNT, NULL));
 		return false;
 	}
 	*mask |= 1u << r;

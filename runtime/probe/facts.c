@@ -420,8 +420,11 @@ static bool typed_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_val
 		if (!scalar(r, n, what))
 			return false;
 		int k = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, n->s);
+		char roles[64];
 		if (k < 0)
-			return nfail(r, n, "unknown role '%s' (root, hangar or agent)", n->s);
+			return nfail(r, n, "unknown role '%s' (%s)", n->s,
+			             hp_names_text(roles, sizeof roles, hp_role_names,
+			                           HP_ROLE_COUNT, "or"));
 		*out = hp_v_role((hp_role)k);
 		return true;
 	}
@@ -495,8 +498,11 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 		if (!scalar(r, rn, "the role"))
 			return false;
 		int k = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, rn->s);
+		char roles[64];
 		if (k < 0)
-			return nfail(r, rn, "unknown role '%s' (root, hangar or agent)", rn->s);
+			return nfail(r, rn, "unknown role '%s' (%s)", rn->s,
+			             hp_names_text(roles, sizeof roles, hp_role_names,
+			                           HP_ROLE_COUNT, "or"));
 		if (pi->scope == HP_SCOPE_GLOBAL)
 			return nfail(
 			    r, rn,

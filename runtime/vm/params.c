@@ -101,8 +101,10 @@ bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *
 	case HP_T_ROLE: {
 		int r = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, text);
 		if (r < 0) {
-			hp_err_set(err, "--param %s: '%s' is not a role (root, hangar or agent)",
-			           name, text);
+			char roles[64];
+			hp_err_set(err, "--param %s: '%s' is not a role (%s)", name, text,
+			           hp_names_text(roles, sizeof roles, hp_role_names, HP_ROLE_COUNT,
+			                         "or"));
 			return false;
 		}
 		*out = hp_v_role((hp_role)r);
