@@ -1,11 +1,11 @@
 /* params.c: a --param NAME=VALUE override, parsed as the param's type
- * (vm.h, hp_param_parse). The text comes from the command line: it is
+ * (params.h, hp_param_parse). The text comes from the command line: it is
  * checked as strictly as policy source. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "vm/vm.h"
+#include "vm/params.h"
 
 /* Comma-separated items into pool (an empty text is the empty list). */
 static bool split_items(const char *text, hp_pool *pool, hp_list *out)
