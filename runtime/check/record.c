@@ -301,6 +301,11 @@ static void put_facts(hp_buf *out, const hp_role_result *r, seen_set *seen, hp_p
 				put_value(out, &arg);
 			}
 			put_answer(out, &ans);
+			const char *where = hp_role_result_str(r, f->where);
+			if (where && valid_utf8(where, strlen(where)) && !strchr(where, '\n')) {
+				hp_buf_puts(out, "\n    where: ");
+				put_str(out, where, strlen(where));
+			}
 			hp_buf_putc(out, '\n');
 		}
 		hp_buf_free(&key);

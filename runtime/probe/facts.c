@@ -19,6 +19,7 @@ typedef struct {
 	uint64_t hash;
 	uint8_t probe, role; /* role ANY_ROLE: every role */
 	hp_value arg, answer;
+	const char *where;   /* where the recorded answer came from (a document's place), or NULL */
 	uint32_t file, line; /* where it was given: file index, 1-based line */
 } fact;
 
@@ -471,17 +472,18 @@ static void grow_table(hp_facts *f)
 	f->nslots = n;
 }
 
-static const char *const fact_keys[] = {"role", "probe", "arg", "answer", "reason", NULL};
+static const char *const fact_keys[] = {"role",   "probe", "arg", "answer",
+                                        "reason", "where", NULL};
 
 static bool add_fact(hp_facts *f, reader *r, const node *n)
 {
 	if (n->kind != N_MAP)
 		return nfail(r, n, "a fact is a mapping (role, probe, arg, answer), not %s",
 		             kind_name(n));
-	if (!check_keys(r, n, fact_keys, "role, probe, arg, answer and reason"))
+	if (!check_keys(r, n, fact_keys, "role, probe, arg, answer, reason and where"))
 		return false;
 	const node *pn = get(n, "probe"), *rn = get(n, "role"), *an = get(n, "arg");
-	const node *ans = get(n, "answer"), *why = get(n, "reason");
+	const node *ans = get(n, "answer"), *why = get(n, "reason"), *wn = get(n, "where");
 	if (!pn)
 		return nfail(r, n, "a fact needs a probe");
 	if (!scalar(r, pn, "the probe"))
@@ -535,6 +537,13 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 		if (!typed_value(f, r, ans, pi->result, &answer, "the answer"))
 			return false;
 	}
+	const char *where = NULL;
+	if (wn) {
+		hp_str s;
+		if (!str_value(f, r, wn, &s, "where"))
+			return false;
+		where = s.p;
+	}
 	size_t slot;
 	if ((f->n + 1) * 2 > f->nslots)
 		grow_table(f);
@@ -545,12 +554,14 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 	if (old) {
 		/* a later file's answer replaces an earlier one */
 		old->answer = answer;
+		old->where = where;
 		old->file = f->nfiles;
 		old->line = n->line;
 		return true;
 	}
 	f->v = hp_xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v);
-	f->v[f->n] = (fact){h, (uint8_t)probe, (uint8_t)role, arg, answer, f->nfiles, n->line};
+	f->v[f->n] =
+	    (fact){h, (uint8_t)probe, (uint8_t)role, arg, answer, where, f->nfiles, n->line};
 	f->slots[slot] = (uint32_t)++f->n;
 	return true;
 }
@@ -618,16 +629,31 @@ size_t hp_facts_count(const hp_facts *f)
 
 /* --- the backend -------------------------------------------------------------------------- */
 
-static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const hp_value *arg,
-                          hp_pool *pool)
+/* The fact that answers a question: the role's own, else the one for every role. */
+static const fact *answering(hp_facts *f, hp_role role, hp_probe_id probe, const hp_value *arg)
 {
-	hp_facts *f = (hp_facts *)b;
 	/* facts about a global probe never have a role */
 	const fact *x = NULL;
 	if (hp_probes[probe].scope == HP_SCOPE_ROLE)
 		x = lookup(f, probe, role, arg, hp_question_hash(probe, role, arg), NULL);
 	if (!x)
 		x = lookup(f, probe, ANY_ROLE, arg, hp_question_hash(probe, ANY_ROLE, arg), NULL);
+	return x;
+}
+
+static const char *facts_where(hp_backend *b, hp_role role, hp_probe_id probe,
+                               const hp_value *arg, hp_pool *pool)
+{
+	(void)pool;
+	const fact *x = answering((hp_facts *)b, role, probe, arg);
+	return x ? x->where : NULL;
+}
+
+static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const hp_value *arg,
+                          hp_pool *pool)
+{
+	hp_facts *f = (hp_facts *)b;
+	const fact *x = answering(f, role, probe, arg);
 	if (x)
 		return x->answer;
 	hp_buf m = {0};
@@ -644,7 +670,7 @@ static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const 
 	return hp_v_unknown(hp_probes[probe].result, reason ? reason : "no fact answers it");
 }
 
-static const hp_backend_ops facts_ops = {"facts", facts_ask, NULL};
+static const hp_backend_ops facts_ops = {"facts", facts_ask, NULL, facts_where};
 
 hp_facts *hp_facts_new(void)
 {

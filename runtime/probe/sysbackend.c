@@ -114,8 +114,8 @@ static void sys_destroy(hp_backend *b)
 	free(s);
 }
 
-static const hp_backend_ops live_ops = {"live", sys_ask, sys_destroy};
-static const hp_backend_ops rootfs_ops = {"rootfs", sys_ask, sys_destroy};
+static const hp_backend_ops live_ops = {"live", sys_ask, sys_destroy, NULL};
+static const hp_backend_ops rootfs_ops = {"rootfs", sys_ask, sys_destroy, NULL};
 
 hp_sysbackend *hp_sys_open(const hp_sys_opts *o, hp_err *err)
 {

@@ -62,6 +62,7 @@ typedef struct {
 	uint32_t nseeds;
 	uint8_t *seed_probe;
 	hp_value *seed_arg, *seed_ans;
+	const char **seed_where; /* the backend's where for each, or NULL */
 } hp_globals;
 
 /* Parse a --param value as the param's type: string as is; int in decimal,
