@@ -315,6 +315,9 @@ typedef struct {
 static const int_range RANGE_ID = {0, 4294967294, "an id is 0 to 4294967294"};
 static const int_range RANGE_MODE = {0, 07777, "a mode is 0 to 0o7777"};
 static const int_range RANGE_LINKS = {0, 4294967295, "a link count is 0 to 4294967295"};
+/* a document's integer is whatever the file says; a count is of its values */
+static const int_range RANGE_DOC = {INT64_MIN, INT64_MAX, "a document's int is 64 bits"};
+static const int_range RANGE_COUNT = {0, 4294967295, "a count is 0 to 4294967295"};
 
 /* The range of a probe's int argument (arg) or int answer; NULL for a probe
  * whose int has no range here, whose facts are then refused. */
@@ -331,6 +334,10 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 		return arg ? NULL : &RANGE_MODE;
 	case HP_PROBE_LINKS:
 		return arg ? NULL : &RANGE_LINKS;
+	case HP_PROBE_DOC_INT:
+		return arg ? NULL : &RANGE_DOC;
+	case HP_PROBE_DOC_COUNT:
+		return arg ? NULL : &RANGE_COUNT;
 	default:
 		return NULL;
 	}
