@@ -34,12 +34,14 @@ const char hp_help_check[] =
     "                     probes that need a live sandbox are skipped, so nothing splits\n"
     "  --facts F          answer every probe from the facts file F (docs/facts.md);\n"
     "                     repeatable, a later file's answer replaces an earlier one\n"
-    "  --record F         write every fact observed to F, as a facts file (atomically)\n"
+    "  --record F         write every fact observed to F, as a facts file (a new file,\n"
+    "                     0600, atomically; a path others could redirect is refused)\n"
     "  --role R           run only role R's checks (repeatable); without root, only\n"
     "                     the role whose identity this process has can run\n"
     "  --param NAME=VALUE override a param of the policy (repeatable)\n"
     "  --format text|json the report's form (docs/report.md); default text\n"
-    "  --output F         write the report to F (atomically) instead of standard output\n"
+    "  --output F         write the report to F instead of standard output (a new file,\n"
+    "                     0644, atomically; a path others could redirect is refused)\n"
     "\n"
     "POLICY is compiled bytecode (hangar-policy also accepts source); without it\n"
     "the policy built into this executable is used. Without --root or --facts the\n"
@@ -211,8 +213,8 @@ int hp_cmd_check(int argc, char **argv)
 		hp_buf b = {0};
 		rc = hp_verdict(&run, &vo, &b);
 		if (output) {
-			if (!hp_atomic_write(output, b.data, b.len, 0644, &err)) {
-				hp_cli_error("check", "%s", err.msg);
+			if (!hp_safe_write(output, b.data, b.len, 0644, &err)) {
+				hp_cli_error("check", "--output %s", err.msg);
 				rc = HP_EXIT_CANNOT_RUN;
 			}
 		} else if (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {

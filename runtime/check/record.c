@@ -340,9 +340,9 @@ bool hp_record_write(const char *path, const hp_bc *bc, const hp_globals *g,
 	hp_buf b = {0};
 	hp_record_text(&b, bc, g, roles, source);
 	hp_err e;
-	bool ok = hp_atomic_write(path, b.data, b.len, 0600, &e);
+	bool ok = hp_safe_write(path, b.data, b.len, 0600, &e);
 	if (!ok)
-		hp_err_set(err, "--record %s: %s", path, e.msg);
+		hp_err_set(err, "--record %s", e.msg);
 	hp_buf_free(&b);
 	return ok;
 }
