@@ -278,6 +278,11 @@ static void put_facts(hp_buf *out, const hp_role_result *r, seen_set *seen, hp_p
 				put_value(out, &arg);
 			}
 			put_answer(out, &ans);
+			const char *where = hp_role_result_str(r, f->where);
+			if (where && valid_utf8(where, strlen(where)) && !strchr(where, '\n')) {
+				hp_buf_puts(out, "\n    where: ");
+				put_str(out, where, strlen(where));
+			}
 			hp_buf_putc(out, '\n');
 		}
 		hp_buf_free(&key);
@@ -317,9 +322,9 @@ bool hp_record_write(const char *path, const hp_bc *bc, const hp_globals *g,
 	hp_buf b = {0};
 	hp_record_text(&b, bc, g, roles, source);
 	hp_err e;
-	bool ok = hp_atomic_write(path, b.data, b.len, 0600, &e);
+	bool ok = hp_safe_write(path, b.data, b.len, 0600, &e);
 	if (!ok)
-		hp_err_set(err, "--record %s: %s", path, e.msg);
+		hp_err_set(err, "--record %s", e.msg);
 	hp_buf_free(&b);
 	return ok;
 }

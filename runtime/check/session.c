@@ -837,7 +837,10 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		s->offline = hp_sys_offline(x.sys);
 		hp_sys_preload(x.sys, used);
 	}
-	s->backend = x.b->ops->name;
+	hp_backend *inner = x.b;
+	if (o->docs)
+		x.b = hp_docset_backend(o->docs, x.b);
+	s->backend = inner->ops->name;
 	hp_limits l1 = role_limits(&x, left_ms(&x));
 	hp_eval_opts eo = {.run_role = run_role, .ctx = &x, .roles = 0, .limits = &l1};
 	hp_session_status st = HP_SESSION_OK;
@@ -857,7 +860,7 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 	for (int r = 0; r < HP_ROLE_COUNT; r++)
 		free(x.ident[r].groups);
 	if (x.sys)
-		hp_backend_destroy(x.b);
+		hp_backend_destroy(inner);
 	hp_cleanup_restore();
 	s->millis = hp_now_ms() - start;
 	return st;

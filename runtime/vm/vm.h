@@ -58,6 +58,7 @@ typedef struct {
 	uint32_t nseeds;
 	uint8_t *seed_probe;
 	hp_value *seed_arg, *seed_ans;
+	const char **seed_where; /* the backend's where for each, or NULL */
 } hp_globals;
 
 /* Phase one. false (with err) only for a bad override: an unknown name or
