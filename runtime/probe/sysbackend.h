@@ -113,8 +113,6 @@ void hp_sys_set_role(hp_sysbackend *s, const hp_sys_role *r);
  * after: one helper serves one child. Without it, such a child answers them
  * itself, unknown where it cannot reach the path. */
 bool hp_sys_helper_start(hp_sysbackend *s, hp_err *why);
-/* Whether the root helper answers probe p (a global probe about files). */
-bool hp_sys_helper_answers(hp_probe_id p);
 int hp_sys_helper_fd(const hp_sysbackend *s);
 void hp_sys_helper_stop(hp_sysbackend *s);
 

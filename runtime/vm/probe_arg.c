@@ -27,6 +27,12 @@ hp_probe_arg_kind hp_probe_arg_kind_of(hp_probe_id p)
 		return HP_ARG_PATH;
 	case HP_PROBE_COMMAND_FILES:
 		return HP_ARG_COMMAND;
+	case HP_PROBE_DOC_BOOL:
+	case HP_PROBE_DOC_INT:
+	case HP_PROBE_DOC_STR:
+	case HP_PROBE_DOC_EXISTS:
+	case HP_PROBE_DOC_COUNT:
+	case HP_PROBE_DOC_STRS:
 	case HP_PROBE_USERS_WITH_UID:
 	case HP_PROBE_SETUID_IMAGE:
 	case HP_PROBE_USER:
