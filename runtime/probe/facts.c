@@ -326,6 +326,7 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 	switch (probe) {
 	case HP_PROBE_USER_BY_UID:
 	case HP_PROBE_PROCS_VISIBLE:
+	case HP_PROBE_USERS_WITH_UID:
 		return arg ? &RANGE_ID : NULL;
 	case HP_PROBE_OWNER:
 	case HP_PROBE_GROUP_OWNER:

@@ -254,6 +254,8 @@ static void test_int_ranges(void **state)
 	       "f.yaml:2:31: the argument 4294967295 is out of range: an id is 0 to 4294967294");
 	EXPECT(load("facts:\n  - {role: agent, probe: procs_visible, arg: -5, answer: true}\n"),
 	       "f.yaml:2:46: the argument -5 is out of range: an id is 0 to 4294967294");
+	EXPECT(load("facts:\n  - {probe: users_with_uid, arg: 4294967295, answer: [root]}\n"),
+	       "f.yaml:2:34: the argument 4294967295 is out of range: an id is 0 to 4294967294");
 	EXPECT(load("facts:\n  - {probe: owner, arg: /, answer: -1}\n"),
 	       "f.yaml:2:36: the answer -1 is out of range: an id is 0 to 4294967294");
 	EXPECT(load("facts:\n  - {probe: group_owner, arg: /, answer: 4294967296}\n"),

@@ -145,7 +145,7 @@ static hp_value counting_ask(hp_backend *b, hp_role role, hp_probe_id probe, con
 static void test_backend_never_asked(void **state)
 {
 	(void)state;
-	static const hp_backend_ops ops = {"counting", counting_ask, NULL};
+	static const hp_backend_ops ops = {"counting", counting_ask, NULL, NULL};
 	counting c = {{&ops}, 0};
 	hp_value rel = str(".", 1);
 	hp_value v = hp_backend_ask(&c.base, HP_ROLE_AGENT, HP_PROBE_WRITABLE, &rel, &pool);
