@@ -96,9 +96,19 @@ static int check_comment(hp_parse *ps)
 static int string_value(hp_parse *ps, hp_strval *out)
 {
 	const unsigned char *p = ps->tok + 1, *end = ps->cur - 1;
-	char *buf = hp_arena_alloc(ps->arena, (size_t)(end - p) + 1);
+	char *buf = hp_arena_node(ps->arena, (size_t)(end - p) + 1);
 	size_t n = 0;
 	while (p < end) {
+		/* a run of printable ASCII, the common case, in one copy */
+		const unsigned char *q = p;
+		while (q < end && *q >= 0x20 && *q < 0x80 && *q != '\\')
+			q++;
+		if (q > p) {
+			memcpy(buf + n, p, (size_t)(q - p));
+			n += (size_t)(q - p);
+			p = q;
+			continue;
+		}
 		if (*p == '\\') {
 			char c;
 			switch (p[1]) {

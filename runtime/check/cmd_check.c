@@ -198,8 +198,8 @@ int hp_cmd_check(int argc, char **argv)
 		if (quiet) {
 			/* the exit status alone */
 		} else if (output) {
-			if (!hp_atomic_write(output, b.data, b.len, 0644, &err)) {
-				hp_cli_error("check", "%s", err.msg);
+			if (!hp_safe_write(output, b.data, b.len, 0644, &err)) {
+				hp_cli_error("check", "--output %s", err.msg);
 				rc = HP_EXIT_CANNOT_RUN;
 			}
 		} else if (!hp_cli_write_stdout("check", b.data, b.len)) {

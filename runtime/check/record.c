@@ -348,8 +348,8 @@ bool hp_record_write(const char *path, const hp_bc *bc, const hp_globals *g,
 		ok = fwrite(b.data, 1, b.len, stdout) == b.len && fflush(stdout) == 0;
 		if (!ok)
 			hp_err_set(err, "--record -: standard output: %s", strerror(errno));
-	} else if (!(ok = hp_atomic_write(path, b.data, b.len, 0600, &e))) {
-		hp_err_set(err, "--record %s: %s", path, e.msg);
+	} else if (!(ok = hp_safe_write(path, b.data, b.len, 0600, &e))) {
+		hp_err_set(err, "--record %s", e.msg);
 	}
 	hp_buf_free(&b);
 	return ok;

@@ -110,12 +110,13 @@ static void scan_program(sess *x, bool all[HP_PROBE_COUNT])
 }
 
 /* Whether a region asks a global probe about files, which a non-root
- * role's process gets from the root helper. */
+ * role's process gets from the root helper (ASKS HELPER in probes.def). */
 static bool uses_global_files(const region_use *u)
 {
-	return u->probe[HP_PROBE_TYPE] || u->probe[HP_PROBE_OWNER] ||
-	       u->probe[HP_PROBE_GROUP_OWNER] || u->probe[HP_PROBE_MODE] ||
-	       u->probe[HP_PROBE_LINKS] || u->probe[HP_PROBE_SETUID_ROOT];
+	for (int p = 0; p < HP_PROBE_COUNT; p++)
+		if (u->probe[p] && hp_probes[p].asks == HP_ASKS_HELPER)
+			return true;
+	return false;
 }
 
 /* Roles named through role params, known once phase one has run. */

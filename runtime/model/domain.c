@@ -36,8 +36,9 @@ const char *const hp_type_names[HP_T_COUNT] = {
 #include "model/types.def"
 };
 const hp_probe_info hp_probes[HP_PROBE_COUNT] = {
-#define HP_PROBE(id, name, result, arg, scope, needs, doc) \
-	{name, HP_T_##result, HP_T_##arg, HP_SCOPE_##scope, HP_NEEDS_##needs, doc},
+#define HP_PROBE(id, name, result, arg, scope, needs, part, asks, doc)                      \
+	{name, HP_T_##result, HP_T_##arg, HP_SCOPE_##scope, HP_NEEDS_##needs, HP_PART_##part,  \
+	 HP_ASKS_##asks, doc},
 #include "model/probes.def"
 };
 

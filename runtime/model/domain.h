@@ -49,9 +49,21 @@ typedef enum {
 
 typedef enum { HP_SCOPE_GLOBAL, HP_SCOPE_ROLE } hp_probe_scope;
 typedef enum { HP_NEEDS_ANY, HP_NEEDS_LIVE } hp_probe_needs;
+/* probes.def's PART and ASKS columns: which part of the system backend
+ * answers a probe, and whether a non-root role's process asks the root
+ * helper for it. */
+typedef enum {
+	HP_PART_ETC,
+	HP_PART_PATH,
+	HP_PART_PROC,
+	HP_PART_ENV,
+	HP_PART_DOC,
+	HP_PART_NET,
+} hp_probe_part;
+typedef enum { HP_ASKS_SELF, HP_ASKS_HELPER } hp_probe_asks;
 
 typedef enum {
-#define HP_PROBE(id, name, result, arg, scope, needs, doc) HP_PROBE_##id,
+#define HP_PROBE(id, name, result, arg, scope, needs, part, asks, doc) HP_PROBE_##id,
 #include "model/probes.def"
 	HP_PROBE_COUNT
 } hp_probe_id;
@@ -62,6 +74,8 @@ typedef struct {
 	hp_type arg;
 	hp_probe_scope scope;
 	hp_probe_needs needs;
+	hp_probe_part part;
+	hp_probe_asks asks;
 	const char *doc;
 } hp_probe_info;
 

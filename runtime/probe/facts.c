@@ -299,6 +299,73 @@ static bool int_value(reader *r, const node *n, int64_t *out, const char *what)
 	return true;
 }
 
+/* --- the kernel's ranges ---------------------------------------------------------------- */
+
+/* An int a fact gives is something the kernel reports, so it lies in the
+ * range the kernel can report: anything else is a forged or broken file.
+ * uid_t and gid_t are 32 bits and (uid_t)-1 means "no id" to every system
+ * call that takes one, so an id is 0..4294967294: 4294967296 would be 0 as
+ * a uid_t, and a check of "uid != 0" would pass on root. */
+typedef struct {
+	int64_t lo, hi;
+	const char *what; /* the range, in the message */
+} int_range;
+
+static const int_range RANGE_ID = {0, 4294967294, "an id is 0 to 4294967294"};
+static const int_range RANGE_MODE = {0, 07777, "a mode is 0 to 0o7777"};
+static const int_range RANGE_LINKS = {0, 4294967295, "a link count is 0 to 4294967295"};
+
+/* The range of a probe's int argument (arg) or int answer; NULL for a probe
+ * whose int has no range here, whose facts are then refused. */
+static const int_range *probe_int_range(hp_probe_id probe, bool arg)
+{
+	switch (probe) {
+	case HP_PROBE_USER_BY_UID:
+	case HP_PROBE_PROCS_VISIBLE:
+		return arg ? &RANGE_ID : NULL;
+	case HP_PROBE_OWNER:
+	case HP_PROBE_GROUP_OWNER:
+		return arg ? NULL : &RANGE_ID;
+	case HP_PROBE_MODE:
+		return arg ? NULL : &RANGE_MODE;
+	case HP_PROBE_LINKS:
+		return arg ? NULL : &RANGE_LINKS;
+	default:
+		return NULL;
+	}
+}
+
+bool hp_facts_int_has_range(hp_probe_id probe, bool arg)
+{
+	return probe_int_range(probe, arg) != NULL;
+}
+
+static bool in_range(reader *r, const node *n, int64_t v, const int_range *range,
+                     const char *what)
+{
+	if (v >= range->lo && v <= range->hi)
+		return true;
+	return nfail(r, n, "%s %s is out of range: %s", what, n->s, range->what);
+}
+
+/* A probe's int argument or answer v, checked against the probe's range. */
+static bool int_in_range(reader *r, const node *n, hp_probe_id probe, bool arg,
+                         const hp_value *v, const char *what)
+{
+	if (v->type != HP_T_INT || v->state != HP_VAL_KNOWN)
+		return true;
+	const int_range *range = probe_int_range(probe, arg);
+	if (!range)
+		return nfail(r, n, "probe %s: no range is known for its int %s, so none is read",
+		             hp_probes[probe].name, arg ? "argument" : "answer");
+	return in_range(r, n, v->u.i, range, what);
+}
+
+static bool id_value(reader *r, const node *n, int64_t *out, const char *what)
+{
+	return int_value(r, n, out, what) && in_range(r, n, *out, &RANGE_ID, what);
+}
+
 static bool list_value(hp_facts *f, reader *r, const node *n, hp_list *out, const char *what)
 {
 	if (n->kind != N_SEQ)
@@ -337,7 +404,7 @@ static bool record_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_va
 		const node *home = get(n, "home"), *shell = get(n, "shell"),
 		           *groups = get(n, "groups");
 		if (!str_value(f, r, name, &u->name, "name") ||
-		    !int_value(r, uid, &u->uid, "uid") || !int_value(r, gid, &u->gid, "gid") ||
+		    !id_value(r, uid, &u->uid, "uid") || !id_value(r, gid, &u->gid, "gid") ||
 		    (home && !str_value(f, r, home, &u->home, "home")) ||
 		    (shell && !str_value(f, r, shell, &u->shell, "shell")) ||
 		    (groups && !list_value(f, r, groups, &u->groups, "groups")))
@@ -355,7 +422,7 @@ static bool record_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_va
 	const node *name = get(n, "name"), *gid = get(n, "gid"), *members = get(n, "members");
 	if (!name || !gid)
 		return nfail(r, n, "a group needs name and gid");
-	if (!str_value(f, r, name, &g->name, "name") || !int_value(r, gid, &g->gid, "gid") ||
+	if (!str_value(f, r, name, &g->name, "name") || !id_value(r, gid, &g->gid, "gid") ||
 	    (members && !list_value(f, r, members, &g->members, "members")))
 		return false;
 	*out = hp_v_group(g);
@@ -510,7 +577,8 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 	if (pi->arg != HP_T_NONE && !an)
 		return nfail(r, n, "probe %s takes an argument (%s): add 'arg'", pi->name,
 		             hp_type_names[pi->arg]);
-	if (an && !typed_value(f, r, an, pi->arg, &arg, "the argument"))
+	if (an && (!typed_value(f, r, an, pi->arg, &arg, "the argument") ||
+	           !int_in_range(r, an, (hp_probe_id)probe, true, &arg, "the argument")))
 		return false;
 	if (!ans)
 		return nfail(r, n, "a fact needs an answer");
@@ -532,7 +600,8 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 		if (why)
 			return nfail(r, why,
 			             "a reason goes with an answer of unknown, skipped or absent");
-		if (!typed_value(f, r, ans, pi->result, &answer, "the answer"))
+		if (!typed_value(f, r, ans, pi->result, &answer, "the answer") ||
+		    !int_in_range(r, ans, (hp_probe_id)probe, false, &answer, "the answer"))
 			return false;
 	}
 	size_t slot;
