@@ -14,6 +14,7 @@
 #include "check/color.h"
 #include "check/commands.h"
 #include "check/default_policy.h"
+#include "probe/docset.h"
 #include "probe/facts.h"
 #include "check/policy.h"
 #include "probe/provider_detect.h"
@@ -39,7 +40,7 @@ const char hp_help_check[] =
 
 int hp_cmd_check(int argc, char **argv)
 {
-	hp_strv facts = {0}, names = {0}, values = {0};
+	hp_strv facts = {0}, names = {0}, values = {0}, documents = {0};
 	const char *policy = NULL, *root = NULL, *record = NULL, *output = NULL;
 	const char *provider_flag = NULL, *uid_split = NULL;
 	static const char *const formats[] = {"text", "json"};
@@ -87,6 +88,9 @@ int hp_cmd_check(int argc, char **argv)
 			break;
 		case HP_OPT_check_facts:
 			hp_strv_push(&facts, v);
+			break;
+		case HP_OPT_check_document:
+			hp_strv_push(&documents, v);
 			break;
 		case HP_OPT_check_root:
 			if (root) {
@@ -149,7 +153,8 @@ int hp_cmd_check(int argc, char **argv)
 	 * Facts and image roots carry no markers of a running sandbox, so there
 	 * only --provider or HANGAR_PROVIDER say which. */
 	hp_provider provider;
-	if (!hp_provider_detect(provider_flag, getenv, (facts.n || root) ? NULL : "/", &provider,
+	if (!hp_provider_detect(provider_flag, getenv,
+	                        (facts.n || root || documents.n) ? NULL : "/", &provider,
 	                        &err)) {
 		hp_cli_error("check", "%s", err.msg);
 		goto out;
@@ -167,6 +172,10 @@ int hp_cmd_check(int argc, char **argv)
 	}
 	hp_facts *f = NULL;
 	bool ok = true;
+	hp_docset *docs = documents.n ? hp_docset_new() : NULL;
+	for (size_t i = 0; i < documents.n && ok; i++)
+		if (!(ok = hp_docset_add(docs, documents.v[i], &err)))
+			hp_cli_error("check", "%s", err.msg);
 	if (facts.n) {
 		f = hp_facts_new();
 		for (size_t i = 0; i < facts.n && ok; i++)
@@ -178,9 +187,15 @@ int hp_cmd_check(int argc, char **argv)
 		ov[i] = (hp_param_override){names.v[i], values.v[i]};
 	hp_session_opts so;
 	hp_session_opts_default(&so);
-	so.source = f ? HP_SESSION_FACTS : root ? HP_SESSION_ROOTFS : HP_SESSION_LIVE;
+	so.source = f || (docs && !root) ? HP_SESSION_FACTS
+	            : root               ? HP_SESSION_ROOTFS
+	                                 : HP_SESSION_LIVE;
 	so.root_dir = root;
-	so.facts = f ? hp_facts_backend(f) : NULL;
+	if (f)
+		so.facts = hp_facts_backend(f);
+	else if (docs && !root)
+		so.facts = hp_docset_backend(docs, NULL); /* the documents alone */
+	so.docs = so.facts && !f ? NULL : docs;
 	so.params = ov;
 	so.nparams = names.n;
 	so.roles = roles;
@@ -213,8 +228,10 @@ int hp_cmd_check(int argc, char **argv)
 		hp_session_free(&s);
 	free(ov);
 	hp_facts_free(f);
+	hp_docset_free(docs);
 	hp_bc_free(bc);
 out:
+	hp_strv_free(&documents);
 	hp_strv_free(&facts);
 	hp_strv_free(&names);
 	hp_strv_free(&values);
