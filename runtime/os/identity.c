@@ -193,6 +193,7 @@ hp_tri hp_identity_become(const hp_identity *id, hp_err *why)
 	case HP_ID_PLAIN:
 		t = become_plain(id, last, why);
 		break;
+	case HP_ID_UNCHANGED:
 	default:
 		hp_err_set(why, "identity: unknown kind %d", (int)id->kind);
 		return HP_UNKNOWN;
