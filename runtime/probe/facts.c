@@ -353,6 +353,9 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 	case HP_PROBE_EXECUTABLE:
 	case HP_PROBE_WRITABLE_ANCESTOR:
 	case HP_PROBE_SETUID_ROOT:
+	case HP_PROBE_SETUID_IMAGE:
+	case HP_PROBE_COMMAND_FILES:
+	case HP_PROBE_TREE_WRITABLE:
 	case HP_PROBE_SUDO:
 	case HP_PROBE_SUDOERS_GRANTS:
 	case HP_PROBE_CAPS_EFFECTIVE:
