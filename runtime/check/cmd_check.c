@@ -39,6 +39,10 @@ const char hp_help_check[] =
     "                     (repeatable; docs/documents.md): a Pod or a workload manifest.\n"
     "                     Without --facts or --root only the documents are checked:\n"
     "                     every other probe is skipped, so nothing splits\n"
+    "  --container NAME   record inside the pod's container NAME as its own user (not\n"
+    "                     root, no passwd entry needed): with one --role and --record,\n"
+    "                     the role runs as this process is; the recording names the\n"
+    "                     container (docs/kubernetes.md)\n"
     "  --record F         write every fact observed to F, as a facts file (a new file,\n"
     "                     0600, atomically; a path others could redirect is refused)\n"
     "  --role R           run only role R's checks (repeatable); without root, only\n"
@@ -81,11 +85,43 @@ static const char *opt_value(const char *opt, int argc, char **argv, int *i, int
 	return argv[++*i];
 }
 
+/* --container: a recording made live in one container, as its own user,
+ * of one role. */
+static bool container_ok(const char *name, bool offline, unsigned roles, hp_err *err)
+{
+	size_t n = strlen(name);
+	bool ok = n > 0 && n <= 253;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		     (name[i] >= '0' && name[i] <= '9') || name[i] == '-' || name[i] == '_' ||
+		     name[i] == '.';
+	if (!ok) {
+		hp_err_set(err, "--container '%s' is not a container's name", name);
+		return false;
+	}
+	if (offline) {
+		hp_err_set(err, "--container records a live container: not with --root, --facts or "
+		                "--document");
+		return false;
+	}
+	if (!roles || (roles & (roles - 1))) {
+		hp_err_set(err, "--container needs exactly one --role: the role of the container's "
+		                "own user");
+		return false;
+	}
+	if (geteuid() == 0) {
+		hp_err_set(err, "--container records what the container's own user sees: run it "
+		                "as that user, not as root");
+		return false;
+	}
+	return true;
+}
+
 int hp_cmd_check(int argc, char **argv)
 {
 	hp_strv facts = {0}, names = {0}, values = {0}, documents = {0};
 	const char *policy = NULL, *root = NULL, *record = NULL, *output = NULL;
-	const char *provider_flag = NULL, *uid_split = NULL;
+	const char *provider_flag = NULL, *uid_split = NULL, *container = NULL;
 	hp_mode mode = HP_MODE_ASK;
 	bool json = false;
 	unsigned roles = 0;
@@ -119,6 +155,12 @@ int hp_cmd_check(int argc, char **argv)
 			output = v;
 		} else if ((v = opt_value("--facts", argc, argv, &i, &missing))) {
 			hp_strv_push(&facts, v);
+		} else if ((v = opt_value("--container", argc, argv, &i, &missing))) {
+			if (container) {
+				rc = hp_cli_usage_error("check", "--container given twice");
+				goto out;
+			}
+			container = v;
 		} else if ((v = opt_value("--document", argc, argv, &i, &missing))) {
 			hp_strv_push(&documents, v);
 		} else if ((v = opt_value("--root", argc, argv, &i, &missing))) {
@@ -165,6 +207,10 @@ int hp_cmd_check(int argc, char **argv)
 	}
 	if (root && facts.n) {
 		rc = hp_cli_usage_error("check", "--root and --facts cannot be used together");
+		goto out;
+	}
+	if (container && !container_ok(container, root || facts.n || documents.n, roles, &err)) {
+		rc = hp_cli_usage_error("check", "%s", err.msg);
 		goto out;
 	}
 	/* The provider first: asking for it must not wait for a whole check.
@@ -218,6 +264,7 @@ int hp_cmd_check(int argc, char **argv)
 	so.nparams = names.n;
 	so.roles = roles;
 	so.record = record;
+	so.container = container;
 	hp_session s;
 	hp_session_status st = ok ? hp_session_run(bc, &so, &s, &err) : HP_SESSION_USAGE;
 	if (ok && st != HP_SESSION_OK)
@@ -227,7 +274,8 @@ int hp_cmd_check(int argc, char **argv)
 		hp_verdict_opts vo = {
 		    provider,  mode,
 		    uid_split, getenv("HANGAR_UID_SPLIT"),
-		    json,      !json && !output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR")};
+		    json,      !json && !output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"),
+		    getenv("HANGAR_K8S_DRIVER_SIDECAR")};
 		hp_buf b = {0};
 		rc = hp_verdict(&run, &vo, &b);
 		if (output) {

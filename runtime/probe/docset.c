@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/bytecode.h"
+#include "probe/env_answer.h"
 
 struct hp_docset {
 	hp_backend base;
@@ -75,17 +76,7 @@ bool hp_docset_add(hp_docset *s, const char *arg, hp_err *err)
 
 bool hp_docset_probe(hp_probe_id p)
 {
-	switch (p) {
-	case HP_PROBE_DOC_BOOL:
-	case HP_PROBE_DOC_INT:
-	case HP_PROBE_DOC_STR:
-	case HP_PROBE_DOC_EXISTS:
-	case HP_PROBE_DOC_COUNT:
-	case HP_PROBE_DOC_STRS:
-		return true;
-	default:
-		return false;
-	}
+	return (unsigned)p < HP_PROBE_COUNT && hp_probes[p].part == HP_PART_DOC;
 }
 
 static hp_doc_ask ask_of(hp_probe_id p)
@@ -117,6 +108,9 @@ static hp_value ds_ask(hp_backend *b, hp_role role, hp_probe_id probe, const hp_
 	if (!hp_docset_probe(probe)) {
 		if (s->behind)
 			return hp_backend_ask(s->behind, role, probe, arg, pool);
+		/* the check's own environment is known wherever it runs */
+		if (probe == HP_PROBE_ENV && arg->state == HP_VAL_KNOWN && arg->type == HP_T_STR)
+			return hp_env_answer(arg->u.s.p, pool);
 		return hp_v_skipped(t, "only documents were checked: what the sandbox would answer "
 		                       "is not known");
 	}
