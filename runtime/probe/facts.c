@@ -37,6 +37,7 @@ struct hp_facts {
 	char **containers;  /* by container index - 1 */
 	uint32_t ncontainers;
 	uint32_t container; /* the container of the file being read */
+	bool amend;         /* the file being read replaces earlier answers */
 };
 
 /* --- the YAML tree ------------------------------------------------------------ */
@@ -686,6 +687,13 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 		 * replace (which file came last must not decide anything) */
 		bool same = old->answer.state == answer.state &&
 		            (answer.state != HP_VAL_KNOWN || hp_value_equal(&old->answer, &answer));
+		if (!same && f->amend) {
+			old->answer = answer;
+			old->where = where;
+			old->file = f->nfiles;
+			old->line = n->line;
+			return true;
+		}
 		if (!same)
 			return nfail(r, n,
 			             "the same question is answered differently at %s:%u%s%s%s",
@@ -701,6 +709,14 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 	           where, f->nfiles,      n->line,       f->container};
 	f->slots[slot] = (uint32_t)++f->n;
 	return true;
+}
+
+bool hp_facts_amend(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err)
+{
+	f->amend = true;
+	bool ok = hp_facts_load(f, name, text, len, err);
+	f->amend = false;
+	return ok;
 }
 
 bool hp_facts_load(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err)
