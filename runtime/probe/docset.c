@@ -92,9 +92,15 @@ static hp_doc_ask ask_of(hp_probe_id p)
 		return HP_DOC_EXISTS;
 	case HP_PROBE_DOC_COUNT:
 		return HP_DOC_COUNT;
-	default:
+	case HP_PROBE_DOC_STRS:
 		return HP_DOC_STRS;
+#define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
+	HP_PROBE_CASE_UNLESS(part, DOC, id)
+#include "model/probes.def"
+	case HP_PROBE_COUNT:
+		break;
 	}
+	return HP_DOC_STRS; /* not a document probe: hp_docset_probe refused it */
 }
 
 static hp_value ds_ask(hp_backend *b, hp_role role, hp_probe_id probe, const hp_value *arg,
