@@ -95,6 +95,12 @@ extern const int hp_decision_exit[HP_DECISION_COUNT];
 extern const char *const hp_type_names[HP_T_COUNT];
 extern const hp_probe_info hp_probes[HP_PROBE_COUNT];
 
+/* The n names of one of the tables above as a list in a message, into buf
+ * (size bytes): "a, b, c or d" when conj is "or", "a, b, c, d" when it is
+ * NULL. Returns buf. */
+const char *hp_names_text(char *buf, size_t size, const char *const *names, size_t n,
+                          const char *conj);
+
 /* Look a name up in one of the tables above: its index, or -1. */
 int hp_lookup_name(const char *const *table, size_t n, const char *name);
 /* The probe with this name, or -1. */
