@@ -124,7 +124,9 @@ result agent-no-caps $ok
 
 # agent-reaches-nothing
 ok=0
-as_hangar sleep 30 &
+# exec: the canary must be hangar's process itself, not a root subshell
+# waiting for it
+(exec setpriv --reuid="$hangar_uid" --regid="$hangar_gid" --init-groups -- sleep 30) &
 canary=$!
 # until it is hangar's (no fixed sleep: that would only pad the script)
 n=0
