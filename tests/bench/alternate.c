@@ -17,6 +17,11 @@
  *                     per entry (type, mode, owner, group), nothing else;
  *                     J processes at once, the directories dealt out to them
  *                     (J = 1 is one process, as the check's root child)
+ *   @tree J TOP...    the same for whole trees, as an image-wide setuid scan
+ *                     walks them: each TOP and everything below it, not
+ *                     entering a directory on another mount (statx's mount
+ *                     id), each directory opened O_NOFOLLOW relative to its
+ *                     parent; J processes, the tops dealt out to them
  *
  *   alternate N NAME CMD... [-- NAME CMD...]...
  *
@@ -115,8 +120,59 @@ static void walk_dir(const char *dir)
 	close(fd);
 }
 
+enum { MAX_DEPTH = 256 };
+
+/* Everything below the directory open as fd, on mount mnt. */
+static void walk_tree(int fd, unsigned long long mnt, int depth)
+{
+	char buf[32768];
+	for (;;) {
+		long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			struct {
+				unsigned long long ino;
+				long long off;
+				unsigned short reclen;
+				unsigned char type;
+				char name[];
+			} *d = (void *)(buf + off);
+			off += d->reclen;
+			if (d->name[0] == '.' &&
+			    (d->name[1] == '\0' || (d->name[1] == '.' && d->name[2] == '\0')))
+				continue;
+			struct statx sx;
+			if (statx(fd, d->name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+			          STATX_TYPE | STATX_MODE | STATX_UID | STATX_GID | STATX_MNT_ID,
+			          &sx) != 0)
+				continue;
+			if (!S_ISDIR(sx.stx_mode) || sx.stx_mnt_id != mnt || depth >= MAX_DEPTH)
+				continue;
+			/* getdents reads the rest of this directory after the child */
+			int c = openat(fd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (c >= 0) {
+				walk_tree(c, mnt, depth + 1);
+				close(c);
+			}
+		}
+	}
+}
+
+static void tree_top(const char *top)
+{
+	int fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	struct statx sx;
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx) == 0)
+		walk_tree(fd, sx.stx_mnt_id, 0);
+	close(fd);
+}
+
 static void run_walk(char **argv)
 {
+	void (*one)(const char *) = strcmp(argv[0], "@tree") == 0 ? tree_top : walk_dir;
 	if (!argv[1])
 		_exit(125);
 	int jobs = atoi(argv[1]);
@@ -132,12 +188,12 @@ static void run_walk(char **argv)
 		pid_t p = fork();
 		if (p == 0) {
 			for (int i = j; i < ndirs; i += jobs)
-				walk_dir(dirs[i]);
+				one(dirs[i]);
 			_exit(0);
 		}
 	}
 	for (int i = 0; i < ndirs; i += jobs)
-		walk_dir(dirs[i]);
+		one(dirs[i]);
 	while (wait(NULL) > 0)
 		;
 	_exit(0);
@@ -153,7 +209,7 @@ static int run_once(cmd *c, double *wall, double *cpu)
 	if (p == 0) {
 		if (strcmp(c->argv[0], "@sudo") == 0)
 			run_sudo(c->argv);
-		if (strcmp(c->argv[0], "@walk") == 0)
+		if (strcmp(c->argv[0], "@walk") == 0 || strcmp(c->argv[0], "@tree") == 0)
 			run_walk(c->argv);
 		quiet();
 		execvp(c->argv[0], c->argv);
