@@ -150,7 +150,8 @@ static void walk_tree(int fd, unsigned long long mnt, int depth)
 			if (!S_ISDIR(sx.stx_mode) || sx.stx_mnt_id != mnt || depth >= MAX_DEPTH)
 				continue;
 			/* getdents reads the rest of this directory after the child */
-			int c = openat(fd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			int c = openat(fd, d->name,
+			               O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (c >= 0) {
 				walk_tree(c, mnt, depth + 1);
 				close(c);

@@ -26,7 +26,10 @@ AT_ONCE=${2:-100}
 SRC=$(pwd)
 HP=$SRC/build/hangar-policy
 JP=$SRC/build/tools/json-paths
-[ -x "$HP" ] && [ -x "$JP" ] || { echo "fleet.sh: run make (and make check's tools) first" >&2; exit 2; }
+if [ ! -x "$HP" ] || [ ! -x "$JP" ]; then
+	echo "fleet.sh: run make (and make check's tools) first" >&2
+	exit 2
+fi
 [ "$(id -u)" = 0 ] || { echo "fleet.sh: needs root" >&2; exit 2; }
 D=$(mktemp -d "$SRC/build/fleet.XXXXXX") # not under /tmp: each sandbox mounts its own
 trap 'rm -rf "$D"' EXIT
@@ -36,7 +39,7 @@ export SRC HP JP D
 # One violation per line: the rules expected to fail (sorted, space
 # separated), a tab, the commands that make it.
 cat >"$D/violations" <<'EOF'
-agent-no-sudo	echo "agent ALL=(ALL) NOPASSWD: ALL" >/etc/sudoers.d/agent; chmod 0440 /etc/sudoers.d/agent
+agent-no-sudo	echo "agent ALL=(ALL) NOPASSWD: ALL" >/etc/sudoers.d/agent; chmod 440 /etc/sudoers.d/agent
 path-not-agent-writable	chmod 0777 /usr/local/bin
 agent-no-setuid	cp /bin/true /usr/local/bin/helper; chmod 04755 /usr/local/bin/helper
 hangar-dirs	chmod 0755 /var/lib/hangar-ctl
@@ -74,7 +77,8 @@ SANDBOX_SETUP_EXTRA=$setup unshare -m -p -f --mount-proc --propagation private s
 	snap >"$T/after"
 	left=$(printf "%s\n" "$procs" | awk "\$1 != 1 && \$2 != \"ps\"" | wc -l)
 	failing=$(printf "%s\n" "$out" >"$T/r.json"; "$JP" values "$T/r.json" |
-		awk "\$1 == \".rules[].id\" { id = \$2 } \$1 == \".rules[].result\" && \$2 != \"pass\" { print id \"(\" \$2 \")\" }" |
+		awk "\$1 == \".rules[].id\" { id = \$2 }
+			\$1 == \".rules[].result\" && \$2 != \"pass\" { print id \"(\" \$2 \")\" }" |
 		LC_ALL=C sort | paste -sd" " -)
 	diff "$T/before" "$T/after" | grep "^[<>]" | grep -v "^[<>] /run [0-9]" >"$T/changed"
 	files=$(grep -vc "^> /run/sudo[ /]" "$T/changed" || true)
@@ -99,7 +103,8 @@ echo "$i $kind $ms $(( (end - start) / 1000000 )) $ts $verdict"
 rm -rf "$T"
 EOF
 
-echo "processor: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs;" \
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+echo "processor: $cpu, $(nproc) CPUs;" \
 	"load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "$TOTAL checks, $AT_ONCE at a time, half of them with one violation each"
 t0=$(date +%s%N)
@@ -108,17 +113,28 @@ t1=$(date +%s%N)
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 left_after=$(ls "$D" | grep -c '^s[0-9]' || true)
 awk -v total="$TOTAL" -v secs="$(( (t1 - t0) / 1000000 ))" -v stray="$left_after" '
-{ n++; c[n] = $3; s[n] = $4; ts += ($5 > 0); if ($6 != "right") { bad++; print "  " $0 } else right++ }
+{
+	n++; c[n] = $3; s[n] = $4; ts += ($5 > 0)
+	if ($6 != "right") { bad++; print "  " $0 } else right++
+}
+function isort(a, k,   i, j, v) {
+	for (i = 2; i <= k; i++) {
+		v = a[i]
+		for (j = i - 1; j >= 1 && a[j] > v; j--) a[j + 1] = a[j]
+		a[j + 1] = v
+	}
+}
 function pct(a, k, q,   i) { i = int(q * (k - 1) + 0.5) + 1; return a[i] }
 END {
-	# insertion sorts: n is at most a few thousand
-	for (i = 2; i <= n; i++) { v = c[i]; for (j = i - 1; j >= 1 && c[j] > v; j--) c[j + 1] = c[j]; c[j + 1] = v }
-	for (i = 2; i <= n; i++) { v = s[i]; for (j = i - 1; j >= 1 && s[j] > v; j--) s[j + 1] = s[j]; s[j + 1] = v }
+	isort(c, n)
+	isort(s, n)
 	printf "%d of %d checks reported; %d decisions right, %d wrong; %d sandbox directories left\n",
 		n, total, right, bad, stray
 	printf "sandboxes where sudo recorded the agent in /run/sudo/ts: %d\n", ts
 	printf "whole run %.1f s: %.1f checks a second\n", secs / 1000, n / (secs / 1000)
-	printf "check wall time:   p50 %.1f ms, p99 %.1f ms, max %.1f ms\n", pct(c, n, 0.5), pct(c, n, 0.99), c[n]
-	printf "sandbox wall time: p50 %.0f ms, p99 %.0f ms (setup, check, verification)\n", pct(s, n, 0.5), pct(s, n, 0.99)
+	printf "check wall time:   p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
+		pct(c, n, 0.5), pct(c, n, 0.99), c[n]
+	printf "sandbox wall time: p50 %.0f ms, p99 %.0f ms (setup, check, verification)\n",
+		pct(s, n, 0.5), pct(s, n, 0.99)
 	exit (n != total || bad > 0 || stray > 0)
 }' "$D/results"
