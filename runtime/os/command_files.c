@@ -62,14 +62,14 @@ static hp_tri chain(ctx *c, const char *path, char **final)
 		}
 		int fd;
 		hp_err e;
-		hp_tri t = hp_resolve(c->r, cur, HP_RES_NOFOLLOW, &fd, &e);
+		hp_tri t = hp_os_resolve(c->r, cur, HP_RES_NOFOLLOW, &fd, &e);
 		if (t != HP_TRUE) {
 			hp_err_set(c->why, "%s", e.msg);
 			free(cur);
 			return t;
 		}
 		hp_fileinfo fi;
-		if (hp_fd_info(fd, &fi, &e) != HP_TRUE) {
+		if (hp_os_fd_info(fd, &fi, &e) != HP_TRUE) {
 			close(fd);
 			hp_err_set(c->why, "%s: %s", cur, e.msg);
 			free(cur);
@@ -119,7 +119,7 @@ static hp_tri look_up(ctx *c, const char *name, char **found)
 		char *cand = hp_xasprintf("%.*s/%s", (int)n, p, name);
 		hp_fileinfo fi;
 		hp_err e;
-		hp_tri t = hp_path_info(c->r, cand, 0, &fi, &e);
+		hp_tri t = hp_os_path_info(c->r, cand, 0, &fi, &e);
 		if (t == HP_TRUE && fi.type == HP_FT_FILE && (fi.mode & 0111)) {
 			*found = cand;
 			return HP_TRUE;
@@ -222,18 +222,18 @@ static hp_tri head_of(ctx *c, const char *path, char *buf, size_t *len)
 {
 	int fd;
 	hp_err e;
-	hp_tri t = hp_resolve(c->r, path, 0, &fd, &e);
+	hp_tri t = hp_os_resolve(c->r, path, 0, &fd, &e);
 	if (t != HP_TRUE) {
 		hp_err_set(c->why, "%s", e.msg);
 		return HP_UNKNOWN;
 	}
 	hp_fileinfo fi;
-	if (hp_fd_info(fd, &fi, &e) != HP_TRUE || fi.type != HP_FT_FILE) {
+	if (hp_os_fd_info(fd, &fi, &e) != HP_TRUE || fi.type != HP_FT_FILE) {
 		close(fd);
 		hp_err_set(c->why, "%s: not a regular file", path);
 		return HP_UNKNOWN;
 	}
-	int rfd = hp_proc_reopen(fd, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	int rfd = hp_os_proc_reopen(fd, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	close(fd);
 	if (rfd < 0) {
 		hp_err_set(c->why, "%s: cannot be read: %s", path, strerror(errno));
@@ -258,7 +258,7 @@ static void package_of(ctx *c, const char *file)
 		char *pj = hp_xasprintf("%s/package.json", strcmp(d, "/") == 0 ? "" : d);
 		hp_fileinfo fi;
 		hp_err e;
-		hp_tri t = hp_path_info(c->r, pj, 0, &fi, &e);
+		hp_tri t = hp_os_path_info(c->r, pj, 0, &fi, &e);
 		free(pj);
 		if (t == HP_UNKNOWN) {
 			hp_err_set(c->why, "%s", e.msg);
@@ -275,7 +275,7 @@ static void package_of(ctx *c, const char *file)
 					char *nm = hp_xasprintf("%s/node_modules",
 					                        strcmp(a, "/") == 0 ? "" : a);
 					hp_fileinfo ni;
-					if (hp_path_info(c->r, nm, 0, &ni, &e) == HP_TRUE)
+					if (hp_os_path_info(c->r, nm, 0, &ni, &e) == HP_TRUE)
 						add(c, nm);
 					free(nm);
 				}
@@ -384,7 +384,7 @@ hp_tri hp_command_files(const hp_root *r, const char *spec, hp_strv *out, hp_err
 		found = hp_xstrdup(name);
 		hp_fileinfo fi;
 		hp_err e;
-		t = hp_path_info(r, found, 0, &fi, &e);
+		t = hp_os_path_info(r, found, 0, &fi, &e);
 		if (t != HP_TRUE)
 			hp_err_set(why, "%s", e.msg);
 	} else if (!*name || strchr(name, '/') || !colon) {

@@ -91,11 +91,11 @@ static hp_tri file_caps(walk *w, int dfd, const char *name)
 	ssize_t x = -1;
 	errno = ENOSYS;
 	if (w->xattrat)
-		x = hp_sys_getxattrat_size(dfd, name, AT_SYMLINK_NOFOLLOW, "security.capability");
+		x = hp_os_sys_getxattrat_size(dfd, name, AT_SYMLINK_NOFOLLOW, "security.capability");
 	if (x < 0 && (errno == ENOSYS || errno == EPERM)) {
 		w->xattrat = false;
 		frame *f = &w->st[w->depth];
-		if (!f->fdpath[0] && hp_proc_fd_path(dfd, f->fdpath, sizeof f->fdpath, w->why) < 0)
+		if (!f->fdpath[0] && hp_os_proc_fd_path(dfd, f->fdpath, sizeof f->fdpath, w->why) < 0)
 			return HP_UNKNOWN;
 		char xpath[4200];
 		int n = snprintf(xpath, sizeof xpath, "%s/%s", f->fdpath, name);
@@ -219,7 +219,7 @@ hp_tri hp_setuid_tree(const hp_root *r, const char *top, int skip_other_mounts,
 		return HP_UNKNOWN;
 	}
 	int pfd;
-	hp_tri t = hp_resolve(r, top, 0, &pfd, why);
+	hp_tri t = hp_os_resolve(r, top, 0, &pfd, why);
 	if (t != HP_TRUE)
 		return t == HP_FALSE ? HP_TRUE : HP_UNKNOWN; /* no such tree: nothing in it */
 	int fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
@@ -283,7 +283,7 @@ hp_tri hp_setuid_tree(const hp_root *r, const char *top, int skip_other_mounts,
 			t = HP_UNKNOWN;
 			break;
 		}
-		if ((b->entries & 1023) == 0 && deadline && hp_now_ms() > deadline) {
+		if ((b->entries & 1023) == 0 && deadline && hp_os_now_ms() > deadline) {
 			hp_err_set(why, "the walk took longer than its %lld ms, at %s",
 			           (long long)(b->max_ms ? b->max_ms : HP_SETUID_IMAGE_MAX_MS),
 			           w->path);
@@ -318,7 +318,7 @@ static hp_tri mounted_file(int fd, const char *path, hp_setuid_budget *b, hp_sui
 	if ((st.st_mode & S_ISGID) && st.st_gid == 0)
 		what |= HP_SGID_ROOT;
 	char p[64];
-	if (hp_proc_fd_path(fd, p, sizeof p, why) < 0)
+	if (hp_os_proc_fd_path(fd, p, sizeof p, why) < 0)
 		return HP_UNKNOWN;
 	ssize_t x = getxattr(p, "security.capability", NULL, 0);
 	if (x > 0)
@@ -344,7 +344,7 @@ hp_tri hp_setuid_image(const hp_root *r, const hp_mounts *mounts, hp_setuid_budg
 {
 	out->v = NULL;
 	out->n = 0;
-	int64_t start = hp_now_ms();
+	int64_t start = hp_os_now_ms();
 	int64_t deadline = start + (b->max_ms ? b->max_ms : HP_SETUID_IMAGE_MAX_MS);
 	hp_tri t = HP_TRUE;
 	if (!mounts) {
@@ -358,7 +358,7 @@ hp_tri hp_setuid_image(const hp_root *r, const hp_mounts *mounts, hp_setuid_budg
 			 * top: walk only when it leads to this one */
 			int fd;
 			hp_err e;
-			hp_tri rt = hp_resolve(r, m->mount_point, 0, &fd, &e);
+			hp_tri rt = hp_os_resolve(r, m->mount_point, 0, &fd, &e);
 			if (rt == HP_FALSE)
 				continue; /* not reachable by a path from here */
 			if (rt != HP_TRUE) {
@@ -389,9 +389,9 @@ hp_tri hp_setuid_image(const hp_root *r, const hp_mounts *mounts, hp_setuid_budg
 			t = hp_setuid_tree(r, m->mount_point, 1, b, deadline, out, why);
 		}
 	}
-	b->ms = hp_now_ms() - start;
+	b->ms = hp_os_now_ms() - start;
 	if (t != HP_TRUE) {
-		hp_suid_list_free(out);
+		hp_os_suid_list_free(out);
 		return HP_UNKNOWN;
 	}
 	if (out->n > 1)

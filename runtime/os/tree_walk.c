@@ -55,7 +55,7 @@ static hp_tri push(walk *w, int efd, const char *name, hp_err *why)
 		/* a directory this process cannot search holds nothing it can
 		 * reach; one it can search but not list could hide anything */
 		hp_err e;
-		if (hp_access_kernel(efd, HP_ACC_EXEC, &e) == HP_FALSE)
+		if (hp_os_access_kernel(efd, HP_ACC_EXEC, &e) == HP_FALSE)
 			return HP_FALSE;
 		hp_err_set(why, "%s/%s: can be searched but not listed", dirpfx(w), name);
 		return HP_UNKNOWN;
@@ -89,13 +89,13 @@ hp_tri hp_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tr
 	*missing = 0;
 	lim->entries = 0;
 	int tfd;
-	hp_tri t = hp_resolve(r, top, res_flags, &tfd, why);
+	hp_tri t = hp_os_resolve(r, top, res_flags, &tfd, why);
 	if (t != HP_TRUE) {
 		*missing = t == HP_FALSE;
 		return t;
 	}
 	hp_fileinfo top_info;
-	if (hp_fd_info(tfd, &top_info, why) != HP_TRUE) {
+	if (hp_os_fd_info(tfd, &top_info, why) != HP_TRUE) {
 		close(tfd);
 		return HP_UNKNOWN;
 	}
@@ -115,7 +115,7 @@ hp_tri hp_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tr
 	int fd = openat(tfd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 && errno == EACCES) {
 		hp_err e;
-		t = hp_access_kernel(tfd, HP_ACC_EXEC, &e) == HP_FALSE ? HP_FALSE : HP_UNKNOWN;
+		t = hp_os_access_kernel(tfd, HP_ACC_EXEC, &e) == HP_FALSE ? HP_FALSE : HP_UNKNOWN;
 		if (t == HP_UNKNOWN)
 			hp_err_set(why, "%s: can be searched but not listed", top);
 		close(tfd);
@@ -134,7 +134,7 @@ hp_tri hp_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tr
 	w->depth = 0;
 	w->st[0] = (frame){d, tlen};
 	size_t max = lim->max_entries ? lim->max_entries : HP_TREE_MAX_ENTRIES;
-	int64_t deadline = hp_now_ms() + (lim->max_ms ? lim->max_ms : HP_TREE_MAX_MS);
+	int64_t deadline = hp_os_now_ms() + (lim->max_ms ? lim->max_ms : HP_TREE_MAX_MS);
 	bool offline = (r->flags & HP_ROOT_OFFLINE) != 0;
 	t = HP_FALSE;
 	while (w->depth >= 0 && t == HP_FALSE) {
@@ -158,7 +158,7 @@ hp_tri hp_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tr
 			t = HP_UNKNOWN;
 			break;
 		}
-		if ((lim->entries & 255) == 0 && hp_now_ms() > deadline) {
+		if ((lim->entries & 255) == 0 && hp_os_now_ms() > deadline) {
 			hp_err_set(why, "%s: the walk took longer than %lld ms", top,
 			           (long long)(lim->max_ms ? lim->max_ms : HP_TREE_MAX_MS));
 			t = HP_UNKNOWN;
@@ -173,7 +173,7 @@ hp_tri hp_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tr
 			break;
 		}
 		hp_fileinfo fi;
-		if (hp_fd_info(efd, &fi, why) != HP_TRUE) {
+		if (hp_os_fd_info(efd, &fi, why) != HP_TRUE) {
 			close(efd);
 			t = HP_UNKNOWN;
 			break;

@@ -19,20 +19,20 @@ static int walk(const char *root_dir, hp_setuid_budget *b, size_t *found, hp_err
 {
 	hp_root r;
 	unsigned flags = root_dir ? HP_ROOT_OFFLINE : 0;
-	if (hp_root_open(&r, root_dir ? root_dir : "/", flags, e) != HP_TRUE)
+	if (hp_os_root_open(&r, root_dir ? root_dir : "/", flags, e) != HP_TRUE)
 		return -1;
 	hp_mounts m = {0};
-	if (!root_dir && hp_mounts_read(&m, e) != HP_TRUE) {
-		hp_root_close(&r);
+	if (!root_dir && hp_os_mounts_read(&m, e) != HP_TRUE) {
+		hp_os_root_close(&r);
 		return -1;
 	}
 	memset(b, 0, sizeof *b);
 	hp_suid_list l;
 	hp_tri t = hp_setuid_image(&r, root_dir ? NULL : &m, b, &l, e);
 	*found = l.n;
-	hp_suid_list_free(&l);
-	hp_mounts_free(&m);
-	hp_root_close(&r);
+	hp_os_suid_list_free(&l);
+	hp_os_mounts_free(&m);
+	hp_os_root_close(&r);
 	return t == HP_TRUE ? 0 : -1;
 }
 

@@ -49,14 +49,14 @@ static int setup(void **state)
 	fx_file(dir, "opt/noexec", "x", 0644, 0, 0);
 	fx_file(dir, "opt/envmissing", "#!/usr/bin/env nothere\n", 0755, 0, 0);
 	hp_err e;
-	return hp_root_open(&root, dir, HP_ROOT_OFFLINE, &e) != HP_TRUE;
+	return hp_os_root_open(&root, dir, HP_ROOT_OFFLINE, &e) != HP_TRUE;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	if (dir) {
-		hp_root_close(&root);
+		hp_os_root_close(&root);
 		fx_rmtree(dir);
 	}
 	return 0;

@@ -55,14 +55,14 @@ static int setup(void **state)
 	if (r != 0)
 		return 1;
 	hp_err e;
-	return hp_root_open(&root, dir, HP_ROOT_OFFLINE, &e) != HP_TRUE;
+	return hp_os_root_open(&root, dir, HP_ROOT_OFFLINE, &e) != HP_TRUE;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	if (dir) {
-		hp_root_close(&root);
+		hp_os_root_close(&root);
 		fx_rmtree(dir);
 	}
 	return 0;
@@ -89,7 +89,7 @@ static void test_whole_tree(void **state)
 	/* every entry once: 9 directories and 10 files and links below the root */
 	assert_int_equal(b.entries, 18);
 	assert_int_equal(b.trees, 1);
-	hp_suid_list_free(&l);
+	hp_os_suid_list_free(&l);
 }
 
 static void test_bounds(void **state)
@@ -109,7 +109,7 @@ static void test_bounds(void **state)
 	assert_int_equal(hp_setuid_tree(&root, "/usr/local", 0, &b, 0, &l, &e), HP_TRUE);
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.v[0].name, "/usr/local/lib/a/b/rootsh");
-	hp_suid_list_free(&l);
+	hp_os_suid_list_free(&l);
 	assert_int_equal(hp_setuid_tree(&root, "/nope", 0, &b, 0, &l, &e), HP_TRUE);
 	assert_int_equal(l.n, 0);
 	assert_int_equal(hp_setuid_tree(&root, "rel", 0, &b, 0, &l, &e), HP_UNKNOWN);
@@ -165,16 +165,16 @@ static int live_mounts(void *arg)
 		return 13;
 	hp_root slash;
 	hp_err e;
-	if (hp_root_open(&slash, "/", 0, &e) != HP_TRUE)
+	if (hp_os_root_open(&slash, "/", 0, &e) != HP_TRUE)
 		return 14;
 	hp_mounts m;
-	if (hp_mounts_read(&m, &e) != HP_TRUE)
+	if (hp_os_mounts_read(&m, &e) != HP_TRUE)
 		return 15;
 	hp_setuid_budget b;
 	memset(&b, 0, sizeof b);
 	hp_suid_list l;
 	hp_tri t = hp_setuid_image(&slash, &m, &b, &l, &e);
-	hp_mounts_free(&m);
+	hp_os_mounts_free(&m);
 	if (t != HP_TRUE) {
 		fprintf(stderr, "%s\n", e.msg);
 		return 16;
@@ -186,7 +186,7 @@ static int live_mounts(void *arg)
 		found_home += strstr(l.v[i].name, "/home/rootsh") != NULL;
 		found_su += strcmp(l.v[i].name, su) == 0;
 	}
-	hp_suid_list_free(&l);
+	hp_os_suid_list_free(&l);
 	if (found_opt != 1)
 		return 20;
 	if (found_home != 0)
