@@ -207,7 +207,8 @@ int hp_cmd_check(int argc, char **argv)
 		hp_verdict_opts vo = {
 		    provider,  mode,
 		    uid_split, getenv("HANGAR_UID_SPLIT"),
-		    json,      !json && !output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR")};
+		    json,      !json && !output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"),
+		    getenv(HP_ENVD_SETTING)};
 		hp_buf b = {0};
 		rc = hp_verdict(&run, &vo, &b);
 		if (output) {

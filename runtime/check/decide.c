@@ -6,10 +6,46 @@
  * unknown is "not proven", so it never leads to a split. Without a split,
  * auto turns run single-user; turns with approvals (ask, deny-risky,
  * governed) are refused under `required` and otherwise run single-user with
- * a warning, since the agent could then answer its own approvals. */
+ * a warning, since the agent could then answer its own approvals.
+ *
+ * Two causes come from hangar itself, not from the policy: a provider whose
+ * hangar code builds no split (the E2B family, KAN-200) never splits, and
+ * there an envd that may answer without its token (the setting, wherever
+ * it was seen) forbids the split too. Readiness is the decision with the
+ * first cause left out: what would still block the split once it is built. */
 #include "check/decide.h"
 
+#include <strings.h>
 #include <string.h>
+
+#include "lib/textesc.h"
+
+/* hangar's E2B provider serves both E2B and CubeSandbox. It builds no uid
+ * split yet; the day it does (KAN-200), this one line becomes NULL and
+ * both providers decide on their rules like any other. */
+static const char *const e2b_provider_unbuilt =
+    "hangar's E2B provider, through which e2b and cubesandbox are reached, does not build "
+    "the uid split yet (KAN-200): the driver would share the agent's user";
+
+const char *hp_provider_unbuilt(hp_provider p)
+{
+	return hp_provider_has_envd(p) ? e2b_provider_unbuilt : NULL;
+}
+
+bool hp_provider_has_envd(hp_provider p)
+{
+	return p == HP_PROVIDER_E2B || p == HP_PROVIDER_CUBESANDBOX;
+}
+
+hp_envd_value hp_envd_classify(const char *raw)
+{
+	if (!raw || strcmp(raw, "0") == 0 || strcasecmp(raw, "false") == 0)
+		return HP_ENVD_OFF;
+	if (strcmp(raw, "1") == 0 || strcasecmp(raw, "true") == 0 || strcasecmp(raw, "yes") == 0 ||
+	    strcasecmp(raw, "on") == 0)
+		return HP_ENVD_ON;
+	return HP_ENVD_UNRECOGNISED;
+}
 
 const char *const hp_setting_source_names[3] = {"flag", "env", "default"};
 
@@ -100,8 +136,33 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 	memset(out, 0, sizeof *out);
 	const char *prov = hp_provider_names[pp->provider];
 
-	/* Causes shared by every mode: the provider's conditions and the setting. */
-	hp_strv common = {0};
+	/* Causes shared by every mode: the provider's conditions and the setting.
+	 * The provider's not building the split comes first and is the one
+	 * cause readiness leaves out. */
+	hp_strv unbuilt = {0}, common = {0};
+	if (pp->unbuilt)
+		hp_strv_pushf(&unbuilt, "provider '%s' never splits: %s", prov, pp->unbuilt);
+	hp_strv global_warnings = {0};
+	for (size_t i = 0; i < pp->nenvd; i++) {
+		const hp_envd_reading *e = &pp->envd[i];
+		hp_envd_value v = hp_envd_classify(e->raw);
+		if (v == HP_ENVD_OFF)
+			continue;
+		hp_esc_buf eb;
+		const char *raw = hp_escs(&eb, e->raw);
+		hp_strv_pushf(&common,
+		              "provider '%s' never splits when " HP_ENVD_SETTING
+		              " is set ('%s', in %s): envd may answer without its access token, "
+		              "so the agent could run anything as root through it and a split "
+		              "would protect nothing",
+		              prov, raw, e->where);
+		if (v == HP_ENVD_UNRECOGNISED)
+			hp_strv_pushf(&global_warnings,
+			              HP_ENVD_SETTING " value '%s' (in %s) is not 0, false, 1, true, "
+			                              "yes or on: read as set, so envd may answer "
+			                              "without a token and no turn is split",
+			              raw, e->where);
+	}
 	for (size_t i = 0; i < pp->nnever; i++) {
 		const hp_condition *c = &pp->never[i];
 		if (c->holds == HP_TRUE)
@@ -129,7 +190,6 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 		hp_strv_pushf(&common, "the uid split is turned off (%s=off)",
 		              setting_origin(setting));
 
-	hp_strv global_warnings = {0};
 	setting_warnings(&global_warnings, pp, setting);
 	if (offline)
 		hp_strv_pushf(
@@ -139,12 +199,15 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 		    live_needed, live_needed == 1 ? "" : "s", live_needed == 1 ? "s" : "");
 
 	for (int m = 0; m < HP_MODE_COUNT; m++) {
-		hp_strv *reasons = &out->reasons[m];
-		hp_strv_extend(reasons, &common);
+		hp_strv *reasons = &out->reasons[m], *ready = &out->ready_reasons[m];
+		hp_strv_extend(ready, &common);
 		hp_applies bit = HP_APPLIES_BIT(m, pp->provider);
 		for (size_t i = 0; i < nrules; i++)
 			if ((rules[i].applies & bit) && rules[i].result != HP_RESULT_PASS)
-				rule_reason(reasons, &rules[i]);
+				rule_reason(ready, &rules[i]);
+		out->would_split[m] = ready->n == 0;
+		hp_strv_extend(reasons, &unbuilt);
+		hp_strv_extend(reasons, ready);
 
 		hp_strv_extend(&out->warnings[m], &global_warnings);
 		if (reasons->n == 0) {
@@ -161,6 +224,7 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 				    hp_mode_names[m]);
 		}
 	}
+	hp_strv_free(&unbuilt);
 	hp_strv_free(&common);
 	hp_strv_free(&global_warnings);
 }
@@ -170,5 +234,6 @@ void hp_decisions_free(hp_decisions *d)
 	for (int m = 0; m < HP_MODE_COUNT; m++) {
 		hp_strv_free(&d->reasons[m]);
 		hp_strv_free(&d->warnings[m]);
+		hp_strv_free(&d->ready_reasons[m]);
 	}
 }

@@ -39,8 +39,8 @@ void hp_report_json(const hp_report *r, hp_buf *b)
 		hp_buf_json_string(b, rr->id);
 		hp_buf_puts(b, ", \"title\": ");
 		hp_buf_json_string(b, rr->title);
-		hp_buf_printf(b, ", \"result\": \"%s\", \"evidence\": [",
-		              hp_result_names[rr->result]);
+		hp_buf_printf(b, ", \"result\": \"%s\", \"counts\": %s, \"evidence\": [",
+		              hp_result_names[rr->result], rr->not_counted ? "false" : "true");
 		for (size_t e = 0; e < rr->nevidence; e++) {
 			if (e)
 				hp_buf_puts(b, ", ");
@@ -59,7 +59,21 @@ void hp_report_json(const hp_report *r, hp_buf *b)
 	json_strv_field(b, "reasons", &d->reasons[r->mode], NULL);
 	hp_buf_puts(b, ", ");
 	json_strv_field(b, "warnings", &d->warnings[r->mode], r->notes);
-	hp_buf_printf(b, ", \"offline\": %s}\n", r->offline ? "true" : "false");
+	hp_buf_printf(b, ", \"offline\": %s", r->offline ? "true" : "false");
+	hp_buf_printf(b, ", \"readiness\": {\"provider_builds_split\": %s, \"unbuilt\": ",
+	              r->unbuilt ? "false" : "true");
+	if (r->unbuilt)
+		hp_buf_json_string(b, r->unbuilt);
+	else
+		hp_buf_puts(b, "null");
+	hp_buf_printf(b, ", \"would_split\": %s, \"modes\": {",
+	              d->would_split[r->mode] ? "true" : "false");
+	for (int m = 0; m < HP_MODE_COUNT; m++)
+		hp_buf_printf(b, "%s\"%s\": %s", m ? ", " : "", hp_mode_names[m],
+		              d->would_split[m] ? "true" : "false");
+	hp_buf_puts(b, "}, ");
+	json_strv_field(b, "reasons", &d->ready_reasons[r->mode], NULL);
+	hp_buf_puts(b, "}}\n");
 }
 
 enum { C_RESET, C_BOLD, C_RED, C_YELLOW, C_GREEN, C_DIM };
@@ -114,14 +128,17 @@ void hp_report_text(const hp_report *r, bool c, hp_buf *b)
 		hp_buf_putc(b, '\n');
 	}
 
-	size_t passed = 0;
-	for (size_t i = 0; i < r->nrules; i++)
-		passed += r->rules[i].result == HP_RESULT_PASS;
-	if (passed < r->nrules)
+	/* the rules that count for this provider; JSON lists every rule */
+	size_t passed = 0, counted = 0;
+	for (size_t i = 0; i < r->nrules; i++) {
+		counted += !r->rules[i].not_counted;
+		passed += !r->rules[i].not_counted && r->rules[i].result == HP_RESULT_PASS;
+	}
+	if (passed < counted)
 		hp_buf_puts(b, "\nrules that did not pass:\n");
 	for (size_t i = 0; i < r->nrules; i++) {
 		const hp_report_rule *rr = &r->rules[i];
-		if (rr->result == HP_RESULT_PASS)
+		if (rr->result == HP_RESULT_PASS || rr->not_counted)
 			continue;
 		hp_buf_printf(b, "  %s%-7s%s %s%s%s: %s\n", col(c, result_colour(rr->result)),
 		              hp_result_names[rr->result], col(c, C_RESET), col(c, C_BOLD), rr->id,
@@ -132,10 +149,27 @@ void hp_report_text(const hp_report *r, bool c, hp_buf *b)
 		if (rr->remedy)
 			hp_buf_printf(b, "          remedy: %s\n", rr->remedy);
 	}
-	hp_buf_printf(b, "\n%zu of %zu rules passed.\n", passed, r->nrules);
+	hp_buf_printf(b, "\n%zu of %zu rules passed.\n", passed, counted);
 	hp_buf_printf(b, "decision for %s turns: %s%s%s\n", hp_mode_names[r->mode],
 	              col(c, decision_colour(d->decision[r->mode])),
 	              hp_decision_names[d->decision[r->mode]], col(c, C_RESET));
 	text_list(b, "reasons", &d->reasons[r->mode], NULL);
 	text_list(b, "warnings", &d->warnings[r->mode], r->notes);
+	if (!r->unbuilt)
+		return;
+	/* every rule was still evaluated: what would block the split once the
+	 * provider builds it */
+	const hp_strv *rr = &d->ready_reasons[r->mode];
+	hp_buf_printf(b, "\nreadiness: %s\n", r->unbuilt);
+	if (d->would_split[r->mode]) {
+		hp_buf_printf(b,
+		              "  would split once the provider builds it: %syes%s, because every "
+		              "rule of the split passes for %s turns and nothing else forbids it\n",
+		              col(c, C_GREEN), col(c, C_RESET), hp_mode_names[r->mode]);
+	} else {
+		hp_buf_printf(b, "  would split once the provider builds it: %sno%s, because\n",
+		              col(c, C_RED), col(c, C_RESET));
+		for (size_t i = 0; i < rr->n; i++)
+			hp_buf_printf(b, "    - %s\n", rr->v[i]);
+	}
 }

@@ -18,6 +18,9 @@ typedef struct {
 	hp_result result;
 	const char *const *evidence; /* one line per observation that decided it */
 	size_t nevidence;
+	/* counts for no mode of the report's provider (its `when`): the text
+	 * report leaves it out, JSON lists it */
+	bool not_counted;
 } hp_report_rule;
 
 typedef struct {
@@ -30,6 +33,7 @@ typedef struct {
 	size_t nrules;
 	bool offline;
 	const hp_strv *notes; /* warnings of the run itself (roles not run...), may be NULL */
+	const char *unbuilt;  /* why the provider builds no split (readiness), or NULL */
 } hp_report;
 
 void hp_report_json(const hp_report *r, hp_buf *out);

@@ -29,6 +29,7 @@ typedef struct {
 	const char *uid_split_env;  /* HANGAR_UID_SPLIT as set (even empty), or NULL */
 	bool json;
 	bool colour;
+	const char *envd_env; /* HP_ENVD_SETTING in the deciding call's environment, or NULL */
 } hp_verdict_opts;
 
 /* Whether the program says anything about provider p; check it before the

@@ -1,7 +1,8 @@
 /* sysb.h: the inside of the live/rootfs backend (sysbackend.h), shared by
  * its files: sysbackend.c (set-up, dispatch, env), sysb_path.c (paths and
  * access), sysb_proc.c (capabilities, canaries, processes, mounts, sudo),
- * sysb_etc.c (users, groups, passwords, sudoers). Nothing outside the
+ * sysb_etc.c (users, groups, passwords, sudoers), sysb_net.c (envd on
+ * loopback). Nothing outside the
  * backend includes it. */
 #ifndef HP_SYSB_H
 #define HP_SYSB_H
@@ -76,6 +77,9 @@ hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const char *path, hp_pool
  * procs_visible, mount_point, read_only, fs_type (live only). */
 hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool);
 void hp_sysb_proc_reset(hp_sysbackend *s);
+
+/* sysb_net.c: envd_tokenless (live only), from the role's own process. */
+hp_value hp_sysb_net(hp_sysbackend *s, hp_probe_id p, const char *arg, hp_pool *pool);
 
 /* sysb_helper.c: the global probes about files that a non-root role's
  * process asks the root helper. */

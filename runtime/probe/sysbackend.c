@@ -95,6 +95,8 @@ static hp_value sys_ask(hp_backend *b, hp_role role, hp_probe_id p, const hp_val
 	case HP_PROBE_EXECUTABLE:
 	case HP_PROBE_WRITABLE_ANCESTOR:
 		return hp_sysb_path(s, p, arg->u.s.p, pool);
+	case HP_PROBE_ENVD_TOKENLESS:
+		return hp_sysb_net(s, p, arg->u.s.p, pool);
 	default:
 		return hp_sysb_proc(s, p, arg, pool);
 	}

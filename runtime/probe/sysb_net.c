@@ -1,0 +1,32 @@
+/* sysb_net.c: the live probe about the network as the role sees it:
+ * envd_tokenless, one tokenless request to envd on loopback (os/envd.h),
+ * made from the role's own process so that it is the role's network
+ * namespace and identity that ask. Offline it is never asked: sysbackend.c
+ * answers it "needs a live sandbox". */
+#include "probe/sysb.h"
+
+#include "os/envd.h"
+
+hp_value hp_sysb_net(hp_sysbackend *s, hp_probe_id p, const char *arg, hp_pool *pool)
+{
+	if (!s->role.as_role)
+		return hp_sysb_unknown(pool, p,
+		                       "%s: this process does not have the %s role's identity",
+		                       hp_probes[p].name, hp_role_names[s->role.role]);
+	hp_envd_request req;
+	hp_err why;
+	if (!hp_envd_parse(arg, &req, &why))
+		return hp_sysb_unknown(pool, p, "%s(\"%.64s\"): %s", hp_probes[p].name, arg,
+		                       why.msg);
+	int status;
+	switch (hp_envd_ask(&req, NULL, &status, &why)) {
+	case HP_ENVD_REFUSED:
+		return hp_v_bool(false);
+	case HP_ENVD_ANSWERED:
+		return hp_v_bool(true);
+	case HP_ENVD_ABSENT:
+		return hp_v_absent(hp_probes[p].result, hp_sysb_reason(pool, "%s", why.msg));
+	default:
+		return hp_sysb_unknown(pool, p, "%s", why.msg);
+	}
+}
