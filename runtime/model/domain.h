@@ -49,9 +49,21 @@ typedef enum {
 
 typedef enum { HP_SCOPE_GLOBAL, HP_SCOPE_ROLE } hp_probe_scope;
 typedef enum { HP_NEEDS_ANY, HP_NEEDS_LIVE } hp_probe_needs;
+/* probes.def's PART and ASKS columns: which part of the system backend
+ * answers a probe, and whether a non-root role's process asks the root
+ * helper for it. */
+typedef enum {
+	HP_PART_ETC,
+	HP_PART_PATH,
+	HP_PART_PROC,
+	HP_PART_ENV,
+	HP_PART_DOC,
+	HP_PART_NET,
+} hp_probe_part;
+typedef enum { HP_ASKS_SELF, HP_ASKS_HELPER } hp_probe_asks;
 
 typedef enum {
-#define HP_PROBE(id, name, result, arg, scope, needs, doc) HP_PROBE_##id,
+#define HP_PROBE(id, name, result, arg, scope, needs, part, asks, doc) HP_PROBE_##id,
 #include "model/probes.def"
 	HP_PROBE_COUNT
 } hp_probe_id;
@@ -62,6 +74,8 @@ typedef struct {
 	hp_type arg;
 	hp_probe_scope scope;
 	hp_probe_needs needs;
+	hp_probe_part part;
+	hp_probe_asks asks;
 	const char *doc;
 } hp_probe_info;
 
@@ -80,6 +94,12 @@ extern const char *const hp_decision_names[HP_DECISION_COUNT];
 extern const int hp_decision_exit[HP_DECISION_COUNT];
 extern const char *const hp_type_names[HP_T_COUNT];
 extern const hp_probe_info hp_probes[HP_PROBE_COUNT];
+
+/* The n names of one of the tables above as a list in a message, into buf
+ * (size bytes): "a, b, c or d" when conj is "or", "a, b, c, d" when it is
+ * NULL. Returns buf. */
+const char *hp_names_text(char *buf, size_t size, const char *const *names, size_t n,
+                          const char *conj);
 
 /* Look a name up in one of the tables above: its index, or -1. */
 int hp_lookup_name(const char *const *table, size_t n, const char *name);

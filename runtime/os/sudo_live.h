@@ -41,6 +41,7 @@
 
 #include <stddef.h>
 
+#include "lib/frame.h"
 #include "os/identity.h"
 #include "os/safe_path.h"
 #include "lib/tri.h"
@@ -79,6 +80,20 @@ hp_tri hp_sudo_classify(const hp_sudo_run *run, const hp_sudo_opts *o, hp_err *w
 /* The probe, in the calling process (already the agent's plain child). */
 hp_tri hp_sudo_probe(const hp_root *r, const char *const *dirs, size_t ndirs, const hp_sudo_opts *o,
                      hp_err *why);
+
+/* The probe in a child (child.h): hp_sudo_child is the child's function,
+ * which runs hp_sudo_probe on an hp_sudo_job and sends its answer and
+ * reason back as a frame; hp_sudo_child_answer reads that frame in the
+ * parent (UNKNOWN, "sudo: the child's answer is malformed", when it is not
+ * what hp_sudo_child writes). The frame's tags are sudo_live.c's alone. */
+typedef struct {
+	const hp_root *r;
+	const char *const *dirs;
+	size_t ndirs;
+	const hp_sudo_opts *o;
+} hp_sudo_job;
+int hp_sudo_child(void *job, hp_frame_writer *out);
+hp_tri hp_sudo_child_answer(const hp_frame *f, hp_err *why);
 
 /* The probe in a child with identity id (HP_ID_PLAIN), with an overall
  * deadline covering every run. */

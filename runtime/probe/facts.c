@@ -19,6 +19,7 @@ typedef struct {
 	uint64_t hash;
 	uint8_t probe, role; /* role ANY_ROLE: every role */
 	hp_value arg, answer;
+	const char *where;   /* where the recorded answer came from (a document's place), or NULL */
 	uint32_t file, line; /* where it was given: file index, 1-based line */
 } fact;
 
@@ -299,6 +300,80 @@ static bool int_value(reader *r, const node *n, int64_t *out, const char *what)
 	return true;
 }
 
+/* --- the kernel's ranges ---------------------------------------------------------------- */
+
+/* An int a fact gives is something the kernel reports, so it lies in the
+ * range the kernel can report: anything else is a forged or broken file.
+ * uid_t and gid_t are 32 bits and (uid_t)-1 means "no id" to every system
+ * call that takes one, so an id is 0..4294967294: 4294967296 would be 0 as
+ * a uid_t, and a check of "uid != 0" would pass on root. */
+typedef struct {
+	int64_t lo, hi;
+	const char *what; /* the range, in the message */
+} int_range;
+
+static const int_range RANGE_ID = {0, 4294967294, "an id is 0 to 4294967294"};
+static const int_range RANGE_MODE = {0, 07777, "a mode is 0 to 0o7777"};
+static const int_range RANGE_LINKS = {0, 4294967295, "a link count is 0 to 4294967295"};
+/* a document's integer is whatever the file says; a count is of its values */
+static const int_range RANGE_DOC = {INT64_MIN, INT64_MAX, "a document's int is 64 bits"};
+static const int_range RANGE_COUNT = {0, 4294967295, "a count is 0 to 4294967295"};
+
+/* The range of a probe's int argument (arg) or int answer; NULL for a probe
+ * whose int has no range here, whose facts are then refused. */
+static const int_range *probe_int_range(hp_probe_id probe, bool arg)
+{
+	switch (probe) {
+	case HP_PROBE_USER_BY_UID:
+	case HP_PROBE_PROCS_VISIBLE:
+		return arg ? &RANGE_ID : NULL;
+	case HP_PROBE_OWNER:
+	case HP_PROBE_GROUP_OWNER:
+		return arg ? NULL : &RANGE_ID;
+	case HP_PROBE_MODE:
+		return arg ? NULL : &RANGE_MODE;
+	case HP_PROBE_LINKS:
+		return arg ? NULL : &RANGE_LINKS;
+	case HP_PROBE_DOC_INT:
+		return arg ? NULL : &RANGE_DOC;
+	case HP_PROBE_DOC_COUNT:
+		return arg ? NULL : &RANGE_COUNT;
+	default:
+		return NULL;
+	}
+}
+
+bool hp_facts_int_has_range(hp_probe_id probe, bool arg)
+{
+	return probe_int_range(probe, arg) != NULL;
+}
+
+static bool in_range(reader *r, const node *n, int64_t v, const int_range *range,
+                     const char *what)
+{
+	if (v >= range->lo && v <= range->hi)
+		return true;
+	return nfail(r, n, "%s %s is out of range: %s", what, n->s, range->what);
+}
+
+/* A probe's int argument or answer v, checked against the probe's range. */
+static bool int_in_range(reader *r, const node *n, hp_probe_id probe, bool arg,
+                         const hp_value *v, const char *what)
+{
+	if (v->type != HP_T_INT || v->state != HP_VAL_KNOWN)
+		return true;
+	const int_range *range = probe_int_range(probe, arg);
+	if (!range)
+		return nfail(r, n, "probe %s: no range is known for its int %s, so none is read",
+		             hp_probes[probe].name, arg ? "argument" : "answer");
+	return in_range(r, n, v->u.i, range, what);
+}
+
+static bool id_value(reader *r, const node *n, int64_t *out, const char *what)
+{
+	return int_value(r, n, out, what) && in_range(r, n, *out, &RANGE_ID, what);
+}
+
 static bool list_value(hp_facts *f, reader *r, const node *n, hp_list *out, const char *what)
 {
 	if (n->kind != N_SEQ)
@@ -337,7 +412,7 @@ static bool record_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_va
 		const node *home = get(n, "home"), *shell = get(n, "shell"),
 		           *groups = get(n, "groups");
 		if (!str_value(f, r, name, &u->name, "name") ||
-		    !int_value(r, uid, &u->uid, "uid") || !int_value(r, gid, &u->gid, "gid") ||
+		    !id_value(r, uid, &u->uid, "uid") || !id_value(r, gid, &u->gid, "gid") ||
 		    (home && !str_value(f, r, home, &u->home, "home")) ||
 		    (shell && !str_value(f, r, shell, &u->shell, "shell")) ||
 		    (groups && !list_value(f, r, groups, &u->groups, "groups")))
@@ -355,7 +430,7 @@ static bool record_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_va
 	const node *name = get(n, "name"), *gid = get(n, "gid"), *members = get(n, "members");
 	if (!name || !gid)
 		return nfail(r, n, "a group needs name and gid");
-	if (!str_value(f, r, name, &g->name, "name") || !int_value(r, gid, &g->gid, "gid") ||
+	if (!str_value(f, r, name, &g->name, "name") || !id_value(r, gid, &g->gid, "gid") ||
 	    (members && !list_value(f, r, members, &g->members, "members")))
 		return false;
 	*out = hp_v_group(g);
@@ -420,8 +495,11 @@ static bool typed_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_val
 		if (!scalar(r, n, what))
 			return false;
 		int k = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, n->s);
+		char roles[64];
 		if (k < 0)
-			return nfail(r, n, "unknown role '%s' (root, hangar or agent)", n->s);
+			return nfail(r, n, "unknown role '%s' (%s)", n->s,
+			             hp_names_text(roles, sizeof roles, hp_role_names,
+			                           HP_ROLE_COUNT, "or"));
 		*out = hp_v_role((hp_role)k);
 		return true;
 	}
@@ -471,17 +549,18 @@ static void grow_table(hp_facts *f)
 	f->nslots = n;
 }
 
-static const char *const fact_keys[] = {"role", "probe", "arg", "answer", "reason", NULL};
+static const char *const fact_keys[] = {"role",   "probe", "arg", "answer",
+                                        "reason", "where", NULL};
 
 static bool add_fact(hp_facts *f, reader *r, const node *n)
 {
 	if (n->kind != N_MAP)
 		return nfail(r, n, "a fact is a mapping (role, probe, arg, answer), not %s",
 		             kind_name(n));
-	if (!check_keys(r, n, fact_keys, "role, probe, arg, answer and reason"))
+	if (!check_keys(r, n, fact_keys, "role, probe, arg, answer, reason and where"))
 		return false;
 	const node *pn = get(n, "probe"), *rn = get(n, "role"), *an = get(n, "arg");
-	const node *ans = get(n, "answer"), *why = get(n, "reason");
+	const node *ans = get(n, "answer"), *why = get(n, "reason"), *wn = get(n, "where");
 	if (!pn)
 		return nfail(r, n, "a fact needs a probe");
 	if (!scalar(r, pn, "the probe"))
@@ -495,8 +574,11 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 		if (!scalar(r, rn, "the role"))
 			return false;
 		int k = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, rn->s);
+		char roles[64];
 		if (k < 0)
-			return nfail(r, rn, "unknown role '%s' (root, hangar or agent)", rn->s);
+			return nfail(r, rn, "unknown role '%s' (%s)", rn->s,
+			             hp_names_text(roles, sizeof roles, hp_role_names,
+			                           HP_ROLE_COUNT, "or"));
 		if (pi->scope == HP_SCOPE_GLOBAL)
 			return nfail(
 			    r, rn,
@@ -510,7 +592,8 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 	if (pi->arg != HP_T_NONE && !an)
 		return nfail(r, n, "probe %s takes an argument (%s): add 'arg'", pi->name,
 		             hp_type_names[pi->arg]);
-	if (an && !typed_value(f, r, an, pi->arg, &arg, "the argument"))
+	if (an && (!typed_value(f, r, an, pi->arg, &arg, "the argument") ||
+	           !int_in_range(r, an, (hp_probe_id)probe, true, &arg, "the argument")))
 		return false;
 	if (!ans)
 		return nfail(r, n, "a fact needs an answer");
@@ -532,8 +615,16 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 		if (why)
 			return nfail(r, why,
 			             "a reason goes with an answer of unknown, skipped or absent");
-		if (!typed_value(f, r, ans, pi->result, &answer, "the answer"))
+		if (!typed_value(f, r, ans, pi->result, &answer, "the answer") ||
+		    !int_in_range(r, ans, (hp_probe_id)probe, false, &answer, "the answer"))
 			return false;
+	}
+	const char *where = NULL;
+	if (wn) {
+		hp_str s;
+		if (!str_value(f, r, wn, &s, "where"))
+			return false;
+		where = s.p;
 	}
 	size_t slot;
 	if ((f->n + 1) * 2 > f->nslots)
@@ -545,12 +636,14 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 	if (old) {
 		/* a later file's answer replaces an earlier one */
 		old->answer = answer;
+		old->where = where;
 		old->file = f->nfiles;
 		old->line = n->line;
 		return true;
 	}
 	f->v = hp_xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v);
-	f->v[f->n] = (fact){h, (uint8_t)probe, (uint8_t)role, arg, answer, f->nfiles, n->line};
+	f->v[f->n] =
+	    (fact){h, (uint8_t)probe, (uint8_t)role, arg, answer, where, f->nfiles, n->line};
 	f->slots[slot] = (uint32_t)++f->n;
 	return true;
 }
@@ -618,16 +711,31 @@ size_t hp_facts_count(const hp_facts *f)
 
 /* --- the backend -------------------------------------------------------------------------- */
 
-static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const hp_value *arg,
-                          hp_pool *pool)
+/* The fact that answers a question: the role's own, else the one for every role. */
+static const fact *answering(hp_facts *f, hp_role role, hp_probe_id probe, const hp_value *arg)
 {
-	hp_facts *f = (hp_facts *)b;
 	/* facts about a global probe never have a role */
 	const fact *x = NULL;
 	if (hp_probes[probe].scope == HP_SCOPE_ROLE)
 		x = lookup(f, probe, role, arg, hp_question_hash(probe, role, arg), NULL);
 	if (!x)
 		x = lookup(f, probe, ANY_ROLE, arg, hp_question_hash(probe, ANY_ROLE, arg), NULL);
+	return x;
+}
+
+static const char *facts_where(hp_backend *b, hp_role role, hp_probe_id probe,
+                               const hp_value *arg, hp_pool *pool)
+{
+	(void)pool;
+	const fact *x = answering((hp_facts *)b, role, probe, arg);
+	return x ? x->where : NULL;
+}
+
+static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const hp_value *arg,
+                          hp_pool *pool)
+{
+	hp_facts *f = (hp_facts *)b;
+	const fact *x = answering(f, role, probe, arg);
 	if (x)
 		return x->answer;
 	hp_buf m = {0};
@@ -644,7 +752,7 @@ static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const 
 	return hp_v_unknown(hp_probes[probe].result, reason ? reason : "no fact answers it");
 }
 
-static const hp_backend_ops facts_ops = {"facts", facts_ask, NULL};
+static const hp_backend_ops facts_ops = {"facts", facts_ask, NULL, facts_where};
 
 hp_facts *hp_facts_new(void)
 {

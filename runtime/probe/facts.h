@@ -33,6 +33,11 @@ bool hp_facts_load_file(hp_facts *f, const char *path, hp_err *err);
 /* The same from memory, named name in messages. */
 bool hp_facts_load(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err);
 
+/* Whether the facts reader knows the kernel's range of probe's int
+ * argument (arg) or int answer: every probe with an int has one, and a fact
+ * outside it is refused with its line. */
+bool hp_facts_int_has_range(hp_probe_id probe, bool arg);
+
 /* How many facts are held. */
 size_t hp_facts_count(const hp_facts *f);
 

@@ -1,9 +1,8 @@
 /* sysb.h: the inside of the live/rootfs backend (sysbackend.h), shared by
- * its files: sysbackend.c (set-up, dispatch, env), sysb_path.c (paths and
- * access), sysb_proc.c (capabilities, canaries, processes, mounts, sudo),
- * sysb_etc.c (users, groups, passwords, sudoers), sysb_net.c (envd on
- * loopback). Nothing outside the
- * backend includes it. */
+ * its files: sysbackend.c (set-up, dispatch, env), the workers that answer
+ * the probes of each part (the routing, below, generated from probes.def)
+ * and sysb_helper.c (the root helper). Nothing outside the backend
+ * includes it. */
 #ifndef HP_SYSB_H
 #define HP_SYSB_H
 
@@ -69,26 +68,75 @@ hp_value hp_sysb_unknown(hp_pool *pool, hp_probe_id p, const char *fmt, ...)
 /* A string answer copied into the pool (UNKNOWN past the limits). */
 hp_value hp_sysb_str(hp_pool *pool, hp_probe_id p, const char *s, size_t len);
 
-/* sysb_path.c: exists, type, owner, group_owner, mode, links, readable,
- * writable, executable, writable_ancestor, setuid_root. */
-hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const char *path, hp_pool *pool);
+/* --- the routing, generated from probes.def's PART and ASKS columns ---
+ *
+ * Each part of the PART column has one worker, a function that answers
+ * every probe of that part and no other:
+ *
+ *   ETC   hp_sysb_etc   sysb_etc.c    users, groups, passwords, sudoers
+ *   PATH  hp_sysb_path  sysb_path.c   paths and access
+ *   PROC  hp_sysb_proc  sysb_proc.c   capabilities, canaries, processes,
+ *                                     mounts, sudo (live only)
+ *   ENV   hp_sysb_env   sysbackend.c  the check's own environment
+ *   DOC   hp_sysb_doc   sysbackend.c  documents: none reach this backend (the
+ *                                     documents of --document answer in front
+ *                                     of it, probe/docset.h), so unknown
+ *   NET   hp_sysb_net   sysb_net.c    the network as the role's own process
+ *                                     sees it: envd on loopback (live only)
+ * sysbackend.c's dispatch is a switch
+ * with one case per probe, calling HP_SYSB_WORKER_<PART>; a probe of ASKS
+ * HELPER goes to the root helper instead when a non-root role's process
+ * asks it (sysb_helper.c). */
+typedef hp_value hp_sysb_worker(hp_sysbackend *s, hp_probe_id p, const hp_value *arg,
+                                hp_pool *pool);
+hp_sysb_worker hp_sysb_etc, hp_sysb_path, hp_sysb_proc, hp_sysb_env, hp_sysb_doc, hp_sysb_net;
+#define HP_SYSB_WORKER_ETC hp_sysb_etc
+#define HP_SYSB_WORKER_PATH hp_sysb_path
+#define HP_SYSB_WORKER_PROC hp_sysb_proc
+#define HP_SYSB_WORKER_ENV hp_sysb_env
+#define HP_SYSB_WORKER_DOC hp_sysb_doc
+#define HP_SYSB_WORKER_NET hp_sysb_net
 
-/* sysb_proc.c: sudo, caps.*, no_new_privs, signal, ptrace, proc_mem,
- * procs_visible, mount_point, read_only, fs_type (live only). */
-hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool);
+/* A worker's switch over the probes has a case for each probe of its part,
+ * written by hand, and the case labels of every other probe, generated:
+ *
+ *     #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc) \
+ *             HP_SYSB_CASE_UNLESS(part, ETC, id)
+ *     #include "model/probes.def"
+ *     case HP_PROBE_COUNT:
+ *             break;
+ *
+ * and no default label. So the compiler checks the worker against the
+ * table: a probe of its part that it does not answer is an unhandled
+ * enumeration value (-Wswitch), one of another part that it answers is a
+ * duplicate case label.
+ *
+ * HP_SYSB_CASE_UNLESS(part, own, id) is `case HP_PROBE_id:` when part and
+ * own differ and nothing when they are the same: HP_SYSB_SAME_a_b is
+ * defined (as "~, 1") only for a == b, so the second item of
+ * "HP_SYSB_SAME_a_b, 0" is 1 for the same part and 0 for any other. */
+#define HP_SYSB_CASE_UNLESS(part, own, id) HP_SYSB_CAT(HP_SYSB_LABEL_, HP_SYSB_SAME(part, own))(id)
+#define HP_SYSB_SAME(a, b) HP_SYSB_SECOND(HP_SYSB_SAME_##a##_##b, 0, ~)
+#define HP_SYSB_SAME_ETC_ETC ~, 1
+#define HP_SYSB_SAME_PATH_PATH ~, 1
+#define HP_SYSB_SAME_PROC_PROC ~, 1
+#define HP_SYSB_SAME_ENV_ENV ~, 1
+#define HP_SYSB_SAME_DOC_DOC ~, 1
+#define HP_SYSB_SAME_NET_NET ~, 1
+#define HP_SYSB_SECOND(...) HP_SYSB_SECOND_(__VA_ARGS__)
+#define HP_SYSB_SECOND_(a, b, ...) b
+#define HP_SYSB_CAT(a, b) HP_SYSB_CAT_(a, b)
+#define HP_SYSB_CAT_(a, b) a##b
+#define HP_SYSB_LABEL_0(id) case HP_PROBE_##id:
+#define HP_SYSB_LABEL_1(id)
+
 void hp_sysb_proc_reset(hp_sysbackend *s);
 
-/* sysb_net.c: envd_tokenless (live only), from the role's own process. */
-hp_value hp_sysb_net(hp_sysbackend *s, hp_probe_id p, const char *arg, hp_pool *pool);
-
-/* sysb_helper.c: the global probes about files that a non-root role's
- * process asks the root helper. */
-bool hp_sysb_helper_probe(hp_probe_id p);
+/* sysb_helper.c: asks the root helper a probe of ASKS HELPER. */
 hp_value hp_sysb_helper_ask(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool);
 
-/* sysb_etc.c: user, user_by_uid, group, password_empty, sudoers_grants. */
+/* sysb_etc.c: the etc view, read before the roles' processes start. */
 void hp_sysb_etc_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT]);
-hp_value hp_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool);
 hp_tri hp_sysb_etc_user_ids(hp_sysbackend *s, const char *name, int64_t uid, uid_t *out_uid,
                             gid_t *out_gid, gid_t **gids, size_t *ngids, hp_err *why);
 void hp_sysb_etc_free(hp_sysbackend *s);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "etc/etcview.h"
+#include "probe/etcview.h"
 
 struct hp_sysb_etcdata {
 	hp_etcview *view;
@@ -129,9 +129,13 @@ hp_value hp_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_po
 			return hp_sysb_unknown(pool, p, "%s", e.msg);
 		return hp_v_bool(t == HP_TRUE);
 	}
-	default:
-		return hp_sysb_unknown(pool, p, "%s: not answered from etc", hp_probes[p].name);
+#define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
+	HP_SYSB_CASE_UNLESS(part, ETC, id)
+#include "model/probes.def"
+	case HP_PROBE_COUNT:
+		break;
 	}
+	return hp_sysb_unknown(pool, p, "%s: not answered from etc", hp_probes[p].name);
 }
 
 hp_tri hp_sysb_etc_user_ids(hp_sysbackend *s, const char *name, int64_t uid, uid_t *out_uid,

@@ -1,14 +1,15 @@
 /* sysb_helper.c: the root helper of the live/rootfs backend. Global probes
- * about files (type, owner, group_owner, mode, links, setuid_root) are
- * root's answers, the same for every role; a role's child that is not root
- * may be unable to reach the path, so it asks this helper, a child of the
- * check that stays root, over a socket pair. Started by the session only
+ * about files (the probes of ASKS HELPER in probes.def: type, owner,
+ * group_owner, mode, links, setuid_root) are root's answers, the same for
+ * every role; a role's child that is not root may be unable to reach the
+ * path, so it asks this helper, a child of the check that stays root, over
+ * a socket pair. Started by the session only
  * when a non-root role's code asks such a probe.
  *
  * A request is u32 length, then u32 probe and the encoded argument
  * (value.h); an answer is u32 length and the encoded value. Both sides
  * check every length against a cap and decode with hp_value_decode, which
- * trusts nothing. The helper answers nothing but those six probes. */
+ * trusts nothing. The helper answers nothing but those probes. */
 #include "probe/sysb.h"
 
 #include <errno.h>
@@ -29,12 +30,6 @@ enum {
 	MAX_ANSWER = 16 << 20,
 	HELPER_POOL = 32 << 20,
 };
-
-bool hp_sysb_helper_probe(hp_probe_id p)
-{
-	return p == HP_PROBE_TYPE || p == HP_PROBE_OWNER || p == HP_PROBE_GROUP_OWNER ||
-	       p == HP_PROBE_MODE || p == HP_PROBE_LINKS || p == HP_PROBE_SETUID_ROOT;
-}
 
 static void put_u32(unsigned char *p, uint32_t x)
 {
@@ -109,7 +104,7 @@ static void serve(hp_sysbackend *s, int fd)
 		size_t off = 4;
 		hp_value arg, ans;
 		hp_err e;
-		if (probe >= HP_PROBE_COUNT || !hp_sysb_helper_probe((hp_probe_id)probe) ||
+		if (probe >= HP_PROBE_COUNT || hp_probes[probe].asks != HP_ASKS_HELPER ||
 		    !hp_value_decode(req, len, &off, &pool, &arg, &e) || off != len)
 			_exit(1);
 		ans = hp_backend_ask(&s->base, HP_ROLE_ROOT, (hp_probe_id)probe, &arg, &pool);

@@ -156,22 +156,26 @@ static hp_value global_unknown(hp_sysbackend *s, hp_probe_id p, const hp_err *e,
 	return hp_sysb_unknown(pool, p, "%s", e->msg);
 }
 
-static hp_value file_fact(hp_sysbackend *s, hp_probe_id p, const char *path, hp_pool *pool)
+/* What file_fact answers about a path. */
+typedef enum { FACT_TYPE, FACT_OWNER, FACT_GROUP_OWNER, FACT_MODE, FACT_LINKS } file_fact_kind;
+
+static hp_value file_fact(hp_sysbackend *s, hp_probe_id p, const char *path, file_fact_kind k,
+                          hp_pool *pool)
 {
 	hp_fileinfo fi;
 	hp_err e;
-	unsigned flags = p == HP_PROBE_TYPE ? HP_RES_NOFOLLOW : 0;
+	unsigned flags = k == FACT_TYPE ? HP_RES_NOFOLLOW : 0;
 	hp_tri t = hp_path_info(&s->root, path, flags, &fi, &e);
 	if (t == HP_FALSE)
 		return hp_v_absent(hp_probes[p].result, hp_sysb_reason(pool, "%s", e.msg));
 	if (t != HP_TRUE)
 		return global_unknown(s, p, &e, pool);
-	switch (p) {
-	case HP_PROBE_TYPE: {
+	switch (k) {
+	case FACT_TYPE: {
 		const char *n = hp_ftype_name(fi.type);
 		return hp_v_str(n, (uint32_t)strlen(n));
 	}
-	case HP_PROBE_OWNER:
+	case FACT_OWNER:
 		if (fi.uid == hp_overflow_uid())
 			return hp_sysb_unknown(
 			    pool, p,
@@ -179,7 +183,7 @@ static hp_value file_fact(hp_sysbackend *s, hp_probe_id p, const char *path, hp_
 			    "namespace cannot map)",
 			    path, (unsigned)fi.uid);
 		return hp_v_int((int64_t)fi.uid);
-	case HP_PROBE_GROUP_OWNER:
+	case FACT_GROUP_OWNER:
 		if (fi.gid == hp_overflow_gid())
 			return hp_sysb_unknown(
 			    pool, p,
@@ -187,11 +191,12 @@ static hp_value file_fact(hp_sysbackend *s, hp_probe_id p, const char *path, hp_
 			    "namespace cannot map)",
 			    path, (unsigned)fi.gid);
 		return hp_v_int((int64_t)fi.gid);
-	case HP_PROBE_MODE:
+	case FACT_MODE:
 		return hp_v_int((int64_t)fi.mode);
-	default:
+	case FACT_LINKS:
 		return hp_v_int((int64_t)fi.nlink);
 	}
+	return hp_sysb_unknown(pool, p, "%s: no such file fact", hp_probes[p].name);
 }
 
 /* The identity of the directory path leads to: 1, 0 when it does not
@@ -264,47 +269,30 @@ static hp_value setuid_list(hp_sysbackend *s, hp_probe_id p, const char *dir, hp
 	return hp_v_list(items, (uint32_t)l->n);
 }
 
-static int access_mode(hp_probe_id p)
-{
-	switch (p) {
-	case HP_PROBE_READABLE:
-		return HP_ACC_READ;
-	case HP_PROBE_WRITABLE:
-		return HP_ACC_WRITE;
-	default:
-		return HP_ACC_EXEC;
-	}
-}
-
-hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const char *path, hp_pool *pool)
+static hp_value writable_ancestor(hp_sysbackend *s, hp_probe_id p, const char *path,
+                                  hp_pool *pool)
 {
 	hp_err e;
 	e.msg[0] = '\0';
-	switch (p) {
-	case HP_PROBE_TYPE:
-	case HP_PROBE_OWNER:
-	case HP_PROBE_GROUP_OWNER:
-	case HP_PROBE_MODE:
-	case HP_PROBE_LINKS:
-		return file_fact(s, p, path, pool);
-	case HP_PROBE_SETUID_ROOT:
-		return setuid_list(s, p, path, pool);
-	case HP_PROBE_WRITABLE_ANCESTOR: {
-		hp_tri t = replaceable_for(s, path, &e);
-		if (t == HP_UNKNOWN)
-			return hp_sysb_unknown(pool, p, "%s", e.msg);
-		return hp_v_bool(t == HP_TRUE);
-	}
-	default:
-		break;
-	}
+	hp_tri t = replaceable_for(s, path, &e);
+	if (t == HP_UNKNOWN)
+		return hp_sysb_unknown(pool, p, "%s", e.msg);
+	return hp_v_bool(t == HP_TRUE);
+}
+
+/* Whether the path exists in the role's view (mode 0), or whether the role
+ * may access it in mode (HP_ACC_*). */
+static hp_value role_path(hp_sysbackend *s, hp_probe_id p, const char *path, int mode,
+                          hp_pool *pool)
+{
+	hp_err e;
+	e.msg[0] = '\0';
 	int fd;
 	/* A role that a directory on the way refuses search cannot read, write
 	 * or run the path by its name: the kernel has answered. Whether the
 	 * path exists is then not known to the role. */
-	hp_tri t =
-	    resolve_as_role(s, path, p == HP_PROBE_EXISTS ? 0 : HP_RES_DENIED_FALSE, &fd, &e);
-	if (p == HP_PROBE_EXISTS || t != HP_TRUE) {
+	hp_tri t = resolve_as_role(s, path, mode == 0 ? 0 : HP_RES_DENIED_FALSE, &fd, &e);
+	if (mode == 0 || t != HP_TRUE) {
 		if (fd >= 0)
 			close(fd);
 		/* a path that does not exist cannot be read, written or run
@@ -313,9 +301,45 @@ hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const char *path, hp_pool
 			return hp_sysb_unknown(pool, p, "%s", e.msg);
 		return hp_v_bool(t == HP_TRUE);
 	}
-	t = access_for(s, fd, access_mode(p), &e);
+	t = access_for(s, fd, mode, &e);
 	close(fd);
 	if (t == HP_UNKNOWN)
 		return hp_sysb_unknown(pool, p, "%s: %s", path, e.msg);
 	return hp_v_bool(t == HP_TRUE);
+}
+
+/* The PATH worker (sysb.h). */
+hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
+{
+	const char *path = arg->u.s.p;
+	switch (p) {
+	case HP_PROBE_TYPE:
+		return file_fact(s, p, path, FACT_TYPE, pool);
+	case HP_PROBE_OWNER:
+		return file_fact(s, p, path, FACT_OWNER, pool);
+	case HP_PROBE_GROUP_OWNER:
+		return file_fact(s, p, path, FACT_GROUP_OWNER, pool);
+	case HP_PROBE_MODE:
+		return file_fact(s, p, path, FACT_MODE, pool);
+	case HP_PROBE_LINKS:
+		return file_fact(s, p, path, FACT_LINKS, pool);
+	case HP_PROBE_SETUID_ROOT:
+		return setuid_list(s, p, path, pool);
+	case HP_PROBE_WRITABLE_ANCESTOR:
+		return writable_ancestor(s, p, path, pool);
+	case HP_PROBE_EXISTS:
+		return role_path(s, p, path, 0, pool);
+	case HP_PROBE_READABLE:
+		return role_path(s, p, path, HP_ACC_READ, pool);
+	case HP_PROBE_WRITABLE:
+		return role_path(s, p, path, HP_ACC_WRITE, pool);
+	case HP_PROBE_EXECUTABLE:
+		return role_path(s, p, path, HP_ACC_EXEC, pool);
+#define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
+	HP_SYSB_CASE_UNLESS(part, PATH, id)
+#include "model/probes.def"
+	case HP_PROBE_COUNT:
+		break;
+	}
+	return hp_sysb_unknown(pool, p, "%s: not answered from paths", hp_probes[p].name);
 }

@@ -31,7 +31,17 @@ static bool not_as_role(hp_sysbackend *s, hp_probe_id p, hp_pool *pool, hp_value
 	return true;
 }
 
-static hp_value caps_probe(hp_sysbackend *s, hp_probe_id p, hp_pool *pool)
+/* What caps_probe answers from the role's capability state. */
+typedef enum {
+	CAPS_EFFECTIVE,
+	CAPS_PERMITTED,
+	CAPS_INHERITABLE,
+	CAPS_AMBIENT,
+	CAPS_BOUNDING,
+	CAPS_NO_NEW_PRIVS,
+} caps_kind;
+
+static hp_value caps_probe(hp_sysbackend *s, hp_probe_id p, caps_kind k, hp_pool *pool)
 {
 	if (!s->caps_read) {
 		s->caps_read = true;
@@ -39,20 +49,21 @@ static hp_value caps_probe(hp_sysbackend *s, hp_probe_id p, hp_pool *pool)
 	}
 	if (s->caps_ok != HP_TRUE)
 		return hp_sysb_unknown(pool, p, "%s", s->caps_why.msg);
-	switch (p) {
-	case HP_PROBE_CAPS_EFFECTIVE:
+	switch (k) {
+	case CAPS_EFFECTIVE:
 		return hp_v_caps(s->caps.effective);
-	case HP_PROBE_CAPS_PERMITTED:
+	case CAPS_PERMITTED:
 		return hp_v_caps(s->caps.permitted);
-	case HP_PROBE_CAPS_INHERITABLE:
+	case CAPS_INHERITABLE:
 		return hp_v_caps(s->caps.inheritable);
-	case HP_PROBE_CAPS_AMBIENT:
+	case CAPS_AMBIENT:
 		return hp_v_caps(s->caps.ambient);
-	case HP_PROBE_CAPS_BOUNDING:
+	case CAPS_BOUNDING:
 		return hp_v_caps(s->caps.bounding);
-	default:
+	case CAPS_NO_NEW_PRIVS:
 		return hp_v_bool(s->caps.no_new_privs != 0);
 	}
+	return hp_sysb_unknown(pool, p, "%s: no such capability fact", hp_probes[p].name);
 }
 
 static hp_value canary_probe(hp_sysbackend *s, hp_probe_id p, unsigned target, hp_pool *pool)
@@ -113,6 +124,7 @@ static hp_value mount_probe(hp_sysbackend *s, hp_probe_id p, const char *path, h
 	return v;
 }
 
+/* The PROC worker (sysb.h). */
 hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
 {
 	hp_value out;
@@ -130,12 +142,17 @@ hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_p
 			    pool, p, "%s", s->role.sudo_why ? s->role.sudo_why : "sudo: unknown");
 		return hp_v_bool(s->role.sudo == HP_TRUE);
 	case HP_PROBE_CAPS_EFFECTIVE:
+		return caps_probe(s, p, CAPS_EFFECTIVE, pool);
 	case HP_PROBE_CAPS_PERMITTED:
+		return caps_probe(s, p, CAPS_PERMITTED, pool);
 	case HP_PROBE_CAPS_INHERITABLE:
+		return caps_probe(s, p, CAPS_INHERITABLE, pool);
 	case HP_PROBE_CAPS_AMBIENT:
+		return caps_probe(s, p, CAPS_AMBIENT, pool);
 	case HP_PROBE_CAPS_BOUNDING:
+		return caps_probe(s, p, CAPS_BOUNDING, pool);
 	case HP_PROBE_NO_NEW_PRIVS:
-		return caps_probe(s, p, pool);
+		return caps_probe(s, p, CAPS_NO_NEW_PRIVS, pool);
 	case HP_PROBE_SIGNAL:
 	case HP_PROBE_PTRACE:
 	case HP_PROBE_PROC_MEM:
@@ -155,8 +172,12 @@ hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_p
 	case HP_PROBE_READ_ONLY:
 	case HP_PROBE_FS_TYPE:
 		return mount_probe(s, p, arg->u.s.p, pool);
-	default:
-		return hp_sysb_unknown(pool, p, "%s: not answered by the %s backend",
-		                       hp_probes[p].name, s->base.ops->name);
+#define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
+	HP_SYSB_CASE_UNLESS(part, PROC, id)
+#include "model/probes.def"
+	case HP_PROBE_COUNT:
+		break;
 	}
+	return hp_sysb_unknown(pool, p, "%s: not answered by the %s backend", hp_probes[p].name,
+	                       s->base.ops->name);
 }

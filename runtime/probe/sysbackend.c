@@ -45,14 +45,55 @@ hp_value hp_sysb_str(hp_pool *pool, hp_probe_id p, const char *s, size_t len)
 	return hp_v_str(c, (uint32_t)len);
 }
 
-static hp_value ask_env(hp_probe_id p, const char *name, hp_pool *pool)
+/* The ENV worker: the check's own environment, never the agent's. */
+hp_value hp_sysb_env(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
 {
-	if (!*name || strchr(name, '='))
-		return hp_sysb_unknown(pool, p, "env(\"%s\"): not a variable name", name);
-	const char *v = getenv(name);
-	if (!v)
-		return hp_v_absent(HP_T_STR, NULL);
-	return hp_sysb_str(pool, p, v, strlen(v));
+	(void)s;
+	switch (p) {
+	case HP_PROBE_ENV: {
+		const char *name = arg->u.s.p;
+		if (!*name || strchr(name, '='))
+			return hp_sysb_unknown(pool, p, "env(\"%s\"): not a variable name", name);
+		const char *v = getenv(name);
+		if (!v)
+			return hp_v_absent(HP_T_STR, NULL);
+		return hp_sysb_str(pool, p, v, strlen(v));
+	}
+#define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
+	HP_SYSB_CASE_UNLESS(part, ENV, id)
+#include "model/probes.def"
+	case HP_PROBE_COUNT:
+		break;
+	}
+	return hp_sysb_unknown(pool, p, "%s: not answered from the environment", hp_probes[p].name);
+}
+
+/* The DOC worker: a document question that reached the system backend is
+ * about a document the check was not given (those given are answered in
+ * front of this backend, probe/docset.h). */
+hp_value hp_sysb_doc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
+{
+	(void)s;
+	switch (p) {
+	case HP_PROBE_DOC_BOOL:
+	case HP_PROBE_DOC_INT:
+	case HP_PROBE_DOC_STR:
+	case HP_PROBE_DOC_EXISTS:
+	case HP_PROBE_DOC_COUNT:
+	case HP_PROBE_DOC_STRS: {
+		const char *q = arg->u.s.p, *colon = strchr(q, ':');
+		int n = colon ? (int)(colon - q) : (int)strlen(q);
+		return hp_sysb_unknown(pool, p,
+		                       "no document '%.*s' was given (check --document %.*s=FILE)",
+		                       n, q, n, q);
+	}
+#define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
+	HP_SYSB_CASE_UNLESS(part, DOC, id)
+#include "model/probes.def"
+	case HP_PROBE_COUNT:
+		break;
+	}
+	return hp_sysb_unknown(pool, p, "%s: not answered from a document", hp_probes[p].name);
 }
 
 static hp_value sys_ask(hp_backend *b, hp_role role, hp_probe_id p, const hp_value *arg,
@@ -71,35 +112,18 @@ static hp_value sys_ask(hp_backend *b, hp_role role, hp_probe_id p, const hp_val
 		                       hp_role_names[s->role.role]);
 	if (pi->needs == HP_NEEDS_LIVE && s->kind == HP_SYS_ROOTFS)
 		return hp_v_skipped(pi->result, hp_sysb_needs_live);
+	if (pi->asks == HP_ASKS_HELPER && s->role.role != HP_ROLE_ROOT && s->helper_fd >= 0)
+		return hp_sysb_helper_ask(s, p, arg, pool);
+	/* one case per probe, to the worker of its part (sysb.h) */
 	switch (p) {
-	case HP_PROBE_ENV:
-		return ask_env(p, arg->u.s.p, pool);
-	case HP_PROBE_USER:
-	case HP_PROBE_USER_BY_UID:
-	case HP_PROBE_GROUP:
-	case HP_PROBE_PASSWORD_EMPTY:
-	case HP_PROBE_SUDOERS_GRANTS:
-		return hp_sysb_etc(s, p, arg, pool);
-	case HP_PROBE_TYPE:
-	case HP_PROBE_OWNER:
-	case HP_PROBE_GROUP_OWNER:
-	case HP_PROBE_MODE:
-	case HP_PROBE_LINKS:
-	case HP_PROBE_SETUID_ROOT:
-		if (s->role.role != HP_ROLE_ROOT && s->helper_fd >= 0)
-			return hp_sysb_helper_ask(s, p, arg, pool);
-		return hp_sysb_path(s, p, arg->u.s.p, pool);
-	case HP_PROBE_EXISTS:
-	case HP_PROBE_READABLE:
-	case HP_PROBE_WRITABLE:
-	case HP_PROBE_EXECUTABLE:
-	case HP_PROBE_WRITABLE_ANCESTOR:
-		return hp_sysb_path(s, p, arg->u.s.p, pool);
-	case HP_PROBE_ENVD_TOKENLESS:
-		return hp_sysb_net(s, p, arg->u.s.p, pool);
-	default:
-		return hp_sysb_proc(s, p, arg, pool);
+#define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
+	case HP_PROBE_##id:                                                                  \
+		return HP_SYSB_WORKER_##part(s, p, arg, pool);
+#include "model/probes.def"
+	case HP_PROBE_COUNT:
+		break;
 	}
+	return hp_v_unknown(HP_T_NONE, "no such probe");
 }
 
 static void sys_destroy(hp_backend *b)
@@ -116,8 +140,8 @@ static void sys_destroy(hp_backend *b)
 	free(s);
 }
 
-static const hp_backend_ops live_ops = {"live", sys_ask, sys_destroy};
-static const hp_backend_ops rootfs_ops = {"rootfs", sys_ask, sys_destroy};
+static const hp_backend_ops live_ops = {"live", sys_ask, sys_destroy, NULL};
+static const hp_backend_ops rootfs_ops = {"rootfs", sys_ask, sys_destroy, NULL};
 
 hp_sysbackend *hp_sys_open(const hp_sys_opts *o, hp_err *err)
 {

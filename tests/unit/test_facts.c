@@ -76,7 +76,7 @@ static const char good[] =
     "  - {role: hangar, probe: caps.ambient, answer: [setuid, kill]}\n"
     "  - {role: agent, probe: sudo, answer: skipped, reason: needs a live sandbox}\n"
     "  - {role: agent, probe: signal, arg: hangar, answer: false}\n"
-    "  - {role: agent, probe: procs_visible, arg: -1, answer: true}\n";
+    "  - {role: agent, probe: procs_visible, arg: 0o1750, answer: true}\n";
 
 static void test_answers(void **state)
 {
@@ -107,7 +107,7 @@ static void test_answers(void **state)
 	assert_string_equal(ask(f, HP_ROLE_AGENT, HP_PROBE_SUDO, NULL),
 	                    "skipped (needs a live sandbox)");
 	assert_string_equal(ask(f, HP_ROLE_AGENT, HP_PROBE_SIGNAL, "hangar"), "false");
-	assert_string_equal(ask(f, HP_ROLE_AGENT, HP_PROBE_PROCS_VISIBLE, "-1"), "true");
+	assert_string_equal(ask(f, HP_ROLE_AGENT, HP_PROBE_PROCS_VISIBLE, "1000"), "true");
 	/* a missing fact is unknown */
 	assert_string_equal(ask(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/etc"),
 	                    "unknown (no fact answers writable(\"/etc\") as agent)");
@@ -167,7 +167,7 @@ static void test_fact_errors(void **state)
 	       "f.yaml:2:5: a fact is a mapping (role, probe, arg, answer), not a scalar");
 	EXPECT(
 	    load("facts:\n  - {probe: sudo, answer: true, colour: red}\n"),
-	    "f.yaml:2:33: unknown key 'colour' (the keys are role, probe, arg, answer and reason)");
+	    "f.yaml:2:33: unknown key 'colour' (the keys are role, probe, arg, answer, reason and where)");
 	EXPECT(load("facts:\n  - {answer: true}\n"), "f.yaml:2:5: a fact needs a probe");
 	EXPECT(load("facts:\n  - {probe: [sudo], answer: true}\n"),
 	       "f.yaml:2:13: the probe must be a scalar, not a list");
@@ -222,6 +222,62 @@ static void test_fact_errors(void **state)
 	       "f.yaml:3:5: the same question is answered at line 2");
 }
 
+/* Every int a fact gives is in the kernel's range for it, the edges
+ * included; one past an edge is refused with its line and column. */
+static void test_int_ranges(void **state)
+{
+	(void)state;
+	static const char *const ok[] = {
+	    "facts:\n  - {probe: user, arg: a, answer: {name: a, uid: 4294967294, gid: 0}}\n",
+	    "facts:\n  - {probe: group, arg: a, answer: {name: a, gid: 4294967294}}\n",
+	    "facts:\n  - {probe: user_by_uid, arg: 0, answer: absent}\n",
+	    "facts:\n  - {probe: user_by_uid, arg: 4294967294, answer: absent}\n",
+	    "facts:\n  - {role: agent, probe: procs_visible, arg: 4294967294, answer: true}\n",
+	    "facts:\n  - {probe: owner, arg: /, answer: 4294967294}\n",
+	    "facts:\n  - {probe: group_owner, arg: /, answer: 0}\n",
+	    "facts:\n  - {probe: mode, arg: /, answer: 0o7777}\n",
+	    "facts:\n  - {probe: mode, arg: /, answer: 0}\n",
+	    "facts:\n  - {probe: links, arg: /, answer: 4294967295}\n",
+	    "facts:\n  - {probe: owner, arg: /, answer: unknown}\n",
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+		EXPECT(load(ok[i]), "(accepted)");
+	EXPECT(load("facts:\n  - {probe: user, arg: a, answer: {name: a, uid: 4294967296, gid: 1}}\n"),
+	       "f.yaml:2:50: uid 4294967296 is out of range: an id is 0 to 4294967294");
+	EXPECT(load("facts:\n  - {probe: user, arg: a, answer: {name: a, uid: -1, gid: 1}}\n"),
+	       "f.yaml:2:50: uid -1 is out of range: an id is 0 to 4294967294");
+	EXPECT(load("facts:\n  - {probe: user, arg: a, answer: {name: a, uid: 1, gid: 4294967295}}\n"),
+	       "f.yaml:2:58: gid 4294967295 is out of range: an id is 0 to 4294967294");
+	EXPECT(load("facts:\n  - {probe: group, arg: a, answer: {name: a, gid: 0x100000000}}\n"),
+	       "f.yaml:2:51: gid 0x100000000 is out of range: an id is 0 to 4294967294");
+	EXPECT(load("facts:\n  - {probe: user_by_uid, arg: 4294967295, answer: absent}\n"),
+	       "f.yaml:2:31: the argument 4294967295 is out of range: an id is 0 to 4294967294");
+	EXPECT(load("facts:\n  - {role: agent, probe: procs_visible, arg: -5, answer: true}\n"),
+	       "f.yaml:2:46: the argument -5 is out of range: an id is 0 to 4294967294");
+	EXPECT(load("facts:\n  - {probe: owner, arg: /, answer: -1}\n"),
+	       "f.yaml:2:36: the answer -1 is out of range: an id is 0 to 4294967294");
+	EXPECT(load("facts:\n  - {probe: group_owner, arg: /, answer: 4294967296}\n"),
+	       "f.yaml:2:42: the answer 4294967296 is out of range: an id is 0 to 4294967294");
+	EXPECT(load("facts:\n  - {probe: mode, arg: /, answer: 0o10000}\n"),
+	       "f.yaml:2:35: the answer 0o10000 is out of range: a mode is 0 to 0o7777");
+	EXPECT(load("facts:\n  - {probe: mode, arg: /, answer: -1}\n"),
+	       "f.yaml:2:35: the answer -1 is out of range: a mode is 0 to 0o7777");
+	EXPECT(load("facts:\n  - {probe: links, arg: /, answer: 4294967296}\n"),
+	       "f.yaml:2:36: the answer 4294967296 is out of range: a link count is 0 to 4294967295");
+	EXPECT(load("facts:\n  - {probe: links, arg: /, answer: -1}\n"),
+	       "f.yaml:2:36: the answer -1 is out of range: a link count is 0 to 4294967295");
+	/* every probe with an int argument or answer has its range: a probe added
+	 * without one would have every fact of it refused */
+	for (int p = 0; p < HP_PROBE_COUNT; p++) {
+		if (hp_probes[p].arg == HP_T_INT)
+			assert_true(hp_facts_int_has_range((hp_probe_id)p, true));
+		if (hp_probes[p].result == HP_T_INT)
+			assert_true(hp_facts_int_has_range((hp_probe_id)p, false));
+		if (hp_probes[p].arg != HP_T_INT)
+			assert_false(hp_facts_int_has_range((hp_probe_id)p, true));
+	}
+}
+
 static void test_limits(void **state)
 {
 	(void)state;
@@ -255,6 +311,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_answers),
 	    cmocka_unit_test(test_structure_errors),
 	    cmocka_unit_test(test_fact_errors),
+	    cmocka_unit_test(test_int_ranges),
 	    cmocka_unit_test(test_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 /* etcview.c: a root's users, groups and empty passwords, read once
  * (etcview.h). */
-#include "etc/etcview.h"
+#include "probe/etcview.h"
 
 #include <dirent.h>
 #include <stdbool.h>
