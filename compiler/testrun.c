@@ -348,7 +348,8 @@ void hp_testrun_case(hp_testrun *tr, const hp_test_case *c, hp_case_result *out)
 	if (st == HP_SESSION_OK) {
 		hp_run_view run = {&s.eval, s.offline, s.live_needed, &s.notes};
 		hp_verdict_opts vo = {(hp_provider)c->provider, HP_MODE_ASK, NULL,
-		                      getenv("HANGAR_UID_SPLIT"), false, false};
+		                      getenv("HANGAR_UID_SPLIT"), false, false,
+		                      getenv(HP_ENVD_SETTING)};
 		hp_judgement j;
 		hp_judge(&run, &vo, &j);
 		cover(tr, p, &s);

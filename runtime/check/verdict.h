@@ -46,6 +46,7 @@ typedef struct {
 	hp_uid_split setting;
 	hp_decisions d;
 	hp_strv keep;            /* the strings the above point to */
+	hp_envd_reading envd[2]; /* what pp.envd points to */
 } hp_judgement;
 
 /* Decide every mode for o->provider (one the program knows). Free with

@@ -709,6 +709,16 @@ size_t hp_facts_count(const hp_facts *f)
 	return f->n;
 }
 
+void hp_facts_get(const hp_facts *f, size_t i, hp_fact_view *out)
+{
+	const fact *x = &f->v[i];
+	out->probe = (hp_probe_id)x->probe;
+	out->role = x->role == ANY_ROLE ? -1 : (int)x->role;
+	out->arg = &x->arg;
+	out->answer = &x->answer;
+	out->line = x->line;
+}
+
 /* --- the backend -------------------------------------------------------------------------- */
 
 /* The fact that answers a question: the role's own, else the one for every role. */

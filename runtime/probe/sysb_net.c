@@ -7,7 +7,7 @@
 
 #include "os/envd.h"
 
-hp_value hp_sysb_net(hp_sysbackend *s, hp_probe_id p, const char *arg, hp_pool *pool)
+static hp_value envd_probe(hp_sysbackend *s, hp_probe_id p, const char *arg, hp_pool *pool)
 {
 	if (!s->role.as_role)
 		return hp_sysb_unknown(pool, p,
@@ -29,4 +29,19 @@ hp_value hp_sysb_net(hp_sysbackend *s, hp_probe_id p, const char *arg, hp_pool *
 	default:
 		return hp_sysb_unknown(pool, p, "%s", why.msg);
 	}
+}
+
+hp_value hp_sysb_net(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
+{
+	switch (p) {
+	case HP_PROBE_ENVD_TOKENLESS:
+		return envd_probe(s, p, arg->u.s.p, pool);
+#define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
+	HP_SYSB_CASE_UNLESS(part, NET, id)
+#include "model/probes.def"
+	case HP_PROBE_COUNT:
+		break;
+	}
+	return hp_sysb_unknown(pool, p, "%s: not answered by the %s backend", hp_probes[p].name,
+	                       s->base.ops->name);
 }
