@@ -26,13 +26,9 @@
 #include "probe/facts.h"
 
 const char hp_help_diff[] =
-    "options:\n"
-    "  --policy P   the policy whose rules the answers are judged by (bytecode;\n"
-    "               hangar-policy also accepts source); default: the built-in policy\n"
-    "\n"
     "A and B are facts files (docs/facts.md), typically two recordings of one\n"
     "sandbox made with check --record: before a pause and after the resume, or\n"
-    "of a snapshot and of its fork. Every question whose answer changed is\n"
+    "of a snapshot and of its fork ('-': standard input, for one of them). Every question whose answer changed is\n"
     "printed with both answers and both file:line, and the rules that use it;\n"
     "then every rule whose result changes. Nothing is changed or looked at\n"
     "besides the two files and the policy.\n"
@@ -116,8 +112,19 @@ static void index_uses(side *x, const hp_bc *bc, hp_pool *pool)
 static bool load_side(side *x, const hp_bc *bc, hp_err *err)
 {
 	x->facts = hp_facts_new();
-	if (!hp_facts_load_file(x->facts, x->path, err))
+	if (hp_cli_is_stdio(x->path)) {
+		uint8_t *data;
+		size_t len;
+		if (!hp_cli_read_stdin(HP_FACTS_MAX_FILE, &data, &len, err))
+			return false;
+		x->path = HP_STDIN_NAME;
+		bool ok = hp_facts_load(x->facts, x->path, (const char *)data, len, err);
+		free(data);
+		if (!ok)
+			return false;
+	} else if (!hp_facts_load_file(x->facts, x->path, err)) {
 		return false;
+	}
 	hp_session_opts so;
 	hp_session_opts_default(&so);
 	so.source = HP_SESSION_FACTS;
@@ -284,35 +291,29 @@ static bool report_change(hp_buf *b, const hp_bc *bc, const side *x, const side 
 int hp_cmd_diff(int argc, char **argv)
 {
 	const char *policy = NULL;
-	const char *files[2] = {NULL, NULL};
-	int nfiles = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--policy") == 0) {
-			if (i + 1 >= argc)
-				return hp_cli_usage_error("diff", "--policy needs a value");
-			policy = argv[++i];
-		} else if (strncmp(a, "--policy=", 9) == 0) {
-			policy = a + 9;
-		} else if (strcmp(a, "--") == 0) {
-			for (i++; i < argc; i++) {
-				if (nfiles == 2)
-					return hp_cli_usage_error("diff", "two facts files, not more");
-				files[nfiles++] = argv[i];
-			}
-		} else if (a[0] == '-' && a[1]) {
-			return hp_cli_usage_error("diff", "unknown option '%s'", a);
-		} else {
-			if (nfiles == 2)
-				return hp_cli_usage_error("diff", "two facts files, not more");
-			files[nfiles++] = a;
+	hp_opts o;
+	hp_opts_begin(&o, argc, argv);
+	for (int id; (id = hp_opts_next(&o)) != HP_OPT_END;) {
+		switch (id) {
+		case HP_OPT_STOP:
+			return o.rc;
+		case HP_OPT_diff_policy:
+			policy = o.arg;
+			break;
 		}
 	}
-	if (nfiles != 2)
-		return hp_cli_usage_error("diff", "two facts files are needed, A and B");
-
+	if (o.noperands != 2)
+		return hp_cli_usage_error("diff", o.noperands < 2
+		                                      ? "two facts files are needed, A and B"
+		                                      : "two facts files, not more");
+	const char *files[2] = {o.operands[0], o.operands[1]};
+	if (hp_cli_is_stdio(files[0]) && hp_cli_is_stdio(files[1]))
+		return hp_cli_usage_error("diff", "standard input can be only one of the two files");
 	hp_err err;
-	hp_bc *bc = policy ? hp_policy_load(policy, &err) : hp_default_policy_load(&err);
+	if (policy && hp_cli_is_stdio(policy) &&
+	    (hp_cli_is_stdio(files[0]) || hp_cli_is_stdio(files[1])))
+		return hp_cli_usage_error("diff", "standard input can be only one of the inputs");
+	hp_bc *bc = policy ? hp_policy_load_operand(policy, &err) : hp_default_policy_load(&err);
 	if (!bc) {
 		if (err.msg[0])
 			hp_cli_error("diff", "%s", err.msg);

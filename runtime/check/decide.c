@@ -80,6 +80,7 @@ static const char *setting_origin(const hp_uid_split *s)
 		return "--uid-split";
 	case HP_SOURCE_ENV:
 		return "HANGAR_UID_SPLIT";
+	case HP_SOURCE_DEFAULT:
 	default:
 		return "the provider's default";
 	}
@@ -101,6 +102,9 @@ static void rule_reason(hp_strv *out, const hp_rule_outcome *r)
 	case HP_RESULT_ERROR:
 		what = "could not be checked, and unknown is never a pass";
 		break;
+	case HP_RESULT_PASS:
+	case HP_RESULT_SKIPPED:
+	case HP_RESULT_COUNT:
 	default:
 		what = "was not checked";
 		break;

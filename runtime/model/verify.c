@@ -265,6 +265,7 @@ static bool check_operands(verifier *v, uint32_t pc, const vstate *st)
 				             "assertion %u is already checked at instruction %u", x,
 				             bc->asserts[x].pc);
 			break;
+		case HP_K_COUNT:
 		default:
 			return vfail(v, pc, "operand %c has no kind", f);
 		}

@@ -75,17 +75,7 @@ bool hp_docset_add(hp_docset *s, const char *arg, hp_err *err)
 
 bool hp_docset_probe(hp_probe_id p)
 {
-	switch (p) {
-	case HP_PROBE_DOC_BOOL:
-	case HP_PROBE_DOC_INT:
-	case HP_PROBE_DOC_STR:
-	case HP_PROBE_DOC_EXISTS:
-	case HP_PROBE_DOC_COUNT:
-	case HP_PROBE_DOC_STRS:
-		return true;
-	default:
-		return false;
-	}
+	return (unsigned)p < HP_PROBE_COUNT && hp_probes[p].part == HP_PART_DOC;
 }
 
 static hp_doc_ask ask_of(hp_probe_id p)
@@ -101,9 +91,15 @@ static hp_doc_ask ask_of(hp_probe_id p)
 		return HP_DOC_EXISTS;
 	case HP_PROBE_DOC_COUNT:
 		return HP_DOC_COUNT;
-	default:
+	case HP_PROBE_DOC_STRS:
 		return HP_DOC_STRS;
+#define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
+	HP_PROBE_CASE_UNLESS(part, DOC, id)
+#include "model/probes.def"
+	case HP_PROBE_COUNT:
+		break;
 	}
+	return HP_DOC_STRS; /* not a document probe: hp_docset_probe refused it */
 }
 
 static hp_value ds_ask(hp_backend *b, hp_role role, hp_probe_id probe, const hp_value *arg,

@@ -366,6 +366,9 @@ static dnode *parse(reader *r, const char *text, size_t len)
 			free(f->kids);
 			break;
 		}
+		case YAML_NO_EVENT:
+		case YAML_STREAM_START_EVENT:
+		case YAML_DOCUMENT_END_EVENT:
 		default:
 			break;
 		}

@@ -212,6 +212,9 @@ static node *parse(reader *r, const char *text, size_t len)
 			free(f->kids);
 			break;
 		}
+		case YAML_NO_EVENT:
+		case YAML_STREAM_START_EVENT:
+		case YAML_DOCUMENT_END_EVENT:
 		default:
 			break;
 		}
@@ -338,6 +341,36 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 		return arg ? NULL : &RANGE_DOC;
 	case HP_PROBE_DOC_COUNT:
 		return arg ? NULL : &RANGE_COUNT;
+	case HP_PROBE_USER:
+	case HP_PROBE_GROUP:
+	case HP_PROBE_PASSWORD_EMPTY:
+	case HP_PROBE_ENV:
+	case HP_PROBE_EXISTS:
+	case HP_PROBE_TYPE:
+	case HP_PROBE_READABLE:
+	case HP_PROBE_WRITABLE:
+	case HP_PROBE_EXECUTABLE:
+	case HP_PROBE_WRITABLE_ANCESTOR:
+	case HP_PROBE_SETUID_ROOT:
+	case HP_PROBE_SUDO:
+	case HP_PROBE_SUDOERS_GRANTS:
+	case HP_PROBE_CAPS_EFFECTIVE:
+	case HP_PROBE_CAPS_PERMITTED:
+	case HP_PROBE_CAPS_INHERITABLE:
+	case HP_PROBE_CAPS_AMBIENT:
+	case HP_PROBE_CAPS_BOUNDING:
+	case HP_PROBE_NO_NEW_PRIVS:
+	case HP_PROBE_SIGNAL:
+	case HP_PROBE_PTRACE:
+	case HP_PROBE_PROC_MEM:
+	case HP_PROBE_MOUNT_POINT:
+	case HP_PROBE_READ_ONLY:
+	case HP_PROBE_FS_TYPE:
+	case HP_PROBE_DOC_BOOL:
+	case HP_PROBE_DOC_STR:
+	case HP_PROBE_DOC_EXISTS:
+	case HP_PROBE_DOC_STRS:
+	case HP_PROBE_COUNT:
 	default:
 		return NULL;
 	}
@@ -506,6 +539,8 @@ static bool typed_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_val
 	case HP_T_USER:
 	case HP_T_GROUP:
 		return record_value(f, r, n, t, out);
+	case HP_T_NONE:
+	case HP_T_COUNT:
 	default:
 		return nfail(r, n, "%s has no value", what);
 	}

@@ -26,9 +26,11 @@ static hp_value envd_probe(hp_sysbackend *s, hp_probe_id p, const char *arg, hp_
 		return hp_v_bool(true);
 	case HP_ENVD_ABSENT:
 		return hp_v_absent(hp_probes[p].result, hp_sysb_reason(pool, "%s", why.msg));
-	default:
-		return hp_sysb_unknown(pool, p, "%s", why.msg);
+	case HP_ENVD_UNKNOWN:
+	case HP_ENVD_MORE: /* never from hp_envd_ask */
+		break;
 	}
+	return hp_sysb_unknown(pool, p, "%s", why.msg);
 }
 
 hp_value hp_sysb_net(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
@@ -37,7 +39,7 @@ hp_value hp_sysb_net(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_po
 	case HP_PROBE_ENVD_TOKENLESS:
 		return envd_probe(s, p, arg->u.s.p, pool);
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
-	HP_SYSB_CASE_UNLESS(part, NET, id)
+	HP_PROBE_CASE_UNLESS(part, NET, id)
 #include "model/probes.def"
 	case HP_PROBE_COUNT:
 		break;

@@ -60,7 +60,7 @@ hp_value hp_sysb_env(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_po
 		return hp_sysb_str(pool, p, v, strlen(v));
 	}
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
-	HP_SYSB_CASE_UNLESS(part, ENV, id)
+	HP_PROBE_CASE_UNLESS(part, ENV, id)
 #include "model/probes.def"
 	case HP_PROBE_COUNT:
 		break;
@@ -88,7 +88,7 @@ hp_value hp_sysb_doc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_po
 		                       n, q, n, q);
 	}
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
-	HP_SYSB_CASE_UNLESS(part, DOC, id)
+	HP_PROBE_CASE_UNLESS(part, DOC, id)
 #include "model/probes.def"
 	case HP_PROBE_COUNT:
 		break;

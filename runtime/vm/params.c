@@ -110,6 +110,10 @@ bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *
 		*out = hp_v_role((hp_role)r);
 		return true;
 	}
+	case HP_T_NONE:
+	case HP_T_USER:
+	case HP_T_GROUP:
+	case HP_T_COUNT:
 	default:
 		hp_err_set(err, "--param %s: a %s cannot be given on the command line", name,
 		           hp_type_names[t]);

@@ -668,6 +668,7 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 			record(m, in->c, &TOP, nloops, pc);
 			--sp;
 			break;
+		case HP_I_COUNT:
 		default:
 			stop(m, pc, "internal check: unknown opcode %u", in->op);
 			goto done;
