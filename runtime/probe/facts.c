@@ -370,6 +370,7 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 	case HP_PROBE_DOC_STR:
 	case HP_PROBE_DOC_EXISTS:
 	case HP_PROBE_DOC_STRS:
+	case HP_PROBE_ENVD_TOKENLESS:
 	case HP_PROBE_COUNT:
 	default:
 		return NULL;
