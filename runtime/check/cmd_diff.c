@@ -169,6 +169,9 @@ static bool same_question(const hp_fact_view *a, const hp_fact_view *b)
 {
 	if (a->probe != b->probe || a->role != b->role)
 		return false;
+	if ((a->container == NULL) != (b->container == NULL) ||
+	    (a->container && strcmp(a->container, b->container) != 0))
+		return false;
 	if (a->arg->state != b->arg->state)
 		return false;
 	return a->arg->state != HP_VAL_KNOWN || hp_value_equal(a->arg, b->arg);
@@ -186,6 +189,10 @@ static void question_text(hp_buf *b, const hp_fact_view *q)
 	}
 	if (pi->scope == HP_SCOPE_ROLE)
 		hp_buf_printf(b, " as %s", q->role < 0 ? "every role" : hp_role_names[q->role]);
+	if (q->container) {
+		hp_esc_buf eb;
+		hp_buf_printf(b, " in container %s", hp_escs(&eb, q->container));
+	}
 }
 
 /* Whether a recorded fact of a run (asked as role) is question q. */

@@ -58,6 +58,10 @@ typedef struct {
 	size_t nneeds;
 	const hp_condition *never;
 	size_t nnever;
+	/* kubernetes: HANGAR_K8S_DRIVER_SIDECAR as the deciding call has it
+	 * (NULL unset); only "true" adds the sidecar, and a value other than
+	 * true or false is a warning (the policy's `split needs` decides) */
+	const char *sidecar;
 	/* NULL when hangar's provider builds the split; else why it does not
 	 * (hp_provider_unbuilt). Every rule is still evaluated and the
 	 * decision as if it were built is reported as readiness. */

@@ -39,8 +39,8 @@ void hp_report_json(const hp_report *r, hp_buf *b)
 		hp_buf_json_string(b, rr->id);
 		hp_buf_puts(b, ", \"title\": ");
 		hp_buf_json_string(b, rr->title);
-		hp_buf_printf(b, ", \"result\": \"%s\", \"counts\": %s, \"evidence\": [",
-		              hp_result_names[rr->result], rr->not_counted ? "false" : "true");
+		hp_buf_printf(b, ", \"result\": \"%s\", \"evidence\": [",
+		              hp_result_names[rr->result]);
 		for (size_t e = 0; e < rr->nevidence; e++) {
 			if (e)
 				hp_buf_puts(b, ", ");
@@ -128,17 +128,14 @@ void hp_report_text(const hp_report *r, bool c, hp_buf *b)
 		hp_buf_putc(b, '\n');
 	}
 
-	/* the rules that count for this provider; JSON lists every rule */
-	size_t passed = 0, counted = 0;
-	for (size_t i = 0; i < r->nrules; i++) {
-		counted += !r->rules[i].not_counted;
-		passed += !r->rules[i].not_counted && r->rules[i].result == HP_RESULT_PASS;
-	}
-	if (passed < counted)
+	size_t passed = 0;
+	for (size_t i = 0; i < r->nrules; i++)
+		passed += r->rules[i].result == HP_RESULT_PASS;
+	if (passed < r->nrules)
 		hp_buf_puts(b, "\nrules that did not pass:\n");
 	for (size_t i = 0; i < r->nrules; i++) {
 		const hp_report_rule *rr = &r->rules[i];
-		if (rr->result == HP_RESULT_PASS || rr->not_counted)
+		if (rr->result == HP_RESULT_PASS)
 			continue;
 		hp_buf_printf(b, "  %s%-7s%s %s%s%s: %s\n", col(c, result_colour(rr->result)),
 		              hp_result_names[rr->result], col(c, C_RESET), col(c, C_BOLD), rr->id,
@@ -149,7 +146,7 @@ void hp_report_text(const hp_report *r, bool c, hp_buf *b)
 		if (rr->remedy)
 			hp_buf_printf(b, "          remedy: %s\n", rr->remedy);
 	}
-	hp_buf_printf(b, "\n%zu of %zu rules passed.\n", passed, counted);
+	hp_buf_printf(b, "\n%zu of %zu rules passed.\n", passed, r->nrules);
 	hp_buf_printf(b, "decision for %s turns: %s%s%s\n", hp_mode_names[r->mode],
 	              col(c, decision_colour(d->decision[r->mode])),
 	              hp_decision_names[d->decision[r->mode]], col(c, C_RESET));

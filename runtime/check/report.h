@@ -18,9 +18,6 @@ typedef struct {
 	hp_result result;
 	const char *const *evidence; /* one line per observation that decided it */
 	size_t nevidence;
-	/* counts for no mode of the report's provider (its `when`): the text
-	 * report leaves it out, JSON lists it */
-	bool not_counted;
 } hp_report_rule;
 
 typedef struct {

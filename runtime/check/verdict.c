@@ -6,6 +6,7 @@
 
 #include "check/decide.h"
 #include "check/report.h"
+#include "lib/textesc.h"
 
 bool hp_verdict_knows_provider(const hp_bc *bc, hp_provider p, hp_err *err)
 {
@@ -25,21 +26,33 @@ void hp_judge(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j)
 	j->conds = hp_xcalloc(bc->nconds ? bc->nconds : 1, sizeof *j->conds);
 	hp_eval_provider(ev, o->provider, &j->pp, j->conds, &j->keep);
 	j->pp.unbuilt = hp_provider_unbuilt(o->provider);
-	/* envd's setting: the deciding call's, and the one the run saw where
-	 * that differs (a recording made in the sandbox); either can forbid
-	 * the split, neither can allow one */
+	/* envd's setting: the deciding call's, and every value a recording
+	 * shows that differs from it (facts never answer hangar's own settings,
+	 * but a sandbox saying its envd needs no token only forbids a split) */
 	if (hp_provider_has_envd(o->provider)) {
+		size_t nf = run->facts ? hp_facts_count(run->facts) : 0;
+		j->envd = hp_xcalloc(nf + 1, sizeof *j->envd);
 		j->envd[j->pp.nenvd++] =
 		    (hp_envd_reading){o->envd_env, "the deciding call's environment"};
-		const hp_value *seen = &ev->envd_setting;
-		const char *raw = NULL;
-		if (seen->state == HP_VAL_KNOWN && seen->type == HP_T_STR) {
-			hp_strv_push(&j->keep, seen->u.s.p);
-			raw = j->keep.v[j->keep.n - 1];
+		for (size_t i = 0; i < nf; i++) {
+			hp_fact_view f;
+			hp_facts_get(run->facts, i, &f);
+			if (f.probe != HP_PROBE_ENV || f.arg->state != HP_VAL_KNOWN ||
+			    f.arg->type != HP_T_STR || strcmp(f.arg->u.s.p, HP_ENVD_SETTING) != 0 ||
+			    f.answer->state != HP_VAL_KNOWN || f.answer->type != HP_T_STR)
+				continue;
+			if (o->envd_env && strcmp(o->envd_env, f.answer->u.s.p) == 0)
+				continue;
+			hp_buf w = {0};
+			hp_esc_buf eb;
+			hp_buf_printf(&w, "the facts, %s:%u, recorded in the sandbox",
+			              hp_escs(&eb, f.file), f.line);
+			hp_strv_push(&j->keep, w.data);
+			hp_buf_free(&w);
+			hp_strv_push(&j->keep, f.answer->u.s.p);
+			j->envd[j->pp.nenvd++] = (hp_envd_reading){j->keep.v[j->keep.n - 1],
+			                                           j->keep.v[j->keep.n - 2]};
 		}
-		if (raw && (!o->envd_env || strcmp(raw, o->envd_env) != 0))
-			j->envd[j->pp.nenvd++] =
-			    (hp_envd_reading){raw, "the facts (recorded in the sandbox)"};
 	}
 	j->pp.envd = j->envd;
 	j->nrules = bc->nrules;
@@ -47,6 +60,7 @@ void hp_judge(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j)
 	hp_eval_rule_outcomes(ev, j->rules, &j->keep);
 	j->setting = hp_uid_split_resolve(o->uid_split_flag, o->uid_split_env,
 	                                  j->pp.default_setting);
+	j->pp.sidecar = o->sidecar_env;
 	hp_decide(&j->pp, &j->setting, j->rules, j->nrules, run->offline, run->live_needed,
 	          &j->d);
 }
@@ -55,18 +69,10 @@ void hp_judgement_free(hp_judgement *j)
 {
 	hp_decisions_free(&j->d);
 	hp_strv_free(&j->keep);
+	free(j->envd);
 	free(j->conds);
 	free(j->rules);
 	memset(j, 0, sizeof *j);
-}
-
-/* The (mode, provider) bits of every mode of provider p. */
-static hp_applies provider_bits(hp_provider p)
-{
-	hp_applies bits = 0;
-	for (int m = 0; m < HP_MODE_COUNT; m++)
-		bits |= HP_APPLIES_BIT(m, p);
-	return bits;
 }
 
 int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
@@ -74,24 +80,32 @@ int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
 	const hp_bc *bc = run->eval->bc;
 	hp_judgement j;
 	hp_judge(run, o, &j);
-	/* The report shows a rule's evidence only when it did not pass. */
+	/* The report shows a rule's evidence only when it did not pass, and
+	 * only the rules that count for the provider in some mode (a rule
+	 * `when provider != kubernetes` says nothing about a pod). */
 	hp_report_rule *rules = hp_xcalloc(j.nrules ? j.nrules : 1, sizeof *rules);
-	for (size_t i = 0; i < j.nrules; i++)
-		rules[i] = (hp_report_rule){j.rules[i].id,
+	size_t nrules = 0;
+	for (size_t i = 0; i < j.nrules; i++) {
+		bool counts = false;
+		for (int m = 0; m < HP_MODE_COUNT; m++)
+			counts |= (j.rules[i].applies & HP_APPLIES_BIT(m, o->provider)) != 0;
+		if (!counts)
+			continue;
+		rules[nrules++] = (hp_report_rule){j.rules[i].id,
 		                            j.rules[i].title,
 		                            j.rules[i].location,
 		                            j.rules[i].remedy,
 		                            j.rules[i].result,
 		                            &j.rules[i].evidence,
-		                            j.rules[i].result == HP_RESULT_PASS ? 0 : 1,
-		                            !(j.rules[i].applies & provider_bits(o->provider))};
+		                            j.rules[i].result == HP_RESULT_PASS ? 0 : 1};
+	}
 	hp_report rep = {hp_bc_str(bc, bc->name),
 	                 o->provider,
 	                 j.setting,
 	                 o->mode,
 	                 &j.d,
 	                 rules,
-	                 j.nrules,
+	                 nrules,
 	                 run->offline,
 	                 run->notes,
 	                 j.pp.unbuilt};

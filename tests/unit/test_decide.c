@@ -80,6 +80,7 @@ static void test_table(void **state)
 		                         1,
 		                         &never,
 		                         1,
+		                         NULL,
 		                         hp_provider_unbuilt(prov),
 		                         &er,
 		                         hp_provider_has_envd(prov) ? 1 : 0};
@@ -180,7 +181,7 @@ static void test_sentences(void **state)
 	                      "policies/cubesandbox.hpol:5:5", HP_UNKNOWN, "env read failed",
 	                      "envd answers without a token: a split would protect nothing"};
 	hp_provider_policy pp = {HP_PROVIDER_CUBESANDBOX, HP_SETTING_REQUIRED, NULL, 0, &never, 1,
-	                         NULL, NULL, 0};
+	                         NULL, NULL, NULL, 0};
 	hp_rule_outcome rules[] = {
 	    {"agent-no-sudo", "an agent with sudo can answer its own approvals", "remove the grant",
 	     "policies/hangar.hpol:20:1", HP_RESULT_ERROR, HP_APPLIES_ALL,
@@ -262,7 +263,7 @@ static void test_envd(void **state)
 	hp_envd_reading er[2] = {{NULL, "the deciding call's environment"},
 	                         {"bo\ngus", "the facts (recorded in the sandbox)"}};
 	hp_provider_policy pp = {HP_PROVIDER_E2B, HP_SETTING_REQUIRED, NULL, 0, NULL, 0,
-	                         NULL, er, 2};
+	                         NULL, NULL, er, 2};
 	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_REQUIRED);
 	hp_decisions d;
 	/* even with the split built, the recording's setting forbids it */

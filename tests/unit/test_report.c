@@ -18,22 +18,21 @@ static void make(hp_decisions *d, hp_report *r, hp_report_rule *rules, hp_strv *
 	                            NULL,
 	                            HP_RESULT_PASS,
 	                            NULL,
-	                            0,
-	                            false};
+	                            0};
 	rules[1] = (hp_report_rule){"agent-no-sudo",
 	                            "an agent with \"sudo\" answers its approvals",
 	                            "policies/hangar.hpol:20:1",
 	                            "remove the grant",
 	                            HP_RESULT_FAIL,
 	                            ev,
-	                            2,
-	                            false};
+	                            2};
 	hp_rule_outcome outs[2] = {
 	    {"hangar-user", "t", NULL, "l", HP_RESULT_PASS, HP_APPLIES_ALL, NULL},
 	    {"agent-no-sudo", "an agent with sudo", NULL, "policies/hangar.hpol:20:1",
 	     HP_RESULT_FAIL, HP_APPLIES_ALL, "sudo: true"},
 	};
-	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL, NULL, 0};
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL,
+	                         NULL, NULL, 0};
 	hp_uid_split s = hp_uid_split_resolve(NULL, "required", HP_SETTING_AUTO);
 	hp_decide(&pp, &s, outs, 2, false, 0, d);
 	hp_strv_push(notes, "role hangar not run: needs root");
@@ -58,11 +57,11 @@ static void test_json(void **state)
 	    "\"refuse\", \"modes\": {\"auto\": \"single-user\", \"ask\": \"refuse\", "
 	    "\"deny-risky\": \"refuse\", \"governed\": \"refuse\"}, \"rules\": [{\"id\": "
 	    "\"hangar-user\", \"title\": \"the driver needs a user of its own\", \"result\": "
-	    "\"pass\", \"counts\": true, \"evidence\": [], \"location\": "
+	    "\"pass\", \"evidence\": [], \"location\": "
 	    "\"policies/hangar.hpol:12:1\", \"remedy\": "
 	    "null}, {\"id\": \"agent-no-sudo\", \"title\": \"an agent with \\\"sudo\\\" answers "
 	    "its "
-	    "approvals\", \"result\": \"fail\", \"counts\": true, \"evidence\": "
+	    "approvals\", \"result\": \"fail\", \"evidence\": "
 	    "[\"sudoers_grants(\\\"agent\\\") as "
 	    "root: true\", \"/etc/sudoers.d/agent:1\"], \"location\": "
 	    "\"policies/hangar.hpol:20:1\", "
@@ -118,16 +117,6 @@ static void test_text(void **state)
 	hp_report_text(&r, true, &b);
 	assert_non_null(strstr(b.data, "\033[31mrefuse"));
 	hp_buf_free(&b);
-	/* a rule that counts for no mode of the provider is left out of the
-	 * text, and of its count; JSON still lists it, saying so */
-	rules[1].not_counted = true;
-	hp_report_text(&r, false, &b);
-	assert_null(strstr(b.data, "rules that did not pass"));
-	assert_non_null(strstr(b.data, "\n1 of 1 rules passed.\n"));
-	hp_buf_free(&b);
-	hp_report_json(&r, &b);
-	assert_non_null(strstr(b.data, "\"result\": \"fail\", \"counts\": false"));
-	hp_buf_free(&b);
 	hp_decisions_free(&d);
 	hp_strv_free(&notes);
 }
@@ -142,14 +131,14 @@ static void test_readiness(void **state)
 	     HP_RESULT_FAIL, HP_APPLIES_ALL, "sudo: true"},
 	};
 	hp_report_rule rules[1] = {{"agent-no-sudo", "an agent with sudo",
-	                            "policies/hangar.hpol:20:1", NULL, HP_RESULT_PASS, NULL, 0,
-	                            false}};
+	                            "policies/hangar.hpol:20:1", NULL, HP_RESULT_PASS, NULL, 0}};
 	hp_provider_policy pp = {HP_PROVIDER_CUBESANDBOX,
 	                         HP_SETTING_REQUIRED,
 	                         NULL,
 	                         0,
 	                         NULL,
 	                         0,
+	                         NULL,
 	                         hp_provider_unbuilt(HP_PROVIDER_CUBESANDBOX),
 	                         NULL,
 	                         0};
