@@ -112,24 +112,24 @@ static void index_uses(side *x, const hp_bc *bc, hp_pool *pool)
 
 static bool load_side(side *x, const hp_bc *bc, hp_err *err)
 {
-	x->facts = hp_facts_new();
+	x->facts = hp_probe_facts_new();
 	if (hp_cli_is_stdio(x->path)) {
 		uint8_t *data;
 		size_t len;
 		if (!hp_cli_read_stdin(HP_FACTS_MAX_FILE, &data, &len, err))
 			return false;
 		x->path = HP_STDIN_NAME;
-		bool ok = hp_facts_load(x->facts, x->path, (const char *)data, len, err);
+		bool ok = hp_probe_facts_load(x->facts, x->path, (const char *)data, len, err);
 		free(data);
 		if (!ok)
 			return false;
-	} else if (!hp_facts_load_file(x->facts, x->path, err)) {
+	} else if (!hp_probe_facts_load_file(x->facts, x->path, err)) {
 		return false;
 	}
 	hp_session_opts so;
 	hp_session_opts_default(&so);
 	so.source = HP_SESSION_FACTS;
-	so.facts = hp_facts_backend(x->facts);
+	so.facts = hp_probe_facts_backend(x->facts);
 	hp_session_status st = hp_session_run(bc, &so, &x->s, err);
 	x->ran = true;
 	return st == HP_SESSION_OK;
@@ -153,7 +153,7 @@ static void free_side(side *x)
 {
 	if (x->ran)
 		hp_session_free(&x->s);
-	hp_facts_free(x->facts);
+	hp_probe_facts_free(x->facts);
 	free(x->uses);
 }
 
@@ -344,12 +344,12 @@ int hp_cmd_diff(int argc, char **argv)
 	index_uses(&y, bc, &pool);
 	hp_buf b = {0};
 	size_t changed = 0, used = 0;
-	size_t na = hp_facts_count(x.facts), nb = hp_facts_count(y.facts);
+	size_t na = hp_probe_facts_count(x.facts), nb = hp_probe_facts_count(y.facts);
 	/* B's questions by hash, so that matching stays n log n on any file */
 	use *bi = hp_xcalloc(nb ? nb : 1, sizeof *bi);
 	for (size_t k = 0; k < nb; k++) {
 		hp_fact_view fb;
-		hp_facts_get(y.facts, k, &fb);
+		hp_probe_facts_get(y.facts, k, &fb);
 		bi[k] = (use){fact_hash((unsigned)fb.probe, fb.role < 0 ? 0 : (unsigned)fb.role,
 		                        fb.arg),
 		              (int)k, NULL, 0};
@@ -362,12 +362,12 @@ int hp_cmd_diff(int argc, char **argv)
 	bool *matched = hp_xcalloc(nb ? nb : 1, 1);
 	for (size_t i = 0; i < na; i++) {
 		hp_fact_view fa, fb;
-		hp_facts_get(x.facts, i, &fa);
+		hp_probe_facts_get(x.facts, i, &fa);
 		uint64_t h = fact_hash((unsigned)fa.probe, fa.role < 0 ? 0 : (unsigned)fa.role,
 		                       fa.arg);
 		bool found = false;
 		for (const use *u = first_use(&index, h); u && u < bi + nb && u->hash == h; u++) {
-			hp_facts_get(y.facts, (size_t)u->rule, &fb);
+			hp_probe_facts_get(y.facts, (size_t)u->rule, &fb);
 			if (matched[u->rule] || !same_question(&fa, &fb))
 				continue;
 			found = matched[u->rule] = true;
@@ -386,7 +386,7 @@ int hp_cmd_diff(int argc, char **argv)
 		if (matched[k])
 			continue;
 		hp_fact_view fb;
-		hp_facts_get(y.facts, k, &fb);
+		hp_probe_facts_get(y.facts, k, &fb);
 		changed++;
 		used += report_change(&b, bc, &x, &y, NULL, &fb, &pool);
 	}

@@ -30,13 +30,13 @@ void hp_judge(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j)
 	 * shows that differs from it (facts never answer hangar's own settings,
 	 * but a sandbox saying its envd needs no token only forbids a split) */
 	if (hp_provider_has_envd(o->provider)) {
-		size_t nf = run->facts ? hp_facts_count(run->facts) : 0;
+		size_t nf = run->facts ? hp_probe_facts_count(run->facts) : 0;
 		j->envd = hp_xcalloc(nf + 1, sizeof *j->envd);
 		j->envd[j->pp.nenvd++] =
 		    (hp_envd_reading){o->envd_env, "the deciding call's environment"};
 		for (size_t i = 0; i < nf; i++) {
 			hp_fact_view f;
-			hp_facts_get(run->facts, i, &f);
+			hp_probe_facts_get(run->facts, i, &f);
 			if (f.probe != HP_PROBE_ENV || f.arg->state != HP_VAL_KNOWN ||
 			    f.arg->type != HP_T_STR || strcmp(f.arg->u.s.p, HP_ENVD_SETTING) != 0 ||
 			    f.answer->state != HP_VAL_KNOWN || f.answer->type != HP_T_STR)

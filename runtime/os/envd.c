@@ -13,7 +13,7 @@
 
 #include "os/sysx.h"
 
-bool hp_envd_parse(const char *arg, hp_envd_request *req, hp_err *why)
+bool hp_os_envd_parse(const char *arg, hp_envd_request *req, hp_err *why)
 {
 	memset(req, 0, sizeof *req);
 	const char *p = arg;
@@ -62,7 +62,7 @@ bool hp_envd_parse(const char *arg, hp_envd_request *req, hp_err *why)
 static bool wait_fd(int fd, short events, int64_t end, const char *what, unsigned ms, hp_err *why)
 {
 	for (;;) {
-		int64_t left = end - hp_now_ms();
+		int64_t left = end - hp_os_now_ms();
 		if (left <= 0) {
 			hp_err_set(why, "no %s within %u ms", what, ms);
 			return false;
@@ -101,7 +101,7 @@ static bool connect_loopback(int fd, uint16_t port, unsigned ms, hp_envd_result 
 		return false;
 	}
 	hp_err w;
-	if (!wait_fd(fd, POLLOUT, hp_now_ms() + ms, "connection", ms, &w)) {
+	if (!wait_fd(fd, POLLOUT, hp_os_now_ms() + ms, "connection", ms, &w)) {
 		hp_err_set(why, "connect to 127.0.0.1:%u: %s", (unsigned)port, w.msg);
 		return false;
 	}
@@ -196,7 +196,7 @@ static hp_envd_result classify(int st, const hp_envd_request *req, hp_err *why)
 	return HP_ENVD_UNKNOWN;
 }
 
-hp_envd_result hp_envd_answer(const char *buf, size_t n, size_t cap, const hp_envd_request *req,
+hp_envd_result hp_os_envd_answer(const char *buf, size_t n, size_t cap, const hp_envd_request *req,
                               int *status, hp_err *why)
 {
 	*status = 0;
@@ -217,7 +217,7 @@ hp_envd_result hp_envd_answer(const char *buf, size_t n, size_t cap, const hp_en
 	return classify(st, req, why);
 }
 
-hp_envd_result hp_envd_ask(const hp_envd_request *req, const hp_envd_limits *lim, int *status,
+hp_envd_result hp_os_envd_ask(const hp_envd_request *req, const hp_envd_limits *lim, int *status,
                            hp_err *why)
 {
 	unsigned cms = lim && lim->connect_ms ? lim->connect_ms : HP_ENVD_CONNECT_MS;
@@ -239,7 +239,7 @@ hp_envd_result hp_envd_ask(const hp_envd_request *req, const hp_envd_limits *lim
 	                  "%s %s HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nUser-Agent: hangar-policy\r\n"
 	                  "Connection: close\r\n\r\n",
 	                  req->method, req->target, (unsigned)req->port);
-	int64_t end = hp_now_ms() + ams;
+	int64_t end = hp_os_now_ms() + ams;
 	char *buf = hp_xmalloc((size_t)cap + 1);
 	size_t n = 0;
 	r = HP_ENVD_UNKNOWN;
@@ -250,7 +250,7 @@ hp_envd_result hp_envd_ask(const hp_envd_request *req, const hp_envd_limits *lim
 	if (!send_all(fd, head, (size_t)hn, end, ams, why))
 		goto out;
 	for (;;) {
-		r = hp_envd_answer(buf, n, cap, req, status, why);
+		r = hp_os_envd_answer(buf, n, cap, req, status, why);
 		if (r != HP_ENVD_MORE)
 			goto out;
 		r = HP_ENVD_UNKNOWN;

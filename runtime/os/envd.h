@@ -36,7 +36,7 @@ typedef enum {
 	HP_ENVD_ANSWERED, /* 2xx: envd answered without the token */
 	HP_ENVD_ABSENT,   /* connection refused: nothing listens there */
 	HP_ENVD_UNKNOWN,  /* anything else: why says what */
-	HP_ENVD_MORE,     /* hp_envd_answer only: the header block is not complete */
+	HP_ENVD_MORE,     /* hp_os_envd_answer only: the header block is not complete */
 } hp_envd_result;
 
 /* A request to ask, parsed from the probe's argument "PORT METHOD TARGET"
@@ -50,7 +50,7 @@ typedef struct {
 } hp_envd_request;
 
 /* false, with why, for an argument that is not such a request. */
-bool hp_envd_parse(const char *arg, hp_envd_request *req, hp_err *why);
+bool hp_os_envd_parse(const char *arg, hp_envd_request *req, hp_err *why);
 
 typedef struct {
 	unsigned connect_ms, answer_ms; /* 0: the defaults above */
@@ -62,12 +62,12 @@ typedef struct {
  * an HTTP/1.0 or HTTP/1.1 status line, and hold no control byte but tab,
  * CR and LF. MORE when it is not complete yet and n is below cap; UNKNOWN
  * when it cannot be (n reached cap) or is malformed. */
-hp_envd_result hp_envd_answer(const char *buf, size_t n, size_t cap, const hp_envd_request *req,
+hp_envd_result hp_os_envd_answer(const char *buf, size_t n, size_t cap, const hp_envd_request *req,
                               int *status, hp_err *why);
 
 /* Ask once. status is the HTTP status when one was read (else 0); why is
  * set for every result (what was seen, or why it is unknown). */
-hp_envd_result hp_envd_ask(const hp_envd_request *req, const hp_envd_limits *lim, int *status,
+hp_envd_result hp_os_envd_ask(const hp_envd_request *req, const hp_envd_limits *lim, int *status,
                            hp_err *why);
 
 #endif

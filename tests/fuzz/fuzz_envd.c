@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	hp_envd_request req;
 	hp_err e;
-	if (!hp_envd_parse("49983 GET /files?path=/etc/hostname", &req, &e))
+	if (!hp_os_envd_parse("49983 GET /files?path=/etc/hostname", &req, &e))
 		abort();
 	/* a copy of exactly size bytes, so that a read past it is caught */
 	char *buf = malloc(size ? size : 1);
@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < sizeof caps / sizeof *caps; i++) {
 		int st = -1;
 		size_t n = size < caps[i] ? size : caps[i];
-		hp_envd_result r = hp_envd_answer(buf, n, caps[i], &req, &st, &e);
+		hp_envd_result r = hp_os_envd_answer(buf, n, caps[i], &req, &st, &e);
 		if ((r == HP_ENVD_REFUSED && st != 401 && st != 403) ||
 		    (r == HP_ENVD_ANSWERED && (st < 200 || st > 299)) || r == HP_ENVD_ABSENT)
 			abort();
@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(arg, data, size);
 	arg[size] = '\0';
-	if (hp_envd_parse(arg, &req, &e)) {
+	if (hp_os_envd_parse(arg, &req, &e)) {
 		if (req.port == 0 || !req.method[0] || req.target[0] != '/' ||
 		    strlen(req.target) > HP_ENVD_MAX_TARGET)
 			abort();

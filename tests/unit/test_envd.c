@@ -24,12 +24,12 @@ static void test_parse(void **state)
 	(void)state;
 	hp_envd_request r;
 	hp_err e;
-	assert_true(hp_envd_parse("49983 GET /files?path=/etc/hostname", &r, &e));
+	assert_true(hp_os_envd_parse("49983 GET /files?path=/etc/hostname", &r, &e));
 	assert_int_equal(r.port, 49983);
 	assert_string_equal(r.method, "GET");
 	assert_string_equal(r.target, "/files?path=/etc/hostname");
-	assert_true(hp_envd_parse("1 POST /", &r, &e));
-	assert_true(hp_envd_parse("65535 GET /x", &r, &e));
+	assert_true(hp_os_envd_parse("1 POST /", &r, &e));
+	assert_true(hp_os_envd_parse("65535 GET /x", &r, &e));
 
 	static const struct {
 		const char *arg, *msg;
@@ -55,24 +55,24 @@ static void test_parse(void **state)
 	                            "printable ASCII"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		assert_false(hp_envd_parse(bad[i].arg, &r, &e));
+		assert_false(hp_os_envd_parse(bad[i].arg, &r, &e));
 		assert_string_equal(e.msg, bad[i].msg);
 	}
 	char longer[HP_ENVD_MAX_TARGET + 32];
 	int n = snprintf(longer, sizeof longer, "1 GET /");
 	memset(longer + n, 'a', HP_ENVD_MAX_TARGET);
 	longer[n + HP_ENVD_MAX_TARGET] = '\0';
-	assert_false(hp_envd_parse(longer, &r, &e));
+	assert_false(hp_os_envd_parse(longer, &r, &e));
 	assert_string_equal(e.msg, "the request target is longer than 1024 bytes");
 	longer[n + HP_ENVD_MAX_TARGET - 1] = '\0'; /* "/" and 1023 more: fits */
-	assert_true(hp_envd_parse(longer, &r, &e));
+	assert_true(hp_os_envd_parse(longer, &r, &e));
 }
 
 static hp_envd_result answer(const char *text, int *status, hp_err *e)
 {
 	hp_envd_request r;
-	assert_true(hp_envd_parse("49983 GET /files", &r, e));
-	return hp_envd_answer(text, strlen(text), 64, &r, status, e);
+	assert_true(hp_os_envd_parse("49983 GET /files", &r, e));
+	return hp_os_envd_answer(text, strlen(text), 64, &r, status, e);
 }
 
 static void test_answers(void **state)
@@ -116,9 +116,9 @@ static void test_answers(void **state)
 	}
 	/* a NUL inside the header block is malformed, not the end of the text */
 	hp_envd_request r;
-	assert_true(hp_envd_parse("49983 GET /files", &r, &e));
+	assert_true(hp_os_envd_parse("49983 GET /files", &r, &e));
 	static const char nul[] = "HTTP/1.1 200 OK\r\nA: \0b\r\n\r\n";
-	assert_int_equal(hp_envd_answer(nul, sizeof nul - 1, 64, &r, &st, &e), HP_ENVD_UNKNOWN);
+	assert_int_equal(hp_os_envd_answer(nul, sizeof nul - 1, 64, &r, &st, &e), HP_ENVD_UNKNOWN);
 }
 
 /* --- a real request against a server on 127.0.0.1 ------------------------------- */
@@ -199,9 +199,9 @@ static hp_envd_result ask_mode(serve_mode mode, int status, int *got, hp_err *e,
 	char arg[64];
 	snprintf(arg, sizeof arg, "%u GET /files?path=/etc/hostname", (unsigned)port);
 	hp_envd_request r;
-	assert_true(hp_envd_parse(arg, &r, e));
+	assert_true(hp_os_envd_parse(arg, &r, e));
 	hp_envd_limits lim = {500, 300, 0};
-	hp_envd_result res = hp_envd_ask(&r, &lim, got, e);
+	hp_envd_result res = hp_os_envd_ask(&r, &lim, got, e);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	ssize_t n = read(log, seen, seen_len - 1);
@@ -229,11 +229,11 @@ static void test_live(void **state)
 	assert_null(strstr(seen, "Token"));
 	assert_int_equal(ask_mode(S_STATUS, 403, &st, &e, seen, sizeof seen), HP_ENVD_REFUSED);
 	assert_int_equal(ask_mode(S_STATUS, 307, &st, &e, seen, sizeof seen), HP_ENVD_UNKNOWN);
-	int64_t t0 = hp_now_ms();
+	int64_t t0 = hp_os_now_ms();
 	assert_int_equal(ask_mode(S_SILENT, 0, &st, &e, seen, sizeof seen), HP_ENVD_UNKNOWN);
 	assert_string_equal(e.msg, "no complete answer within 300 ms");
 	/* the deadline ends it; the bound is loose, it only catches a hang */
-	assert_true(hp_now_ms() - t0 < 5000);
+	assert_true(hp_os_now_ms() - t0 < 5000);
 	assert_int_equal(ask_mode(S_BIG, 0, &st, &e, seen, sizeof seen), HP_ENVD_UNKNOWN);
 	assert_string_equal(e.msg, "the answer's header is longer than 16384 bytes");
 	assert_int_equal(ask_mode(S_RESET, 0, &st, &e, seen, sizeof seen), HP_ENVD_UNKNOWN);
@@ -261,8 +261,8 @@ static void test_refused(void **state)
 	hp_envd_request r;
 	hp_err e;
 	int st;
-	assert_true(hp_envd_parse(arg, &r, &e));
-	assert_int_equal(hp_envd_ask(&r, NULL, &st, &e), HP_ENVD_ABSENT);
+	assert_true(hp_os_envd_parse(arg, &r, &e));
+	assert_int_equal(hp_os_envd_ask(&r, NULL, &st, &e), HP_ENVD_ABSENT);
 	char want[128];
 	snprintf(want, sizeof want, "connection to 127.0.0.1:%u refused: nothing listens there",
 	         bound);
