@@ -41,6 +41,11 @@ BEGIN {
 	nf = split(folders, fl, "\n")
 	for (i = 1; i <= nf; i++) {
 		f = fl[i]
+		if (f == "runtime") {
+			printf "runtime/: files at its top; each belongs in the folder of its part\n"
+			problems++
+			continue
+		}
 		if (f ~ /^runtime\//) {
 			d = substr(f, 9)
 			p = d; sub(/\/.*/, "", p)
