@@ -118,7 +118,8 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 	}
 	for (size_t i = 0; i < pp->nneeds; i++) {
 		const hp_condition *c = &pp->needs[i];
-		if (c->holds == HP_TRUE)
+		bool holds = c->holds == HP_TRUE; /* unknown does not hold */
+		if (holds)
 			continue;
 		hp_strv_pushf(&common, "provider '%s' splits only when %s, which %s (%s, at %s)",
 		              prov, c->text,
