@@ -13,6 +13,10 @@ hp_arena *hp_arena_new(void);
 void hp_arena_free(hp_arena *a);
 /* n bytes, aligned for any scalar, zeroed. Never NULL (see xalloc.h). */
 void *hp_arena_alloc(hp_arena *a, size_t n);
+/* The same for a tree node or a string: aligned to 8 bytes only (pointers
+ * and 64-bit integers; nodes hold nothing wider), so that a node is not
+ * padded to a multiple of 16 (an expression is 88 bytes, not 96). */
+void *hp_arena_node(hp_arena *a, size_t n);
 /* A NUL-terminated copy of s[0..n). */
 char *hp_arena_strndup(hp_arena *a, const char *s, size_t n);
 /* Make p (from malloc) the arena's: freed with it. */

@@ -170,10 +170,11 @@ struct hp_expr {
 			hp_decl *param;  /* checked, HP_REF_PARAM */
 			hp_stmt *loop;   /* checked, HP_REF_LOOP */
 		} name;
-		struct { /* HP_EX_CALL */
+		struct { /* HP_EX_CALL (members ordered so that no padding makes it,
+			  * the union's largest, and so every node bigger) */
 			const char *name;
-			hp_span name_span;
 			hp_expr *args;
+			hp_span name_span;
 			uint32_t nargs;
 			int probe;          /* checked: hp_probe_id, or -1 for a builtin */
 			hp_builtin builtin; /* checked */

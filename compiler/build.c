@@ -63,7 +63,7 @@ hp_list hp_list_add(hp_list l, void *item, size_t next_off)
 
 hp_expr *hp_mk_expr(hp_parse *ps, hp_expr_kind kind, hp_span at)
 {
-	hp_expr *e = hp_arena_alloc(ps->arena, sizeof *e);
+	hp_expr *e = hp_arena_node(ps->arena, sizeof *e);
 	e->kind = kind;
 	e->span = at;
 	e->type = HP_T_NONE;
@@ -216,7 +216,7 @@ hp_expr *hp_mk_canary(hp_parse *ps, const char *role, hp_span at)
 
 hp_stmt *hp_mk_stmt(hp_parse *ps, hp_stmt_kind kind, hp_expr *e, hp_span at)
 {
-	hp_stmt *s = hp_arena_alloc(ps->arena, sizeof *s);
+	hp_stmt *s = hp_arena_node(ps->arena, sizeof *s);
 	s->kind = kind;
 	s->expr = e;
 	s->span = at;
@@ -249,7 +249,7 @@ hp_stmt *hp_mk_for(hp_parse *ps, const char *var, hp_span var_at, hp_expr *list,
 
 hp_decl *hp_mk_decl(hp_parse *ps, hp_decl_kind kind, const char *name, hp_span name_at, hp_span at)
 {
-	hp_decl *d = hp_arena_alloc(ps->arena, sizeof *d);
+	hp_decl *d = hp_arena_node(ps->arena, sizeof *d);
 	d->kind = kind;
 	d->name = name;
 	d->name_span = name_at;
@@ -259,7 +259,7 @@ hp_decl *hp_mk_decl(hp_parse *ps, hp_decl_kind kind, const char *name, hp_span n
 
 hp_block *hp_mk_block(hp_parse *ps, const char *role, hp_span role_at, hp_list body, hp_span at)
 {
-	hp_block *b = hp_arena_alloc(ps->arena, sizeof *b);
+	hp_block *b = hp_arena_node(ps->arena, sizeof *b);
 	b->role_name = role;
 	b->role_span = role_at;
 	b->span = at;
@@ -271,7 +271,7 @@ hp_block *hp_mk_block(hp_parse *ps, const char *role, hp_span role_at, hp_list b
 
 hp_role_item *hp_mk_role_item(hp_parse *ps, hp_role_item_kind kind, hp_expr *e, hp_span at)
 {
-	hp_role_item *r = hp_arena_alloc(ps->arena, sizeof *r);
+	hp_role_item *r = hp_arena_node(ps->arena, sizeof *r);
 	r->kind = kind;
 	r->expr = e;
 	r->span = at;
@@ -280,7 +280,7 @@ hp_role_item *hp_mk_role_item(hp_parse *ps, hp_role_item_kind kind, hp_expr *e, 
 
 hp_prov_item *hp_mk_prov_item(hp_parse *ps, hp_prov_item_kind kind, hp_span at)
 {
-	hp_prov_item *p = hp_arena_alloc(ps->arena, sizeof *p);
+	hp_prov_item *p = hp_arena_node(ps->arena, sizeof *p);
 	p->kind = kind;
 	p->span = at;
 	return p;
@@ -288,7 +288,7 @@ hp_prov_item *hp_mk_prov_item(hp_parse *ps, hp_prov_item_kind kind, hp_span at)
 
 hp_rule_part *hp_mk_part(hp_parse *ps, hp_block *b, const hp_strval *remedy, hp_span at)
 {
-	hp_rule_part *p = hp_arena_alloc(ps->arena, sizeof *p);
+	hp_rule_part *p = hp_arena_node(ps->arena, sizeof *p);
 	p->block = b;
 	if (remedy)
 		p->remedy = *remedy;
@@ -350,11 +350,13 @@ uint32_t hp_parse_src(hp_src *src, hp_arena *arena, hp_intern *names, hp_diags *
 	hp_yyparse(&ps);
 	src->decls = ps.decls;
 	src->ndecls = ps.ndecls;
+	/* the arena takes the lexer's array over rather than a copy of it */
 	if (ps.ncomments) {
-		src->comments = hp_arena_alloc(arena, ps.ncomments * sizeof *src->comments);
-		memcpy(src->comments, ps.comments, ps.ncomments * sizeof *src->comments);
+		src->comments = ps.comments;
+		hp_arena_adopt(arena, ps.comments);
+	} else {
+		free(ps.comments);
 	}
 	src->ncomments = (uint32_t)ps.ncomments;
-	free(ps.comments);
 	return ps.nerrors;
 }

@@ -12,4 +12,3 @@
 		return hp_cli_unbuilt(argv[0]);                                        \
 	}
 
-UNBUILT(test)

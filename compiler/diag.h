@@ -8,7 +8,7 @@
  *   help: did you mean 'setuid'?
  *
  * Diagnostics are printed sorted by file and position, capped, with a final
- * count. Colour only on a terminal, never when NO_COLOR is set.
+ * count. Colour by the rule of check/color.h (--color, NO_COLOR, CLICOLOR_FORCE, TERM).
  */
 #ifndef HP_DIAG_H
 #define HP_DIAG_H
@@ -98,7 +98,7 @@ typedef struct {
 	uint32_t max_shown; /* 0: no cap */
 } hp_diag_style;
 
-/* Colour when f is a terminal and NO_COLOR is unset or empty. */
+/* Colour by the one rule of check/color.h, for stream f. */
 hp_diag_style hp_diag_style_for(FILE *f);
 
 /* Print one diagnostic with its source line and underline. */
@@ -113,8 +113,6 @@ void hp_diags_print_summary(FILE *f, const hp_diags *d, uint32_t shown);
 void hp_src_linecol(const hp_src *src, uint32_t off, uint32_t *line, uint32_t *col_bytes,
                     uint32_t *col_chars);
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-unsigned hp_utf8_len(const unsigned char *s, size_t n);
 
 /* Edit distance with a cap: returns cap+1 when the distance exceeds cap. */
 unsigned hp_edit_distance(const char *a, const char *b, unsigned cap);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lib/version.h"
+#include "lib/utf8.h"
 #include "lib/xalloc.h"
 
 static char *dup_or_null(const char *s)

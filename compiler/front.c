@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +17,18 @@
 #include "intern.h"
 #include "parse.h"
 #include "lib/xalloc.h"
+
+/* A large file's buffer is offered for transparent huge pages before it is
+ * filled (advice only): reading 30 MB otherwise faults it in 4 KiB at a
+ * time. */
+static void advise_huge(void *p, size_t n)
+{
+	const uintptr_t huge = 2u * 1024u * 1024u;
+	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t hi = ((uintptr_t)p + n) & ~(huge - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+}
 
 int hp_front_read_file(void *ctx, const char *path, char **text, size_t *len, char *err,
                        size_t errlen)
@@ -46,8 +60,12 @@ int hp_front_read_file(void *ctx, const char *path, char **text, size_t *len, ch
 		close(fd);
 		return -1;
 	}
-	size_t cap = (size_t)st.st_size + 1, n = 0;
+	/* room for the NUL and one byte more, so that the read which finds the
+	 * end of a file of the size fstat gave needs no bigger buffer (a copy
+	 * of the whole file, and twice its size at the peak) */
+	size_t cap = (size_t)st.st_size + 2, n = 0;
 	char *buf = hp_xmalloc(cap);
+	advise_huge(buf, cap);
 	for (;;) {
 		if (n + 1 >= cap) {
 			if (cap > HP_FRONT_MAX_FILE) {

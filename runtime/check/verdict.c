@@ -2,6 +2,7 @@
 #include "check/verdict.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "check/decide.h"
 #include "check/report.h"
@@ -16,52 +17,61 @@ bool hp_verdict_knows_provider(const hp_bc *bc, hp_provider p, hp_err *err)
 	return false;
 }
 
-int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
+void hp_judge(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j)
 {
 	const hp_eval *ev = run->eval;
 	const hp_bc *bc = ev->bc;
-	hp_strv keep = {0};
+	memset(j, 0, sizeof *j);
+	j->conds = hp_xcalloc(bc->nconds ? bc->nconds : 1, sizeof *j->conds);
+	hp_eval_provider(ev, o->provider, &j->pp, j->conds, &j->keep);
+	j->nrules = bc->nrules;
+	j->rules = hp_xcalloc(bc->nrules ? bc->nrules : 1, sizeof *j->rules);
+	hp_eval_rule_outcomes(ev, j->rules, &j->keep);
+	j->setting = hp_uid_split_resolve(o->uid_split_flag, o->uid_split_env,
+	                                  j->pp.default_setting);
+	hp_decide(&j->pp, &j->setting, j->rules, j->nrules, run->offline, run->live_needed,
+	          &j->d);
+}
 
-	hp_condition *conds = hp_xcalloc(bc->nconds ? bc->nconds : 1, sizeof *conds);
-	hp_provider_policy pp;
-	hp_eval_provider(ev, o->provider, &pp, conds, &keep);
+void hp_judgement_free(hp_judgement *j)
+{
+	hp_decisions_free(&j->d);
+	hp_strv_free(&j->keep);
+	free(j->conds);
+	free(j->rules);
+	memset(j, 0, sizeof *j);
+}
 
-	hp_rule_outcome *outs = hp_xcalloc(bc->nrules ? bc->nrules : 1, sizeof *outs);
-	hp_eval_rule_outcomes(ev, outs, &keep);
+int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
+{
+	const hp_bc *bc = run->eval->bc;
+	hp_judgement j;
+	hp_judge(run, o, &j);
 	/* The report shows a rule's evidence only when it did not pass. */
-	hp_report_rule *rules = hp_xcalloc(bc->nrules ? bc->nrules : 1, sizeof *rules);
-	for (uint32_t i = 0; i < bc->nrules; i++)
-		rules[i] = (hp_report_rule){outs[i].id,
-		                            outs[i].title,
-		                            outs[i].location,
-		                            outs[i].remedy,
-		                            outs[i].result,
-		                            &outs[i].evidence,
-		                            outs[i].result == HP_RESULT_PASS ? 0 : 1};
-
-	hp_uid_split setting =
-	    hp_uid_split_resolve(o->uid_split_flag, o->uid_split_env, pp.default_setting);
-	hp_decisions d;
-	hp_decide(&pp, &setting, outs, bc->nrules, run->offline, run->live_needed, &d);
+	hp_report_rule *rules = hp_xcalloc(j.nrules ? j.nrules : 1, sizeof *rules);
+	for (size_t i = 0; i < j.nrules; i++)
+		rules[i] = (hp_report_rule){j.rules[i].id,
+		                            j.rules[i].title,
+		                            j.rules[i].location,
+		                            j.rules[i].remedy,
+		                            j.rules[i].result,
+		                            &j.rules[i].evidence,
+		                            j.rules[i].result == HP_RESULT_PASS ? 0 : 1};
 	hp_report rep = {hp_bc_str(bc, bc->name),
 	                 o->provider,
-	                 setting,
+	                 j.setting,
 	                 o->mode,
-	                 &d,
+	                 &j.d,
 	                 rules,
-	                 bc->nrules,
+	                 j.nrules,
 	                 run->offline,
 	                 run->notes};
 	if (o->json)
 		hp_report_json(&rep, out);
 	else
 		hp_report_text(&rep, o->colour, out);
-	int status = hp_decision_exit[d.decision[o->mode]];
-
-	hp_decisions_free(&d);
-	hp_strv_free(&keep);
-	free(conds);
-	free(outs);
+	int status = hp_decision_exit[j.d.decision[o->mode]];
+	hp_judgement_free(&j);
 	free(rules);
 	return status;
 }

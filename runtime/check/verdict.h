@@ -35,6 +35,23 @@ typedef struct {
  * run, so that a policy without that provider is a usage error (exit 2). */
 bool hp_verdict_knows_provider(const hp_bc *bc, hp_provider p, hp_err *err);
 
+/* Every mode decided, before it is rendered: what `check` reports and what
+ * `test` compares with a case's expectations, made one way. */
+typedef struct {
+	hp_provider_policy pp;
+	hp_condition *conds;     /* the provider's conditions, evaluated */
+	hp_rule_outcome *rules;  /* one per rule of the program */
+	size_t nrules;
+	hp_uid_split setting;
+	hp_decisions d;
+	hp_strv keep;            /* the strings the above point to */
+} hp_judgement;
+
+/* Decide every mode for o->provider (one the program knows). Free with
+ * hp_judgement_free. */
+void hp_judge(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j);
+void hp_judgement_free(hp_judgement *j);
+
 /* Decide every mode and render the report into out. Returns the exit
  * status of the decision for o->mode (0 split, 1 single-user, 3 refuse).
  * The provider must be one the program knows. */
