@@ -29,6 +29,8 @@ typedef struct {
 	const char *uid_split_env;  /* HANGAR_UID_SPLIT as set (even empty), or NULL */
 	bool json;
 	bool colour;
+	/* HANGAR_K8S_DRIVER_SIDECAR as set, or NULL: checked for kubernetes */
+	const char *sidecar_env;
 } hp_verdict_opts;
 
 /* Whether the program says anything about provider p; check it before the
