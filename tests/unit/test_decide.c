@@ -206,14 +206,14 @@ static void test_sentences(void **state)
 	hp_decisions_free(&d);
 }
 
-/* A `split needs` condition that could not be evaluated does not hold: the
- * Kubernetes sidecar switch is one, and an unknown switch is no sidecar. */
+/* A `split needs` condition that could not be evaluated does not hold (a
+ * sidecar switch the policy reads, unknown: no sidecar). */
 static void test_needs_unknown(void **state)
 {
 	(void)state;
 	hp_condition need = {"(env(\"HANGAR_K8S_DRIVER_SIDECAR\") or \"\") == \"1\"",
 	                     "kubernetes.hpol:4:5", HP_UNKNOWN, "unknown (env read failed)", NULL};
-	hp_provider_policy pp = {HP_PROVIDER_KUBERNETES, HP_SETTING_AUTO, &need, 1, NULL, 0};
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, &need, 1, NULL, 0, NULL};
 	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held"};
 	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
 	hp_decisions d;
@@ -222,7 +222,7 @@ static void test_needs_unknown(void **state)
 		assert_int_equal(d.decision[m], HP_DECISION_SINGLE_USER);
 		assert_int_equal(d.reasons[m].n, 1);
 		assert_string_equal(d.reasons[m].v[0],
-		                    "provider 'kubernetes' splits only when (env(\"HANGAR_K8S_DRIVER_"
+		                    "provider 'docker' splits only when (env(\"HANGAR_K8S_DRIVER_"
 		                    "SIDECAR\") or \"\") == \"1\", which could not be established "
 		                    "(unknown (env read failed), at kubernetes.hpol:4:5)");
 	}
@@ -247,7 +247,7 @@ static void test_needs_unknown(void **state)
 static void test_no_rule_for_mode(void **state)
 {
 	(void)state;
-	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0};
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL};
 	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
 	hp_decisions d;
 	hp_decide(&pp, &s, NULL, 0, false, 0, &d);
@@ -282,7 +282,7 @@ static void test_no_rule_for_mode(void **state)
 static void test_offline_warning(void **state)
 {
 	(void)state;
-	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0};
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL};
 	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held"};
 	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
 	hp_decisions d;
