@@ -436,12 +436,12 @@ static int effective_child(void *arg)
 	fx *f = arg;
 	int fd;
 	hp_err e;
-	if (hp_resolve(&f->root, "r644", 0, &fd, &e) != HP_TRUE)
+	if (hp_os_resolve(&f->root, "r644", 0, &fd, &e) != HP_TRUE)
 		return 40;
 	/* real uid another user's, effective root */
 	if (setresuid(FX_OTHER, 0, 0) < 0)
 		return 41;
-	if (hp_access_kernel(fd, HP_ACC_WRITE, &e) != HP_TRUE)
+	if (hp_os_access_kernel(fd, HP_ACC_WRITE, &e) != HP_TRUE)
 		return 42;
 	/* every uid the agent's, CAP_DAC_OVERRIDE kept in the effective set */
 	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0 || setresuid(0, 0, 0) < 0 ||
@@ -454,14 +454,14 @@ static int effective_child(void *arg)
 	    cap_set_flag(c, CAP_PERMITTED, 1, dac, CAP_SET) < 0 || cap_set_proc(c) < 0)
 		return 44;
 	cap_free(c);
-	if (hp_access_kernel(fd, HP_ACC_WRITE, &e) != HP_TRUE)
+	if (hp_os_access_kernel(fd, HP_ACC_WRITE, &e) != HP_TRUE)
 		return 45;
 	/* and without the capability, the agent cannot write root's 0644 file */
 	c = cap_init();
 	if (!c || cap_set_proc(c) < 0)
 		return 46;
 	cap_free(c);
-	if (hp_access_kernel(fd, HP_ACC_WRITE, &e) != HP_FALSE)
+	if (hp_os_access_kernel(fd, HP_ACC_WRITE, &e) != HP_FALSE)
 		return 47;
 	return 0;
 }

@@ -141,7 +141,7 @@ static void test_own_pid_namespace(void **state)
 	o.own_pid_namespace = 1;
 	hp_frame f;
 	hp_err e;
-	assert_int_equal(hp_child_run(&o, detach_daemon, NULL, &f, &e), HP_TRUE);
+	assert_int_equal(hp_os_child_run(&o, detach_daemon, NULL, &f, &e), HP_TRUE);
 	uint64_t v;
 	assert_int_equal(hp_frame_rec_u64(hp_frame_find(&f, 1), &v), 0);
 	assert_int_equal(v, 1); /* the init of its namespace */
@@ -154,7 +154,7 @@ static void test_own_pid_namespace(void **state)
 	 * holds the result pipe, so the run ends at its deadline) */
 	o.own_pid_namespace = 0;
 	o.deadline_ms = 300;
-	assert_int_equal(hp_child_run(&o, detach_daemon, NULL, &f, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_child_run(&o, detach_daemon, NULL, &f, &e), HP_UNKNOWN);
 	usleep(50000);
 	assert_true(fx_count_procs_of_uid(FX_OTHER) > 0);
 	char cmd[64];

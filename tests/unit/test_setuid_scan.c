@@ -161,11 +161,11 @@ static int scan_xattr_fails(int err)
 	hp_suid_list l;
 	hp_err e;
 	/* through a symbolic link (the walk inside the root) and directly */
-	if (hp_setuid_scan(&root, "/bin", 100, &l, &e) != HP_UNKNOWN)
+	if (hp_os_setuid_scan(&root, "/bin", 100, &l, &e) != HP_UNKNOWN)
 		return 11;
 	if (!strstr(e.msg, "reading security.capability: Input/output error"))
 		return 12;
-	if (hp_setuid_scan(&root, "/other", 100, &l, &e) != HP_UNKNOWN)
+	if (hp_os_setuid_scan(&root, "/other", 100, &l, &e) != HP_UNKNOWN)
 		return 13;
 	return strcmp(e.msg, "/other/su2: reading security.capability: Input/output error") ? 14
 	                                                                                   : 0;

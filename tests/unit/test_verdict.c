@@ -61,12 +61,12 @@ static verdict *decide(const char *facts, hp_provider p, hp_mode m, const char *
 {
 	static verdict v;
 	hp_bc *bc = load(policy);
-	hp_facts *f = hp_facts_new();
+	hp_facts *f = hp_probe_facts_new();
 	hp_err err;
-	if (!hp_facts_load(f, "f.yaml", facts, strlen(facts), &err))
+	if (!hp_probe_facts_load(f, "f.yaml", facts, strlen(facts), &err))
 		fail_msg("%s", err.msg);
 	hp_eval ev;
-	assert_true(hp_eval_run(bc, hp_facts_backend(f), NULL, 0, NULL, &ev, &err));
+	assert_true(hp_eval_run(bc, hp_probe_facts_backend(f), NULL, 0, NULL, &ev, &err));
 	hp_run_view run = {&ev, false, 0, NULL};
 	hp_verdict_opts o = {p, m, flag, env, json, false, NULL};
 	hp_buf b = {0};
@@ -75,7 +75,7 @@ static verdict *decide(const char *facts, hp_provider p, hp_mode m, const char *
 	snprintf(v.text, sizeof v.text, "%s", b.data ? b.data : "");
 	hp_buf_free(&b);
 	hp_eval_free(&ev);
-	hp_facts_free(f);
+	hp_probe_facts_free(f);
 	hp_bc_free(bc);
 	return &v;
 }
