@@ -56,8 +56,7 @@ static bool fold(const hp_expr *e, folded *f, unsigned depth)
 {
 	if (depth > 32)
 		return false;
-	switch (e->kind) {
-	case HP_EX_STR:
+	if (e->kind == HP_EX_STR) {
 		if (f->len + e->u.str.len > MAX_TEXT || f->npieces >= MAX_PIECES)
 			return false;
 		f->piece[f->npieces].from = f->len;
@@ -66,18 +65,17 @@ static bool fold(const hp_expr *e, folded *f, unsigned depth)
 		f->len += e->u.str.len;
 		f->text[f->len] = '\0';
 		return true;
-	case HP_EX_PAREN:
+	}
+	if (e->kind == HP_EX_PAREN)
 		return fold(e->u.inner, f, depth + 1);
-	case HP_EX_BINARY:
+	if (e->kind == HP_EX_BINARY)
 		return e->u.op.op == HP_OP_ADD && e->u.op.a->type == HP_T_STR &&
 		       e->u.op.b->type == HP_T_STR && fold(e->u.op.a, f, depth + 1) &&
 		       fold(e->u.op.b, f, depth + 1);
-	case HP_EX_NAME:
+	if (e->kind == HP_EX_NAME)
 		return e->u.name.ref == HP_REF_PARAM && e->u.name.param &&
 		       fold(e->u.name.param->u.param.expr, f, depth + 1);
-	default:
-		return false;
-	}
+	return false; /* anything else is known only at run time */
 }
 
 /* The literal the text at offset at came from (for the error's place). */
