@@ -50,7 +50,7 @@ TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
 
-.PHONY: all check unit e2e fuzz fuzz-bins fuzz-run bench run install uninstall clean distclean
+.PHONY: all check check-private-clone unit e2e fuzz fuzz-bins fuzz-run bench run install uninstall clean distclean
 all: $(PROGS)
 
 # --- generated sources ----------------------------------------------------
@@ -135,6 +135,10 @@ $(B)/tools/%: tests/tools/%.c
 
 check: all $(UNIT_BIN) $(FUZZ_REPLAY) $(TOOL_BIN)
 	@sh tests/run-tests.sh $(B) $(UNIT_BIN)
+
+# The whole suite again in a fresh clone of HEAD under a 0700 directory.
+check-private-clone:
+	@sh tests/private-clone.sh
 
 # libFuzzer builds: clang with the fuzzer, ASan and UBSan, in their own tree.
 FUZZ_CC ?= clang
