@@ -9,14 +9,28 @@ $(error config.mk is missing: run ./configure first)
 endif
 include config.mk
 
+# Installation directories (configure writes them; these hold for an older config.mk)
+EXEC_PREFIX ?= $(PREFIX)
+BINDIR ?= $(EXEC_PREFIX)/bin
+DATAROOTDIR ?= $(PREFIX)/share
+DATADIR ?= $(DATAROOTDIR)
+MANDIR ?= $(DATAROOTDIR)/man
+DOCDIR ?= $(DATAROOTDIR)/doc/hangar-policy
+
 B := build
 G := $(B)/gen
 
+# CC, CFLAGS, CPPFLAGS and LDFLAGS are the user's (configure records them;
+# `make CFLAGS=...` overrides): they come after the project's optimisation
+# and hardening, so the user's -O or -g wins, and before the project's
+# warnings, which no flag given turns off. A _FORTIFY_SOURCE the user sets
+# (dpkg-buildflags does) replaces the project's own, never redefines it.
 WARN := -std=c11 -Wall -Wextra -Werror -Wpedantic $(EXTRA_CFLAGS)
-CPPFLAGS_ALL := -D_GNU_SOURCE -I. -Iruntime -Icompiler -I$(G)
-CFLAGS_ALL := $(WARN) $(OPTFLAGS) $(HARDEN_CFLAGS) $(SAN_FLAGS) $(USER_CFLAGS) \
+FORTIFY := $(if $(findstring _FORTIFY_SOURCE,$(CPPFLAGS) $(CFLAGS)),,$(FORTIFY_CPPFLAGS))
+CPPFLAGS_ALL := -D_GNU_SOURCE -I. -Iruntime -Icompiler -I$(G) $(FORTIFY) $(CPPFLAGS)
+CFLAGS_ALL := $(OPTFLAGS) $(HARDEN_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(WARN) \
 	$(YAML_CFLAGS) $(CAP_CFLAGS) $(CPPFLAGS_ALL)
-LDFLAGS_ALL := $(HARDEN_LDFLAGS) $(SAN_FLAGS) $(STATIC_LDFLAGS) $(USER_LDFLAGS)
+LDFLAGS_ALL := $(HARDEN_LDFLAGS) $(SAN_FLAGS) $(STATIC_LDFLAGS) $(LDFLAGS)
 RUNTIME_LIBS := $(YAML_LIBS) $(CAP_LIBS)
 
 # --- sources --------------------------------------------------------------
@@ -50,8 +64,8 @@ TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
 
-.PHONY: all check check-private-clone unit e2e fuzz fuzz-bins fuzz-run bench run install uninstall clean distclean
-all: $(PROGS)
+.PHONY: all man install-list check check-private-clone unit e2e fuzz fuzz-bins fuzz-run bench run install uninstall clean distclean
+all: $(PROGS) man
 
 # --- generated sources ----------------------------------------------------
 $(G)/parser.c $(G)/parser.h: grammar/parser.y | $(G)
@@ -144,7 +158,7 @@ check-private-clone:
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -g -O1
 fuzz:
-	$(MAKE) B=build-fuzz CC=$(FUZZ_CC) OPTFLAGS="$(FUZZ_FLAGS)" HARDEN_CFLAGS= HARDEN_LDFLAGS= \
+	$(MAKE) B=build-fuzz CC=$(FUZZ_CC) OPTFLAGS="$(FUZZ_FLAGS)" HARDEN_CFLAGS= FORTIFY_CPPFLAGS= HARDEN_LDFLAGS= \
 		SAN_FLAGS= STATIC_LDFLAGS= EXTRA_CFLAGS= fuzz-bins
 
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/%)
@@ -170,14 +184,80 @@ fuzz-run: fuzz
 run: all
 	@sh tests/run-main.sh $(B)
 
+# --- man pages ----------------------------------------------------------
+# The pages name where the policies are installed, so they are written into
+# $(B)/man with DATADIR filled in; hangar-policy(5) is made from
+# docs/language.md (tests/tools/md2man.awk), so the two cannot drift.
+MAN_PAGES := $(B)/man/hangar-policy.1 $(B)/man/hangar-policy-runtime.1 $(B)/man/hangar-policy.5
+man: $(MAN_PAGES)
+# remade when DATADIR changes (make install PREFIX=... after a build)
+$(B)/man/.datadir: FORCE
+	@mkdir -p $(@D)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+.PHONY: FORCE
+FORCE:
+$(B)/man/%.1: docs/man/%.1 $(B)/man/.datadir
+	@mkdir -p $(@D)
+	sed 's|/usr/share/hangar-policy|$(DATADIR)/hangar-policy|g' $< >$@.tmp && mv $@.tmp $@
+$(B)/man/hangar-policy.5: docs/language.md docs/man/md2man.awk $(B)/man/.datadir
+	@mkdir -p $(@D)
+	awk -f docs/man/md2man.awk -v name=HANGAR-POLICY -v section=5 \
+		-v title="the hangar policy language" -v version="hangar-policy $(VERSION)" \
+		-v date="$(shell sed -n '1s/^\.TH [^ ]* [0-9] "\([^"]*\)".*/\1/p' docs/man/hangar-policy.1)" \
+		-v datadir='$(DATADIR)' $< >$@.tmp && mv $@.tmp $@
+VERSION := $(shell sed -n 's/^\#define HP_VERSION "\(.*\)"$$/\1/p' runtime/lib/version.h)
+
 # --- install --------------------------------------------------------------
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
-	for m in docs/man/*.1; do [ -f "$$m" ] && install -m 0644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
+# One list of what is installed where; uninstall removes exactly it, then
+# the directories it made that are left empty (under DESTDIR every empty
+# one up to DESTDIR; without DESTDIR only hangar-policy's own).
+BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATAROOTDIR)/zsh/site-functions
+VIMDIR ?= $(DATAROOTDIR)/vim/vimfiles
+POLICYDIR = $(DATADIR)/hangar-policy/policies
+POLICY_FILES := $(shell find policies -type f | LC_ALL=C sort)
+DOC_FILES := README.md LICENSE $(sort $(wildcard docs/*.md)) docs/report.schema.json
+# "source destination mode", one a line
+define INSTALL_LIST
+$(foreach p,$(PROGS),$(p) $(BINDIR)/$(notdir $(p)) 0755
+)$(foreach m,$(filter %.1,$(MAN_PAGES)),$(m) $(MANDIR)/man1/$(notdir $(m)) 0644
+)$(foreach m,$(filter %.5,$(MAN_PAGES)),$(m) $(MANDIR)/man5/$(notdir $(m)) 0644
+)$(foreach f,$(POLICY_FILES),$(f) $(POLICYDIR)/$(f:policies/%=%) 0644
+)$(foreach f,$(DOC_FILES),$(f) $(DOCDIR)/$(notdir $(f)) 0644
+)contrib/completion/hangar-policy.bash $(BASHCOMPDIR)/hangar-policy 0644
+contrib/completion/hangar-policy.bash $(BASHCOMPDIR)/hangar-policy-runtime 0644
+contrib/completion/_hangar-policy $(ZSHCOMPDIR)/_hangar-policy 0644
+contrib/vim/syntax/hpol.vim $(VIMDIR)/syntax/hpol.vim 0644
+contrib/vim/ftdetect/hpol.vim $(VIMDIR)/ftdetect/hpol.vim 0644
+endef
+export INSTALL_LIST
+
+install: all man
+	@printf '%s\n' "$$INSTALL_LIST" | while read -r src dst mode; do \
+		[ -n "$$src" ] || continue; \
+		echo "install $$src $(DESTDIR)$$dst"; \
+		install -d "$(DESTDIR)$${dst%/*}" && install -m "$$mode" "$$src" "$(DESTDIR)$$dst" || exit 1; \
+	done
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/hangar-policy $(DESTDIR)$(PREFIX)/bin/hangar-policy-runtime
+	@printf '%s\n' "$$INSTALL_LIST" | while read -r src dst mode; do \
+		[ -n "$$dst" ] || continue; \
+		rm -f "$(DESTDIR)$$dst"; \
+		d=$${dst%/*}; \
+		while [ -n "$$d" ] && [ "$$d" != / ]; do \
+			case $$d in \
+			$(DATADIR)/hangar-policy | $(DATADIR)/hangar-policy/* | $(DOCDIR)) ;; \
+			*) [ -n "$(DESTDIR)" ] || break ;; \
+			esac; \
+			rmdir "$(DESTDIR)$$d" 2>/dev/null || break; \
+			d=$${d%/*}; \
+		done; \
+	done; \
+	if [ -n "$(DESTDIR)" ]; then rmdir "$(DESTDIR)" 2>/dev/null || true; fi
+
+# The installed file list, for packaging checks (debian/, the e2e cases).
+install-list:
+	@printf '%s\n' "$$INSTALL_LIST" | awk 'NF { print $$2 }'
 
 clean:
 	rm -rf $(B) build-fuzz
