@@ -18,6 +18,7 @@ MANDIR ?= $(DATAROOTDIR)/man
 DOCDIR ?= $(DATAROOTDIR)/doc/hangar-policy
 
 B := build
+VERSION := $(shell sed -n 's/^[#]define HP_VERSION "\(.*\)"$$/\1/p' runtime/lib/version.h)
 G := $(B)/gen
 
 # CC, CFLAGS, CPPFLAGS and LDFLAGS are the user's (configure records them;
@@ -64,7 +65,7 @@ TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
 
-.PHONY: all man install-list check check-private-clone unit e2e fuzz fuzz-bins fuzz-run bench run install uninstall clean distclean
+.PHONY: all man install-list dist distcheck deb-check check check-private-clone unit e2e fuzz fuzz-bins fuzz-run bench run install uninstall clean distclean
 all: $(PROGS) man
 
 # --- generated sources ----------------------------------------------------
@@ -150,6 +151,26 @@ $(B)/tools/%: tests/tools/%.c
 check: all $(UNIT_BIN) $(FUZZ_REPLAY) $(TOOL_BIN)
 	@sh tests/run-tests.sh $(B) $(UNIT_BIN)
 
+# A release tarball of the files git tracks ($(B)/hangar-policy-VERSION.tar.gz);
+# distcheck unpacks it alone, then configures, builds and runs make check.
+DIST := hangar-policy-$(VERSION)
+dist:
+	@git rev-parse --git-dir >/dev/null 2>&1 || { echo "make dist: needs a git checkout" >&2; exit 1; }
+	rm -rf $(B)/dist && mkdir -p $(B)/dist/$(DIST)
+	git ls-files -z | xargs -0 cp --parents -t $(B)/dist/$(DIST)
+	tar -C $(B)/dist --sort=name --owner=0 --group=0 --numeric-owner \
+		--mtime="@$$(git log -1 --format=%ct)" -czf $(B)/$(DIST).tar.gz $(DIST)
+	rm -rf $(B)/dist
+	@echo "wrote $(B)/$(DIST).tar.gz"
+distcheck: dist
+	@d=$$(mktemp -d /tmp/hangar-policy-dist.XXXXXX) && trap 'rm -rf "$$d"' EXIT && \
+	tar -C "$$d" -xzf $(B)/$(DIST).tar.gz && cd "$$d/$(DIST)" && \
+	./configure >/dev/null && $(MAKE) >/dev/null && $(MAKE) check
+
+# The Debian package, built and unpacked into a fresh root (tests/deb-check.sh).
+deb-check:
+	@sh tests/deb-check.sh
+
 # The whole suite again in a fresh clone of HEAD under a 0700 directory.
 check-private-clone:
 	@sh tests/private-clone.sh
@@ -205,7 +226,6 @@ $(B)/man/hangar-policy.5: docs/language.md docs/man/md2man.awk $(B)/man/.datadir
 		-v title="the hangar policy language" -v version="hangar-policy $(VERSION)" \
 		-v date="$(shell sed -n '1s/^\.TH [^ ]* [0-9] "\([^"]*\)".*/\1/p' docs/man/hangar-policy.1)" \
 		-v datadir='$(DATADIR)' $< >$@.tmp && mv $@.tmp $@
-VERSION := $(shell sed -n 's/^\#define HP_VERSION "\(.*\)"$$/\1/p' runtime/lib/version.h)
 
 # --- install --------------------------------------------------------------
 # One list of what is installed where; uninstall removes exactly it, then
