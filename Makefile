@@ -5,9 +5,12 @@
 # tests/unit/test_NAME.c adds a unit test. Generated sources live in build/.
 
 ifeq ($(wildcard config.mk),)
+ifneq ($(filter-out clean distclean,$(or $(MAKECMDGOALS),all)),)
 $(error config.mk is missing: run ./configure first)
 endif
+else
 include config.mk
+endif
 
 # Installation directories (configure writes them; these hold for an older config.mk)
 EXEC_PREFIX ?= $(PREFIX)
