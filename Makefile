@@ -102,9 +102,10 @@ $(LIBCOMPILER): $(COMPILER_OBJ)
 # with an empty built-in policy) compiles policies/default.hpol, and the
 # bytecode becomes a C array linked into both executables.
 DEFAULT_POLICY_OBJ := $(B)/obj/gen/default_policy.o
-$(G)/default_policy_none.c: | $(G)
+$(G)/default_policy_none.c: Makefile | $(G)
 	printf '%s\n' '/* generated: no built-in policy (stage 0) */' '#include "check/default_policy.h"' \
-		'const unsigned char hp_default_policy[1];' 'const size_t hp_default_policy_len = 0;' >$@
+		'const unsigned char hp_default_policy[1];' 'const size_t hp_default_policy_len = 0;' \
+		'const char hp_default_policy_source[] = "";' >$@
 
 $(B)/hangar-policy-stage0: $(B)/obj/$(COMPILER_MAIN:.c=.o) $(B)/obj/gen/default_policy_none.o \
 		$(LIBCOMPILER) $(LIBRUNTIME)
@@ -113,13 +114,14 @@ $(B)/hangar-policy-stage0: $(B)/obj/$(COMPILER_MAIN:.c=.o) $(B)/obj/gen/default_
 $(G)/default.hpb: $(wildcard policies/*.hpol) $(B)/hangar-policy-stage0
 	$(B)/hangar-policy-stage0 compile policies/default.hpol -o $@
 
-$(G)/default_policy.c: $(G)/default.hpb
+$(G)/default_policy.c: $(G)/default.hpb $(B)/datadir.stamp
 	{ echo '/* generated from policies/default.hpol by the build: do not edit */'; \
 	  echo '#include "check/default_policy.h"'; \
 	  echo 'const unsigned char hp_default_policy[] = {'; \
 	  od -An -v -tx1 $< | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	  echo '};'; \
-	  echo 'const size_t hp_default_policy_len = sizeof hp_default_policy;'; } >$@.tmp && mv $@.tmp $@
+	  echo 'const size_t hp_default_policy_len = sizeof hp_default_policy;'; \
+	  echo 'const char hp_default_policy_source[] = "$(POLICYDIR)/default.hpol";'; } >$@.tmp && mv $@.tmp $@
 
 $(B)/hangar-policy-runtime: $(B)/obj/$(RUNTIME_MAIN:.c=.o) $(DEFAULT_POLICY_OBJ) $(LIBRUNTIME)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(RUNTIME_LIBS)
@@ -214,16 +216,17 @@ run: all
 # docs/language.md (tests/tools/md2man.awk), so the two cannot drift.
 MAN_PAGES := $(B)/man/hangar-policy.1 $(B)/man/hangar-policy-runtime.1 $(B)/man/hangar-policy.5
 man: $(MAN_PAGES)
-# remade when DATADIR changes (make install PREFIX=... after a build)
-$(B)/man/.datadir: FORCE
+# remade when DATADIR changes (make install PREFIX=... after a build): the
+# man pages and the built-in policy's source name it
+$(B)/datadir.stamp: FORCE
 	@mkdir -p $(@D)
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
 .PHONY: FORCE
 FORCE:
-$(B)/man/%.1: docs/man/%.1 $(B)/man/.datadir
+$(B)/man/%.1: docs/man/%.1 $(B)/datadir.stamp
 	@mkdir -p $(@D)
 	sed 's|/usr/share/hangar-policy|$(DATADIR)/hangar-policy|g' $< >$@.tmp && mv $@.tmp $@
-$(B)/man/hangar-policy.5: docs/language.md docs/man/md2man.awk $(B)/man/.datadir
+$(B)/man/hangar-policy.5: docs/language.md docs/man/md2man.awk $(B)/datadir.stamp
 	@mkdir -p $(@D)
 	awk -f docs/man/md2man.awk -v name=HANGAR-POLICY -v section=5 \
 		-v title="the hangar policy language" -v version="hangar-policy $(VERSION)" \

@@ -29,6 +29,9 @@ typedef struct {
 	const char *uid_split_env;  /* HANGAR_UID_SPLIT as set (even empty), or NULL */
 	bool json;
 	bool colour;
+	const char *provider_source; /* where the provider came from, for the report */
+	const char *policy_source;   /* the policy file, or the built-in's source */
+	const char *location_base;   /* what the locations are relative to, or NULL */
 } hp_verdict_opts;
 
 /* Whether the program says anything about provider p; check it before the
