@@ -40,9 +40,14 @@ reachable() {
 # depends on configure's --prefix: outputs say $POLICYDIR instead.
 POLICYDIR=$(sed -n 's/^const char hp_default_policy_source\[\] = "\(.*\)\/default\.hpol";$/\1/p' \
 	"$B/gen/default_policy.c" 2>/dev/null)
-normalise() { # file: the installed policy directory as $POLICYDIR
-	[ -n "$POLICYDIR" ] || return 0
-	sed "s|$POLICYDIR|\$POLICYDIR|g" "$1" >"$1.n" && mv "$1.n" "$1"
+# The checkout's own path (the report names the policy file) is $SRC.
+normalise() { # file
+	if [ -n "$POLICYDIR" ]; then
+		sed "s|$POLICYDIR|\$POLICYDIR|g; s|$SRC/|\$SRC/|g" "$1" >"$1.n"
+	else
+		sed "s|$SRC/|\$SRC/|g" "$1" >"$1.n"
+	fi
+	mv "$1.n" "$1"
 }
 BIN=$B
 stage=""
