@@ -38,11 +38,43 @@ const char hp_help_check[] =
     "  4  the check could not run (an image root that cannot be opened, a\n"
     "     record or report that cannot be written)\n";
 
+/* --container: a recording made live in one container, as its own user,
+ * of one role. */
+static bool container_ok(const char *name, bool offline, unsigned roles, hp_err *err)
+{
+	size_t n = strlen(name);
+	bool ok = n > 0 && n <= 253;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		     (name[i] >= '0' && name[i] <= '9') || name[i] == '-' || name[i] == '_' ||
+		     name[i] == '.';
+	if (!ok) {
+		hp_err_set(err, "--container '%s' is not a container's name", name);
+		return false;
+	}
+	if (offline) {
+		hp_err_set(err, "--container records a live container: not with --root, --facts or "
+		                "--document");
+		return false;
+	}
+	if (!roles || (roles & (roles - 1))) {
+		hp_err_set(err, "--container needs exactly one --role: the role of the container's "
+		                "own user");
+		return false;
+	}
+	if (geteuid() == 0) {
+		hp_err_set(err, "--container records what the container's own user sees: run it "
+		                "as that user, not as root");
+		return false;
+	}
+	return true;
+}
+
 int hp_cmd_check(int argc, char **argv)
 {
 	hp_strv facts = {0}, names = {0}, values = {0}, documents = {0};
 	const char *policy = NULL, *root = NULL, *record = NULL, *output = NULL;
-	const char *provider_flag = NULL, *uid_split = NULL;
+	const char *provider_flag = NULL, *uid_split = NULL, *container = NULL;
 	static const char *const formats[] = {"text", "json"};
 	hp_mode mode = HP_MODE_ASK;
 	bool json = false, quiet = false;
@@ -91,6 +123,13 @@ int hp_cmd_check(int argc, char **argv)
 			break;
 		case HP_OPT_check_document:
 			hp_strv_push(&documents, v);
+			break;
+		case HP_OPT_check_container:
+			if (container) {
+				rc = hp_cli_usage_error("check", "--container given twice");
+				goto out;
+			}
+			container = v;
 			break;
 		case HP_OPT_check_root:
 			if (root) {
@@ -149,6 +188,10 @@ int hp_cmd_check(int argc, char **argv)
 		rc = hp_cli_usage_error("check", "--root and --facts cannot be used together");
 		goto out;
 	}
+	if (container && !container_ok(container, root || facts.n || documents.n, roles, &err)) {
+		rc = hp_cli_usage_error("check", "%s", err.msg);
+		goto out;
+	}
 	/* The provider first: asking for it must not wait for a whole check.
 	 * Facts and image roots carry no markers of a running sandbox, so there
 	 * only --provider or HANGAR_PROVIDER say which. */
@@ -200,6 +243,7 @@ int hp_cmd_check(int argc, char **argv)
 	so.nparams = names.n;
 	so.roles = roles;
 	so.record = record;
+	so.container = container;
 	hp_session s;
 	hp_session_status st = ok ? hp_session_run(bc, &so, &s, &err) : HP_SESSION_USAGE;
 	if (ok && st != HP_SESSION_OK)
@@ -211,7 +255,8 @@ int hp_cmd_check(int argc, char **argv)
 		                      .uid_split_flag = uid_split,
 		                      .uid_split_env = getenv("HANGAR_UID_SPLIT"),
 		                      .json = json,
-		                      .colour = !json && !output && hp_color_for_fd(STDOUT_FILENO)};
+		                      .colour = !json && !output && hp_color_for_fd(STDOUT_FILENO),
+		                      .sidecar_env = getenv("HANGAR_K8S_DRIVER_SIDECAR")};
 		const char *penv = getenv("HANGAR_PROVIDER");
 		vo.provider_source = provider_flag ? "--provider"
 		                     : penv && *penv ? "HANGAR_PROVIDER"
