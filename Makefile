@@ -68,7 +68,7 @@ TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
 
-.PHONY: all man install-list dist distcheck deb-check check check-private-clone unit e2e fuzz fuzz-bins fuzz-run bench run install uninstall clean distclean
+.PHONY: all man install-list dist distcheck deb-check check check-private-clone unit e2e fuzz fuzz-bins fuzz-run bench run install uninstall clean distclean mutate
 all: $(PROGS) man
 
 # --- generated sources ----------------------------------------------------
@@ -180,6 +180,13 @@ deb-check:
 check-private-clone:
 	@sh tests/private-clone.sh
 
+# Mutation testing of the decision path (tests/mutate/*.mut): each mutant is
+# built in build-mutate/, never in build/, and the unit tests it names run.
+# MUTATIONS=glob runs only some. Not part of check (it takes minutes);
+# check's e2e case build/mutations-apply keeps the list from rotting.
+mutate:
+	@sh tests/mutate/run.sh $(MUTATIONS)
+
 # libFuzzer builds: clang with the fuzzer, ASan and UBSan, in their own tree.
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -g -O1
@@ -286,7 +293,7 @@ install-list:
 	@printf '%s\n' "$$INSTALL_LIST" | awk 'NF { print $$2 }'
 
 clean:
-	rm -rf $(B) build-fuzz
+	rm -rf $(B) build-fuzz build-mutate
 
 distclean: clean
 	rm -f config.mk
