@@ -34,6 +34,9 @@ typedef struct {
 	const char *uid_split_env;  /* HANGAR_UID_SPLIT as set (even empty), or NULL */
 	bool json;
 	bool colour;
+	const char *provider_source; /* where the provider came from, for the report */
+	const char *policy_source;   /* the policy file, or the built-in's source */
+	const char *location_base;   /* what the locations are relative to, or NULL */
 	/* HANGAR_K8S_DRIVER_SIDECAR as set, or NULL: checked for kubernetes */
 	const char *sidecar_env;
 	const char *envd_env; /* HP_ENVD_SETTING in the deciding call's environment, or NULL */

@@ -36,8 +36,25 @@ static void make(hp_decisions *d, hp_report *r, hp_report_rule *rules, hp_strv *
 	hp_uid_split s = hp_uid_split_resolve(NULL, "required", HP_SETTING_AUTO);
 	hp_decide(&pp, &s, outs, 2, false, 0, d);
 	hp_strv_push(notes, "role hangar not run: needs root");
-	*r = (hp_report){
-	    "hangar-uid-split", HP_PROVIDER_DOCKER, s, HP_MODE_ASK, d, rules, 2, false, notes, NULL};
+	*r = (hp_report){.policy = "hangar-uid-split",
+	                 .policy_version = 3,
+	                 .policy_checksum = 0x0badf00d,
+	                 .policy_source = "from p/hangar.hpol",
+	                 .location_base = "p",
+	                 .provider_source = "--provider",
+	                 .provider = HP_PROVIDER_DOCKER,
+	                 .setting = s,
+	                 .mode = HP_MODE_ASK,
+	                 .decisions = d,
+	                 .rules = rules,
+	                 .nrules = 2,
+	                 .notes = notes};
+	r->users[HP_ROLE_ROOT] =
+	    (hp_report_identity){true, true, NULL, 0, NULL, "the policy's role root"};
+	r->users[HP_ROLE_HANGAR] =
+	    (hp_report_identity){true, true, "hangar", 999, NULL, "the policy's role hangar"};
+	r->users[HP_ROLE_AGENT] = (hp_report_identity){
+	    true, false, NULL, 0, "no such user", "the policy's role agent, with --param agent_user"};
 }
 
 static void test_json(void **state)
@@ -52,7 +69,13 @@ static void test_json(void **state)
 	hp_report_json(&r, &b);
 	assert_string_equal(
 	    b.data,
-	    "{\"policy\": \"hangar-uid-split\", \"provider\": \"docker\", \"uid_split\": "
+	    "{\"format_version\": 1, \"policy\": \"hangar-uid-split\", \"policy_version\": 3, "
+	    "\"policy_checksum\": \"0badf00d\", \"policy_source\": \"from p/hangar.hpol\", "
+	    "\"location_base\": \"p\", \"provider\": \"docker\", \"provider_source\": "
+	    "\"--provider\", \"users\": {\"root\": {\"name\": null, \"uid\": 0, \"from\": \"the "
+	    "policy's role root\"}, \"hangar\": {\"name\": \"hangar\", \"uid\": 999, \"from\": "
+	    "\"the policy's role hangar\"}, \"agent\": {\"name\": null, \"uid\": null, \"from\": "
+	    "\"the policy's role agent, with --param agent_user\"}}, \"uid_split\": "
 	    "{\"value\": \"required\", \"source\": \"env\"}, \"mode\": \"ask\", \"decision\": "
 	    "\"refuse\", \"modes\": {\"auto\": \"single-user\", \"ask\": \"refuse\", "
 	    "\"deny-risky\": \"refuse\", \"governed\": \"refuse\"}, \"rules\": [{\"id\": "
@@ -65,13 +88,13 @@ static void test_json(void **state)
 	    "[\"sudoers_grants(\\\"agent\\\") as "
 	    "root: true\", \"/etc/sudoers.d/agent:1\"], \"location\": "
 	    "\"policies/hangar.hpol:20:1\", "
-	    "\"remedy\": \"remove the grant\"}], \"reasons\": [\"rule 'agent-no-sudo' failed: an "
-	    "agent with sudo (sudo: true, at policies/hangar.hpol:20:1).\"], \"warnings\": [\"role "
+	    "\"remedy\": \"remove the grant\"}], \"reasons\": [\"rule 'agent-no-sudo' failed (see "
+	    "the rule)\"], \"warnings\": [\"role "
 	    "hangar not run: needs root\"], \"offline\": false, \"readiness\": "
 	    "{\"provider_builds_split\": true, \"unbuilt\": null, \"would_split\": false, "
 	    "\"modes\": {\"auto\": false, \"ask\": false, \"deny-risky\": false, "
-	    "\"governed\": false}, \"reasons\": [\"rule 'agent-no-sudo' failed: an agent with "
-	    "sudo (sudo: true, at policies/hangar.hpol:20:1).\"]}}\n");
+	    "\"governed\": false}, \"reasons\": [\"rule 'agent-no-sudo' failed (see the "
+	    "rule)\"]}}\n");
 	hp_buf_free(&b);
 	hp_decisions_free(&d);
 	hp_strv_free(&notes);
@@ -88,7 +111,12 @@ static void test_text(void **state)
 	hp_buf b = {0};
 	hp_report_text(&r, false, &b);
 	assert_string_equal(
-	    b.data, "policy hangar-uid-split, provider docker, uid split required (env)\n"
+	    b.data, "policy hangar-uid-split version 3 (checksum 0badf00d), from p/hangar.hpol\n"
+	            "provider docker (--provider), uid split required (env)\n"
+	            "hangar user hangar (uid 999), from the policy's role hangar\n"
+	            "agent  unknown (no such user), from the policy's role agent, with --param "
+	            "agent_user\n"
+	            "locations are relative to p\n"
 	            "\n"
 	            "  mode        decision\n"
 	            "  auto        single-user\n"
@@ -107,8 +135,7 @@ static void test_text(void **state)
 	            "decision for ask turns: refuse\n"
 	            "\n"
 	            "reasons:\n"
-	            "  - rule 'agent-no-sudo' failed: an agent with sudo (sudo: true, at "
-	            "policies/hangar.hpol:20:1).\n"
+	            "  - rule 'agent-no-sudo' failed (see the rule)\n"
 	            "\n"
 	            "warnings:\n"
 	            "  - role hangar not run: needs root\n");
@@ -150,8 +177,14 @@ static void test_readiness(void **state)
 		hp_decide(&pp, &s, outs, 1, false, 0, &d);
 		assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_REFUSE);
 		assert_int_equal(d.would_split[HP_MODE_ASK], !failing);
-		hp_report r = {"p",  HP_PROVIDER_CUBESANDBOX, s,     HP_MODE_ASK, &d, rules, 1,
-		               false, NULL,                   pp.unbuilt};
+		hp_report r = {.policy = "p",
+		               .provider = HP_PROVIDER_CUBESANDBOX,
+		               .setting = s,
+		               .mode = HP_MODE_ASK,
+		               .decisions = &d,
+		               .rules = rules,
+		               .nrules = 1,
+		               .unbuilt = pp.unbuilt};
 		hp_buf b = {0};
 		hp_report_text(&r, false, &b);
 		const char *sec = strstr(b.data, "\nreadiness: ");
@@ -162,8 +195,7 @@ static void test_readiness(void **state)
 			         "cubesandbox are reached, does not build the uid split yet (KAN-200): "
 			         "the driver would share the agent's user\n"
 			         "  would split once the provider builds it: no, because\n"
-			         "    - rule 'agent-no-sudo' failed: an agent with sudo (sudo: true, at "
-			         "policies/hangar.hpol:20:1).\n");
+			         "    - rule 'agent-no-sudo' failed (see the rule)\n");
 		else
 			assert_non_null(strstr(sec, "\n  would split once the provider builds it: "
 			                            "yes, because every rule of the split passes for "
