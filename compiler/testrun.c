@@ -359,10 +359,12 @@ void hp_testrun_case(hp_testrun *tr, const hp_test_case *c, hp_case_result *out)
 	hp_session s;
 	hp_session_status st = hp_session_run(p->bc, &so, &s, &err);
 	if (st == HP_SESSION_OK) {
-		hp_run_view run = {&s.eval, s.offline, s.live_needed, &s.notes};
-		hp_verdict_opts vo = {(hp_provider)c->provider, HP_MODE_ASK, NULL,
-		                      getenv("HANGAR_UID_SPLIT"), false, false,
-		                      getenv("HANGAR_K8S_DRIVER_SIDECAR")};
+		hp_run_view run = {&s.eval, s.offline, s.live_needed, &s.notes, f};
+		hp_verdict_opts vo = {.provider = (hp_provider)c->provider,
+		                      .mode = HP_MODE_ASK,
+		                      .uid_split_env = getenv("HANGAR_UID_SPLIT"),
+		                      .sidecar_env = getenv("HANGAR_K8S_DRIVER_SIDECAR"),
+		                      .envd_env = getenv(HP_ENVD_SETTING)};
 		hp_judgement j;
 		hp_judge(&run, &vo, &j);
 		cover(tr, p, &s);

@@ -1,8 +1,9 @@
 /* decide.c: split, single-user or refuse, per turn mode, with reasons.
  *
- * A split needs every rule that counts for the (mode, provider) to pass,
- * every `split needs` condition to hold, no `never split` condition that
- * holds or cannot be ruled out, and a setting other than off. Anything
+ * A split needs at least one rule that counts for the (mode, provider),
+ * every rule that counts for it to pass, every `split needs` condition to
+ * hold, no `never split` condition that holds or cannot be ruled out, and
+ * a setting other than off. Anything
  * unknown is "not proven", so it never leads to a split. Without a split,
  * auto turns run single-user; turns with approvals (ask, deny-risky,
  * governed) are refused under `required` and otherwise run single-user with
@@ -10,10 +11,46 @@
  *
  * On kubernetes an auto turn runs in the agent's container as it always
  * did (seed 002): only turns with approvals use the driver sidecar, so an
- * auto turn is single-user, and that is no cause for a warning. */
+ * auto turn is single-user, and that is no cause for a warning.
+ *
+ * Two causes come from hangar itself, not from the policy: a provider whose
+ * hangar code builds no split (the E2B family, KAN-200) never splits, and
+ * there an envd that may answer without its token (the setting, wherever
+ * it was seen) forbids the split too. Readiness is the decision with the
+ * first cause left out: what would still block the split once it is built. */
 #include "check/decide.h"
 
+#include <strings.h>
 #include <string.h>
+
+#include "lib/textesc.h"
+
+/* hangar's E2B provider serves both E2B and CubeSandbox. It builds no uid
+ * split yet; the day it does (KAN-200), this one line becomes NULL and
+ * both providers decide on their rules like any other. */
+static const char *const e2b_provider_unbuilt =
+    "hangar's E2B provider, through which e2b and cubesandbox are reached, does not build "
+    "the uid split yet (KAN-200): the driver would share the agent's user";
+
+const char *hp_provider_unbuilt(hp_provider p)
+{
+	return hp_provider_has_envd(p) ? e2b_provider_unbuilt : NULL;
+}
+
+bool hp_provider_has_envd(hp_provider p)
+{
+	return p == HP_PROVIDER_E2B || p == HP_PROVIDER_CUBESANDBOX;
+}
+
+hp_envd_value hp_envd_classify(const char *raw)
+{
+	if (!raw || strcmp(raw, "0") == 0 || strcasecmp(raw, "false") == 0)
+		return HP_ENVD_OFF;
+	if (strcmp(raw, "1") == 0 || strcasecmp(raw, "true") == 0 || strcasecmp(raw, "yes") == 0 ||
+	    strcasecmp(raw, "on") == 0)
+		return HP_ENVD_ON;
+	return HP_ENVD_UNRECOGNISED;
+}
 
 const char *const hp_setting_source_names[3] = {"flag", "env", "default"};
 
@@ -67,7 +104,9 @@ static bool auto_in_agent_container(hp_provider p)
 	return p == HP_PROVIDER_KUBERNETES;
 }
 
-/* The sentence for a rule that keeps a mode from splitting. */
+/* The sentence for a rule that keeps a mode from splitting: the cause, in
+ * one sentence, pointing at the rule's own entry (its title, evidence,
+ * location and remedy are there, not repeated here). */
 static void rule_reason(hp_strv *out, const hp_rule_outcome *r)
 {
 	const char *what;
@@ -85,10 +124,7 @@ static void rule_reason(hp_strv *out, const hp_rule_outcome *r)
 		what = "was not checked";
 		break;
 	}
-	hp_strv_pushf(out, "rule '%s' %s: %s (%s%s%s).%s%s", r->id, what, r->title,
-	              r->evidence ? r->evidence : "no evidence recorded",
-	              r->location ? ", at " : "", r->location ? r->location : "",
-	              r->remedy ? " Remedy: " : "", r->remedy ? r->remedy : "");
+	hp_strv_pushf(out, "rule '%s' %s (see the rule)", r->id, what);
 }
 
 static void setting_warnings(hp_strv *w, const hp_provider_policy *pp, const hp_uid_split *s)
@@ -120,8 +156,33 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 	memset(out, 0, sizeof *out);
 	const char *prov = hp_provider_names[pp->provider];
 
-	/* Causes shared by every mode: the provider's conditions and the setting. */
-	hp_strv common = {0};
+	/* Causes shared by every mode: the provider's conditions and the setting.
+	 * The provider's not building the split comes first and is the one
+	 * cause readiness leaves out. */
+	hp_strv unbuilt = {0}, common = {0};
+	if (pp->unbuilt)
+		hp_strv_pushf(&unbuilt, "provider '%s' never splits: %s", prov, pp->unbuilt);
+	hp_strv global_warnings = {0};
+	for (size_t i = 0; i < pp->nenvd; i++) {
+		const hp_envd_reading *e = &pp->envd[i];
+		hp_envd_value v = hp_envd_classify(e->raw);
+		if (v == HP_ENVD_OFF)
+			continue;
+		hp_esc_buf eb;
+		const char *raw = hp_escs(&eb, e->raw);
+		hp_strv_pushf(&common,
+		              "provider '%s' never splits when " HP_ENVD_SETTING
+		              " is set ('%s', in %s): envd may answer without its access token, "
+		              "so the agent could run anything as root through it and a split "
+		              "would protect nothing",
+		              prov, raw, e->where);
+		if (v == HP_ENVD_UNRECOGNISED)
+			hp_strv_pushf(&global_warnings,
+			              HP_ENVD_SETTING " value '%s' (in %s) is not 0, false, 1, true, "
+			                              "yes or on: read as set, so envd may answer "
+			                              "without a token and no turn is split",
+			              raw, e->where);
+	}
 	for (size_t i = 0; i < pp->nnever; i++) {
 		const hp_condition *c = &pp->never[i];
 		if (c->holds == HP_TRUE)
@@ -137,7 +198,8 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 	}
 	for (size_t i = 0; i < pp->nneeds; i++) {
 		const hp_condition *c = &pp->needs[i];
-		if (c->holds == HP_TRUE)
+		bool holds = c->holds == HP_TRUE; /* unknown does not hold */
+		if (holds)
 			continue;
 		hp_strv_pushf(&common, "provider '%s' splits only when %s, which %s (%s, at %s)",
 		              prov, c->text,
@@ -149,7 +211,6 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 		hp_strv_pushf(&common, "the uid split is turned off (%s=off)",
 		              setting_origin(setting));
 
-	hp_strv global_warnings = {0};
 	setting_warnings(&global_warnings, pp, setting);
 	if (pp->provider == HP_PROVIDER_KUBERNETES && pp->sidecar &&
 	    strcmp(pp->sidecar, "true") != 0 && strcmp(pp->sidecar, "false") != 0)
@@ -157,25 +218,45 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 		              "HANGAR_K8S_DRIVER_SIDECAR value '%s' is not true or false: treated as "
 		              "no sidecar",
 		              pp->sidecar);
-	if (offline)
+	if (offline && live_needed > 0)
 		hp_strv_pushf(
 		    &global_warnings,
-		    "offline check of an image root: %zu check%s need%s a live sandbox, so "
-		    "no turn is split on this evidence alone",
-		    live_needed, live_needed == 1 ? "" : "s", live_needed == 1 ? "s" : "");
+		    "offline check of an image root: %zu check%s need%s a live sandbox; the "
+		    "rules that hold %s were not checked, so no turn they count for is split",
+		    live_needed, live_needed == 1 ? "" : "s", live_needed == 1 ? "s" : "",
+		    live_needed == 1 ? "it" : "them");
+	else if (offline)
+		hp_strv_pushf(&global_warnings,
+		              "offline check of an image root: every check was answered from the "
+		              "image's files; what only a running sandbox shows (processes, "
+		              "capabilities, mounts, sudo) was not looked at");
 
 	for (int m = 0; m < HP_MODE_COUNT; m++) {
-		hp_strv *reasons = &out->reasons[m];
+		hp_strv *reasons = &out->reasons[m], *ready = &out->ready_reasons[m];
 		if (m == HP_MODE_AUTO && auto_in_agent_container(pp->provider))
-			hp_strv_pushf(reasons,
+			hp_strv_pushf(ready,
 			              "on %s an auto turn runs in the agent's container, as the "
 			              "agent: only turns with approvals get the driver sidecar",
 			              prov);
-		hp_strv_extend(reasons, &common);
+		hp_strv_extend(ready, &common);
 		hp_applies bit = HP_APPLIES_BIT(m, pp->provider);
-		for (size_t i = 0; i < nrules; i++)
-			if ((rules[i].applies & bit) && rules[i].result != HP_RESULT_PASS)
-				rule_reason(reasons, &rules[i]);
+		size_t counted = 0;
+		for (size_t i = 0; i < nrules; i++) {
+			if (!(rules[i].applies & bit))
+				continue;
+			counted++;
+			if (rules[i].result != HP_RESULT_PASS)
+				rule_reason(ready, &rules[i]);
+		}
+		/* a split that nothing checked is not proven */
+		if (counted == 0)
+			hp_strv_pushf(ready,
+			              "no rule checks the split for %s turns on provider '%s' "
+			              "(the policy has %zu rule%s, none counting for them)",
+			              hp_mode_names[m], prov, nrules, nrules == 1 ? "" : "s");
+		out->would_split[m] = ready->n == 0;
+		hp_strv_extend(reasons, &unbuilt);
+		hp_strv_extend(reasons, ready);
 
 		hp_strv_extend(&out->warnings[m], &global_warnings);
 		if (reasons->n == 0) {
@@ -192,6 +273,7 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 				    hp_mode_names[m]);
 		}
 	}
+	hp_strv_free(&unbuilt);
 	hp_strv_free(&common);
 	hp_strv_free(&global_warnings);
 }
@@ -201,5 +283,6 @@ void hp_decisions_free(hp_decisions *d)
 	for (int m = 0; m < HP_MODE_COUNT; m++) {
 		hp_strv_free(&d->reasons[m]);
 		hp_strv_free(&d->warnings[m]);
+		hp_strv_free(&d->ready_reasons[m]);
 	}
 }

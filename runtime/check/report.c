@@ -20,9 +20,38 @@ static void json_strv_field(hp_buf *b, const char *name, const hp_strv *a, const
 void hp_report_json(const hp_report *r, hp_buf *b)
 {
 	const hp_decisions *d = r->decisions;
-	hp_buf_puts(b, "{\"policy\": ");
+	hp_buf_printf(b, "{\"format_version\": %d, \"policy\": ", HP_REPORT_FORMAT_VERSION);
 	hp_buf_json_string(b, r->policy);
-	hp_buf_printf(b, ", \"provider\": \"%s\"", hp_provider_names[r->provider]);
+	hp_buf_printf(b, ", \"policy_version\": %lld, \"policy_checksum\": \"%08x\"",
+	              (long long)r->policy_version, r->policy_checksum);
+	hp_buf_puts(b, ", \"policy_source\": ");
+	hp_buf_json_string(b, r->policy_source ? r->policy_source : "");
+	hp_buf_puts(b, ", \"location_base\": ");
+	hp_buf_json_string(b, r->location_base ? r->location_base : "");
+	hp_buf_printf(b, ", \"provider\": \"%s\", \"provider_source\": ",
+	              hp_provider_names[r->provider]);
+	hp_buf_json_string(b, r->provider_source ? r->provider_source : "");
+	hp_buf_puts(b, ", \"users\": {");
+	bool first = true;
+	for (int k = 0; k < HP_ROLE_COUNT; k++) {
+		const hp_report_identity *u = &r->users[k];
+		if (!u->declared)
+			continue;
+		hp_buf_printf(b, "%s\"%s\": {\"name\": ", first ? "" : ", ", hp_role_names[k]);
+		first = false;
+		if (u->name)
+			hp_buf_json_string(b, u->name);
+		else
+			hp_buf_puts(b, "null");
+		if (u->known)
+			hp_buf_printf(b, ", \"uid\": %lld", (long long)u->uid);
+		else
+			hp_buf_puts(b, ", \"uid\": null");
+		hp_buf_puts(b, ", \"from\": ");
+		hp_buf_json_string(b, u->from ? u->from : "");
+		hp_buf_puts(b, "}");
+	}
+	hp_buf_puts(b, "}");
 	hp_buf_printf(b, ", \"uid_split\": {\"value\": \"%s\", \"source\": \"%s\"}",
 	              hp_setting_names[r->setting.value],
 	              hp_setting_source_names[r->setting.source]);
@@ -59,7 +88,21 @@ void hp_report_json(const hp_report *r, hp_buf *b)
 	json_strv_field(b, "reasons", &d->reasons[r->mode], NULL);
 	hp_buf_puts(b, ", ");
 	json_strv_field(b, "warnings", &d->warnings[r->mode], r->notes);
-	hp_buf_printf(b, ", \"offline\": %s}\n", r->offline ? "true" : "false");
+	hp_buf_printf(b, ", \"offline\": %s", r->offline ? "true" : "false");
+	hp_buf_printf(b, ", \"readiness\": {\"provider_builds_split\": %s, \"unbuilt\": ",
+	              r->unbuilt ? "false" : "true");
+	if (r->unbuilt)
+		hp_buf_json_string(b, r->unbuilt);
+	else
+		hp_buf_puts(b, "null");
+	hp_buf_printf(b, ", \"would_split\": %s, \"modes\": {",
+	              d->would_split[r->mode] ? "true" : "false");
+	for (int m = 0; m < HP_MODE_COUNT; m++)
+		hp_buf_printf(b, "%s\"%s\": %s", m ? ", " : "", hp_mode_names[m],
+		              d->would_split[m] ? "true" : "false");
+	hp_buf_puts(b, "}, ");
+	json_strv_field(b, "reasons", &d->ready_reasons[r->mode], NULL);
+	hp_buf_puts(b, "}}\n");
 }
 
 enum { C_RESET, C_BOLD, C_RED, C_YELLOW, C_GREEN, C_DIM };
@@ -99,10 +142,30 @@ static void text_list(hp_buf *b, const char *heading, const hp_strv *a, const hp
 void hp_report_text(const hp_report *r, bool c, hp_buf *b)
 {
 	const hp_decisions *d = r->decisions;
-	hp_buf_printf(b, "policy %s, provider %s, uid split %s (%s)%s\n\n", r->policy,
-	              hp_provider_names[r->provider], hp_setting_names[r->setting.value],
+	hp_buf_printf(b, "policy %s version %lld (checksum %08x), %s\n", r->policy,
+	              (long long)r->policy_version, r->policy_checksum,
+	              r->policy_source ? r->policy_source : "");
+	hp_buf_printf(b, "provider %s (%s), uid split %s (%s)%s\n", hp_provider_names[r->provider],
+	              r->provider_source ? r->provider_source : "?",
+	              hp_setting_names[r->setting.value],
 	              hp_setting_source_names[r->setting.source],
 	              r->offline ? ", offline (image root)" : "");
+	for (int k = 0; k < HP_ROLE_COUNT; k++) {
+		const hp_report_identity *u = &r->users[k];
+		if (!u->declared || k == HP_ROLE_ROOT)
+			continue;
+		hp_buf_printf(b, "%-7s", k == HP_ROLE_AGENT ? "agent" : "hangar");
+		if (u->known && u->name)
+			hp_buf_printf(b, "user %s (uid %lld)", u->name, (long long)u->uid);
+		else if (u->known)
+			hp_buf_printf(b, "uid %lld", (long long)u->uid);
+		else
+			hp_buf_printf(b, "unknown (%s)", u->why ? u->why : "not resolved");
+		hp_buf_printf(b, ", from %s\n", u->from ? u->from : "the policy");
+	}
+	if (r->location_base)
+		hp_buf_printf(b, "locations are relative to %s\n", r->location_base);
+	hp_buf_putc(b, '\n');
 	hp_buf_puts(b, "  mode        decision\n");
 	for (int m = 0; m < HP_MODE_COUNT; m++) {
 		hp_decision dm = d->decision[m];
@@ -138,4 +201,21 @@ void hp_report_text(const hp_report *r, bool c, hp_buf *b)
 	              hp_decision_names[d->decision[r->mode]], col(c, C_RESET));
 	text_list(b, "reasons", &d->reasons[r->mode], NULL);
 	text_list(b, "warnings", &d->warnings[r->mode], r->notes);
+	if (!r->unbuilt)
+		return;
+	/* every rule was still evaluated: what would block the split once the
+	 * provider builds it */
+	const hp_strv *rr = &d->ready_reasons[r->mode];
+	hp_buf_printf(b, "\nreadiness: %s\n", r->unbuilt);
+	if (d->would_split[r->mode]) {
+		hp_buf_printf(b,
+		              "  would split once the provider builds it: %syes%s, because every "
+		              "rule of the split passes for %s turns and nothing else forbids it\n",
+		              col(c, C_GREEN), col(c, C_RESET), hp_mode_names[r->mode]);
+	} else {
+		hp_buf_printf(b, "  would split once the provider builds it: %sno%s, because\n",
+		              col(c, C_RED), col(c, C_RESET));
+		for (size_t i = 0; i < rr->n; i++)
+			hp_buf_printf(b, "    - %s\n", rr->v[i]);
+	}
 }

@@ -6,6 +6,7 @@
 
 #include "check/decide.h"
 #include "check/report.h"
+#include "lib/textesc.h"
 
 bool hp_verdict_knows_provider(const hp_bc *bc, hp_provider p, hp_err *err)
 {
@@ -24,6 +25,36 @@ void hp_judge(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j)
 	memset(j, 0, sizeof *j);
 	j->conds = hp_xcalloc(bc->nconds ? bc->nconds : 1, sizeof *j->conds);
 	hp_eval_provider(ev, o->provider, &j->pp, j->conds, &j->keep);
+	j->pp.unbuilt = hp_provider_unbuilt(o->provider);
+	/* envd's setting: the deciding call's, and every value a recording
+	 * shows that differs from it (facts never answer hangar's own settings,
+	 * but a sandbox saying its envd needs no token only forbids a split) */
+	if (hp_provider_has_envd(o->provider)) {
+		size_t nf = run->facts ? hp_probe_facts_count(run->facts) : 0;
+		j->envd = hp_xcalloc(nf + 1, sizeof *j->envd);
+		j->envd[j->pp.nenvd++] =
+		    (hp_envd_reading){o->envd_env, "the deciding call's environment"};
+		for (size_t i = 0; i < nf; i++) {
+			hp_fact_view f;
+			hp_probe_facts_get(run->facts, i, &f);
+			if (f.probe != HP_PROBE_ENV || f.arg->state != HP_VAL_KNOWN ||
+			    f.arg->type != HP_T_STR || strcmp(f.arg->u.s.p, HP_ENVD_SETTING) != 0 ||
+			    f.answer->state != HP_VAL_KNOWN || f.answer->type != HP_T_STR)
+				continue;
+			if (o->envd_env && strcmp(o->envd_env, f.answer->u.s.p) == 0)
+				continue;
+			hp_buf w = {0};
+			hp_esc_buf eb;
+			hp_buf_printf(&w, "the facts, %s:%u, recorded in the sandbox",
+			              hp_escs(&eb, f.file), f.line);
+			hp_strv_push(&j->keep, w.data);
+			hp_buf_free(&w);
+			hp_strv_push(&j->keep, f.answer->u.s.p);
+			j->envd[j->pp.nenvd++] = (hp_envd_reading){j->keep.v[j->keep.n - 1],
+			                                           j->keep.v[j->keep.n - 2]};
+		}
+	}
+	j->pp.envd = j->envd;
 	j->nrules = bc->nrules;
 	j->rules = hp_xcalloc(bc->nrules ? bc->nrules : 1, sizeof *j->rules);
 	hp_eval_rule_outcomes(ev, j->rules, &j->keep);
@@ -38,9 +69,50 @@ void hp_judgement_free(hp_judgement *j)
 {
 	hp_decisions_free(&j->d);
 	hp_strv_free(&j->keep);
+	free(j->envd);
 	free(j->conds);
 	free(j->rules);
 	memset(j, 0, sizeof *j);
+}
+
+/* The identity each role resolved to in phase one, and where it came from. */
+static void resolve_users(const hp_eval *ev, hp_report_identity *users, hp_strv *keep)
+{
+	const hp_bc *bc = ev->bc;
+	hp_buf over = {0};
+	for (uint32_t i = 0; ev->globals.overridden && i < bc->nparams; i++)
+		if (ev->globals.overridden[i])
+			hp_buf_printf(&over, "%s--param %s", over.len ? ", " : "",
+			              hp_bc_str(bc, bc->params[i].name));
+	for (int r = 0; r < HP_ROLE_COUNT; r++) {
+		hp_report_identity *u = &users[r];
+		memset(u, 0, sizeof *u);
+		if (bc->role_index[r] < 0)
+			continue;
+		u->declared = true;
+		const hp_value *v = &ev->globals.identity[r];
+		if (v->state == HP_VAL_KNOWN && v->type == HP_T_USER && v->u.user) {
+			u->known = true;
+			u->name = v->u.user->name.p;
+			u->uid = v->u.user->uid;
+		} else if (v->state == HP_VAL_KNOWN && v->type == HP_T_INT) {
+			u->known = true;
+			u->uid = v->u.i;
+		} else {
+			u->why = v->state == HP_VAL_KNOWN ? "not a user" : v->u.reason;
+		}
+		hp_buf b = {0};
+		hp_buf_printf(&b, "the policy's role %s", hp_role_names[r]);
+		if (over.len)
+			hp_buf_printf(&b, ", with %s", over.data);
+		hp_strv_push(keep, b.data);
+		hp_buf_free(&b);
+	}
+	/* the strings move while keep grows: point at them once it is done */
+	for (int r = 0, k = 0; r < HP_ROLE_COUNT; r++)
+		if (users[r].declared)
+			users[r].from = keep->v[k++];
+	hp_buf_free(&over);
 }
 
 int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
@@ -67,21 +139,30 @@ int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
 		                            &j.rules[i].evidence,
 		                            j.rules[i].result == HP_RESULT_PASS ? 0 : 1};
 	}
-	hp_report rep = {hp_bc_str(bc, bc->name),
-	                 o->provider,
-	                 j.setting,
-	                 o->mode,
-	                 &j.d,
-	                 rules,
-	                 nrules,
-	                 run->offline,
-	                 run->notes};
+	hp_report rep = {.policy = hp_bc_str(bc, bc->name),
+	                 .policy_version = bc->version,
+	                 .policy_checksum = bc->checksum,
+	                 .policy_source = o->policy_source,
+	                 .location_base = o->location_base,
+	                 .provider_source = o->provider_source,
+	                 .provider = o->provider,
+	                 .setting = j.setting,
+	                 .mode = o->mode,
+	                 .decisions = &j.d,
+	                 .rules = rules,
+	                 .unbuilt = j.pp.unbuilt,
+	                 .nrules = nrules,
+	                 .offline = run->offline,
+	                 .notes = run->notes};
+	hp_strv keep = {0};
+	resolve_users(run->eval, rep.users, &keep);
 	if (o->json)
 		hp_report_json(&rep, out);
 	else
 		hp_report_text(&rep, o->colour, out);
 	int status = hp_decision_exit[j.d.decision[o->mode]];
 	hp_judgement_free(&j);
+	hp_strv_free(&keep);
 	free(rules);
 	return status;
 }

@@ -12,6 +12,7 @@
 #include "lib/buf.h"
 #include "model/domain.h"
 #include "check/eval.h"
+#include "probe/facts.h"
 #include "lib/strv.h"
 #include "lib/xalloc.h"
 
@@ -20,6 +21,10 @@ typedef struct {
 	bool offline;         /* an image root was checked */
 	size_t live_needed;   /* checks skipped because they need a live sandbox */
 	const hp_strv *notes; /* warnings of the run itself (roles not run...), may be NULL */
+	/* the facts the run was answered from (--facts), or NULL: hangar's own
+	 * settings never come from them, but the envd setting a recording
+	 * shows can make the decision stricter */
+	const hp_facts *facts;
 } hp_run_view;
 
 typedef struct {
@@ -29,8 +34,12 @@ typedef struct {
 	const char *uid_split_env;  /* HANGAR_UID_SPLIT as set (even empty), or NULL */
 	bool json;
 	bool colour;
+	const char *provider_source; /* where the provider came from, for the report */
+	const char *policy_source;   /* the policy file, or the built-in's source */
+	const char *location_base;   /* what the locations are relative to, or NULL */
 	/* HANGAR_K8S_DRIVER_SIDECAR as set, or NULL: checked for kubernetes */
 	const char *sidecar_env;
+	const char *envd_env; /* HP_ENVD_SETTING in the deciding call's environment, or NULL */
 } hp_verdict_opts;
 
 /* Whether the program says anything about provider p; check it before the
@@ -47,6 +56,7 @@ typedef struct {
 	hp_uid_split setting;
 	hp_decisions d;
 	hp_strv keep;            /* the strings the above point to */
+	hp_envd_reading *envd;   /* what pp.envd points to */
 } hp_judgement;
 
 /* Decide every mode for o->provider (one the program knows). Free with

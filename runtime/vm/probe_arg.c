@@ -34,6 +34,7 @@ hp_probe_arg_kind hp_probe_arg_kind_of(hp_probe_id p)
 	case HP_PROBE_DOC_COUNT:
 	case HP_PROBE_DOC_STRS:
 	case HP_PROBE_PROCESS_UID:
+	case HP_PROBE_ENVD_TOKENLESS:
 	case HP_PROBE_USERS_WITH_UID:
 	case HP_PROBE_SETUID_IMAGE:
 	case HP_PROBE_USER:
