@@ -23,12 +23,15 @@ hp_probe_arg_kind hp_probe_arg_kind_of(hp_probe_id p)
 	case HP_PROBE_MOUNT_POINT:
 	case HP_PROBE_READ_ONLY:
 	case HP_PROBE_FS_TYPE:
-	case HP_PROBE_TREE_WRITABLE:
 		return HP_ARG_PATH;
-	case HP_PROBE_COMMAND_FILES:
-		return HP_ARG_COMMAND;
-	case HP_PROBE_USERS_WITH_UID:
-	case HP_PROBE_SETUID_IMAGE:
+	case HP_PROBE_DOC_BOOL:
+	case HP_PROBE_DOC_INT:
+	case HP_PROBE_DOC_STR:
+	case HP_PROBE_DOC_EXISTS:
+	case HP_PROBE_DOC_COUNT:
+	case HP_PROBE_DOC_STRS:
+	case HP_PROBE_PROCESS_UID:
+	case HP_PROBE_ENVD_TOKENLESS:
 	case HP_PROBE_USER:
 	case HP_PROBE_USER_BY_UID:
 	case HP_PROBE_GROUP:
@@ -76,40 +79,6 @@ const char *hp_path_arg_problem(const char *s, size_t len, hp_pool *pool)
 	return NULL;
 }
 
-/* NAME:DIR:DIR...: NAME is a command name (no '/') or an absolute path;
- * every DIR is an absolute path. */
-static const char *command_problem(const char *s, size_t len, hp_pool *pool)
-{
-	if (memchr(s, '\0', len))
-		return say(pool, s, len, " holds a NUL byte");
-	const char *colon = memchr(s, ':', len);
-	size_t nlen = colon ? (size_t)(colon - s) : len;
-	if (nlen == 0)
-		return say(pool, s, len, ": no command name before the first ':'");
-	if (memchr(s, '/', nlen) && s[0] != '/')
-		return say(pool, s, nlen,
-		           ": the command is a relative path, resolved against the working "
-		           "directory, which the agent may choose");
-	if (!colon)
-		return s[0] == '/' ? NULL
-		                   : say(pool, s, len, ": no PATH after the command name (NAME:DIR:DIR...)");
-	const char *p = colon + 1, *end = s + len;
-	for (;;) {
-		const char *q = memchr(p, ':', (size_t)(end - p));
-		size_t n = q ? (size_t)(q - p) : (size_t)(end - p);
-		const char *why = hp_path_arg_problem(p, n, pool);
-		if (why) {
-			char buf[768];
-			snprintf(buf, sizeof buf, "a directory of the PATH: %s", why);
-			const char *r = hp_pool_strndup(pool, buf, strlen(buf));
-			return r ? r : "memory limit";
-		}
-		if (!q)
-			return NULL;
-		p = q + 1;
-	}
-}
-
 bool hp_probe_arg_refused(hp_probe_id p, const hp_value *arg, hp_pool *pool, hp_value *out)
 {
 	if ((unsigned)p >= HP_PROBE_COUNT || arg->state != HP_VAL_KNOWN || arg->type != HP_T_STR)
@@ -118,8 +87,6 @@ bool hp_probe_arg_refused(hp_probe_id p, const hp_value *arg, hp_pool *pool, hp_
 	const char *why = NULL;
 	if (k == HP_ARG_PATH)
 		why = hp_path_arg_problem(arg->u.s.p, arg->u.s.len, pool);
-	else if (k == HP_ARG_COMMAND)
-		why = command_problem(arg->u.s.p, arg->u.s.len, pool);
 	if (!why)
 		return false;
 	*out = hp_v_unknown(hp_probes[p].result, why);

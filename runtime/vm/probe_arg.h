@@ -20,7 +20,6 @@
 typedef enum {
 	HP_ARG_PLAIN,   /* not a path: a name, a number, a role, nothing */
 	HP_ARG_PATH,    /* one absolute path */
-	HP_ARG_COMMAND, /* NAME:DIR:DIR...: a command and the PATH it is looked up on */
 } hp_probe_arg_kind;
 
 /* What the argument of probe p is. Every probe is listed: a new probe that

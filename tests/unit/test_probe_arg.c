@@ -79,51 +79,17 @@ static void test_every_path_probe_refuses(void **state)
 		assert_int_equal(out.type, hp_probes[p].result);
 		paths++;
 	}
-	/* the file probes: exists .. setuid_root, the mount probes, tree_writable */
-	assert_int_equal(paths, 16);
+	/* the file probes: exists .. setuid_root, and the mount probes */
+	assert_int_equal(paths, 14);
 	assert_int_equal(hp_probe_arg_kind_of(HP_PROBE_WRITABLE), HP_ARG_PATH);
 	assert_int_equal(hp_probe_arg_kind_of(HP_PROBE_FS_TYPE), HP_ARG_PATH);
 	assert_int_equal(hp_probe_arg_kind_of(HP_PROBE_ENV), HP_ARG_PLAIN);
 	assert_int_equal(hp_probe_arg_kind_of(HP_PROBE_USER), HP_ARG_PLAIN);
-	assert_int_equal(hp_probe_arg_kind_of(HP_PROBE_COMMAND_FILES), HP_ARG_COMMAND);
 	/* an absolute path, and an argument that is not a string, go through */
 	hp_value abs = str("/usr/bin", 8), out;
 	assert_false(hp_probe_arg_refused(HP_PROBE_WRITABLE, &abs, &pool, &out));
 	hp_value none = hp_v_none();
 	assert_false(hp_probe_arg_refused(HP_PROBE_SUDO, &none, &pool, &out));
-}
-
-static const char *command_why(const char *s)
-{
-	hp_value arg = str(s, strlen(s)), out;
-	if (!hp_probe_arg_refused(HP_PROBE_COMMAND_FILES, &arg, &pool, &out))
-		return NULL;
-	return out.u.reason;
-}
-
-static void test_commands(void **state)
-{
-	(void)state;
-	assert_null(command_why("claude:/usr/local/bin:/usr/bin"));
-	assert_null(command_why("/opt/claude/bin/claude"));
-	assert_null(command_why("/opt/claude/bin/claude:/usr/bin"));
-	assert_string_equal(command_why("claude:node_modules/.bin:/usr/bin"),
-	                    "a directory of the PATH: 'node_modules/.bin' is not an absolute "
-	                    "path: it is resolved against the working directory of whoever uses "
-	                    "it, which the agent may choose");
-	assert_string_equal(command_why("claude:/usr/bin:"),
-	                    "a directory of the PATH: an empty path: as a PATH entry it is the "
-	                    "working directory, which the agent may choose");
-	assert_string_equal(command_why("claude::/usr/bin"),
-	                    "a directory of the PATH: an empty path: as a PATH entry it is the "
-	                    "working directory, which the agent may choose");
-	assert_string_equal(command_why("bin/claude:/usr/bin"),
-	                    "'bin/claude': the command is a relative path, resolved against the "
-	                    "working directory, which the agent may choose");
-	assert_string_equal(command_why(":/usr/bin"),
-	                    "':/usr/bin': no command name before the first ':'");
-	assert_string_equal(command_why("claude"),
-	                    "'claude': no PATH after the command name (NAME:DIR:DIR...)");
 }
 
 /* A backend that records whether it was asked. */
@@ -145,7 +111,7 @@ static hp_value counting_ask(hp_backend *b, hp_role role, hp_probe_id probe, con
 static void test_backend_never_asked(void **state)
 {
 	(void)state;
-	static const hp_backend_ops ops = {"counting", counting_ask, NULL};
+	static const hp_backend_ops ops = {"counting", counting_ask, NULL, NULL};
 	counting c = {{&ops}, 0};
 	hp_value rel = str(".", 1);
 	hp_value v = hp_backend_ask(&c.base, HP_ROLE_AGENT, HP_PROBE_WRITABLE, &rel, &pool);
@@ -172,7 +138,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_relative_paths_refused),
 	    cmocka_unit_test(test_every_path_probe_refuses),
-	    cmocka_unit_test(test_commands),
 	    cmocka_unit_test(test_backend_never_asked),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
