@@ -852,9 +852,12 @@ hp_value hp_globals_ask(const hp_bc *bc, hp_backend *b, const hp_limits *lim, hp
 	g->seed_probe = hp_xrealloc(g->seed_probe, n);
 	g->seed_arg = hp_xrealloc(g->seed_arg, n * sizeof *g->seed_arg);
 	g->seed_ans = hp_xrealloc(g->seed_ans, n * sizeof *g->seed_ans);
+	/* every seed array grows together: seed_cache reads them side by side */
+	g->seed_where = hp_xrealloc(g->seed_where, n * sizeof *g->seed_where);
 	g->seed_probe[g->nseeds] = (uint8_t)probe;
 	g->seed_arg[g->nseeds] = a;
 	g->seed_ans[g->nseeds] = v;
+	g->seed_where[g->nseeds] = m.nents ? m.ents[m.nents - 1].where : NULL;
 	g->nseeds++;
 	free(m.ents);
 	free(m.slots);
