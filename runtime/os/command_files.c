@@ -137,7 +137,7 @@ static hp_tri look_up(ctx *c, const char *name, char **found)
 	return HP_FALSE;
 }
 
-hp_tri hp_shebang_parse(const char *buf, size_t len, char **interp, char **arg, hp_err *why)
+hp_tri hp_os_shebang_parse(const char *buf, size_t len, char **interp, char **arg, hp_err *why)
 {
 	*interp = *arg = NULL;
 	if (len < 2 || buf[0] != '#' || buf[1] != '!')
@@ -170,7 +170,7 @@ hp_tri hp_shebang_parse(const char *buf, size_t len, char **interp, char **arg, 
 	return HP_TRUE;
 }
 
-hp_tri hp_env_command(const char *arg, char **cmd, hp_err *why)
+hp_tri hp_os_env_command(const char *arg, char **cmd, hp_err *why)
 {
 	*cmd = NULL;
 	/* without -S the kernel passes the rest of the line as one word */
@@ -311,7 +311,7 @@ static hp_tri files_of(ctx *c, const char *path, int depth)
 	char *interp = NULL, *arg = NULL;
 	if (t == HP_TRUE) {
 		hp_err e;
-		t = hp_shebang_parse(buf, len, &interp, &arg, &e);
+		t = hp_os_shebang_parse(buf, len, &interp, &arg, &e);
 		if (t == HP_UNKNOWN)
 			hp_err_set(c->why, "%s: %s", final, e.msg);
 		else if (t == HP_FALSE)
@@ -335,7 +335,7 @@ static hp_tri files_of(ctx *c, const char *path, int depth)
 			if (t == HP_TRUE && strcmp(base_of(interp), "env") == 0) {
 				char *cmd = NULL;
 				hp_err e;
-				t = hp_env_command(arg, &cmd, &e);
+				t = hp_os_env_command(arg, &cmd, &e);
 				if (t != HP_TRUE) {
 					hp_err_set(c->why, "%s: %s", final, e.msg);
 				} else if (strchr(cmd, '/')) {
@@ -371,7 +371,7 @@ static hp_tri files_of(ctx *c, const char *path, int depth)
 	return t;
 }
 
-hp_tri hp_command_files(const hp_root *r, const char *spec, hp_strv *out, hp_err *why)
+hp_tri hp_os_command_files(const hp_root *r, const char *spec, hp_strv *out, hp_err *why)
 {
 	out->v = NULL;
 	out->n = out->cap = 0;

@@ -39,18 +39,18 @@
 enum { HP_COMMAND_MAX_FILES = 256, HP_COMMAND_MAX_INTERP = 4, HP_COMMAND_LINE = 256 };
 
 /* spec is NAME:DIR:DIR... (or an absolute path, with or without a PATH). */
-hp_tri hp_command_files(const hp_root *r, const char *spec, hp_strv *out, hp_err *why);
+hp_tri hp_os_command_files(const hp_root *r, const char *spec, hp_strv *out, hp_err *why);
 
 /* The interpreter and its argument of a "#!" line (buf: the file's first
  * bytes): HP_TRUE with *interp and *arg (arg may be empty) malloc'd;
  * HP_FALSE when buf is not a script; HP_UNKNOWN when the line has no
  * newline within HP_COMMAND_LINE bytes (a shorter buf is the whole file,
  * its end the line's) or no interpreter. Pure. */
-hp_tri hp_shebang_parse(const char *buf, size_t len, char **interp, char **arg, hp_err *why);
+hp_tri hp_os_shebang_parse(const char *buf, size_t len, char **interp, char **arg, hp_err *why);
 
 /* The command `env ARG` runs (ARG as a "#!" line passes it: one string,
  * split on blanks only under -S): HP_TRUE with *cmd malloc'd, HP_UNKNOWN
  * when no command is named or an option is not understood. Pure. */
-hp_tri hp_env_command(const char *arg, char **cmd, hp_err *why);
+hp_tri hp_os_env_command(const char *arg, char **cmd, hp_err *why);
 
 #endif

@@ -16,7 +16,7 @@
 
 #include "os/sysx.h"
 
-int hp_setuid_fs_skipped(const char *fstype)
+int hp_os_setuid_fs_skipped(const char *fstype)
 {
 	static const char *const kernel_fs[] = {
 	    "proc",    "sysfs",      "cgroup",  "cgroup2",   "devpts",   "mqueue",
@@ -30,7 +30,7 @@ int hp_setuid_fs_skipped(const char *fstype)
 	return 0;
 }
 
-int hp_mount_nosuid(const hp_mount *m)
+int hp_os_mount_nosuid(const hp_mount *m)
 {
 	const char *o = m->options;
 	size_t n = strlen("nosuid");
@@ -210,7 +210,7 @@ static void pop(walk *w)
 		w->path[w->st[w->depth].len] = '\0';
 }
 
-hp_tri hp_setuid_tree(const hp_root *r, const char *top, int skip_other_mounts,
+hp_tri hp_os_setuid_tree(const hp_root *r, const char *top, int skip_other_mounts,
                       hp_setuid_budget *b, int64_t deadline, hp_suid_list *out, hp_err *why)
 {
 	size_t tlen = strlen(top);
@@ -339,7 +339,7 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(((const hp_suid_entry *)a)->name, ((const hp_suid_entry *)b)->name);
 }
 
-hp_tri hp_setuid_image(const hp_root *r, const hp_mounts *mounts, hp_setuid_budget *b,
+hp_tri hp_os_setuid_image(const hp_root *r, const hp_mounts *mounts, hp_setuid_budget *b,
                        hp_suid_list *out, hp_err *why)
 {
 	out->v = NULL;
@@ -348,11 +348,11 @@ hp_tri hp_setuid_image(const hp_root *r, const hp_mounts *mounts, hp_setuid_budg
 	int64_t deadline = start + (b->max_ms ? b->max_ms : HP_SETUID_IMAGE_MAX_MS);
 	hp_tri t = HP_TRUE;
 	if (!mounts) {
-		t = hp_setuid_tree(r, "/", 0, b, deadline, out, why);
+		t = hp_os_setuid_tree(r, "/", 0, b, deadline, out, why);
 	} else {
 		for (size_t i = 0; i < mounts->n && t == HP_TRUE; i++) {
 			const hp_mount *m = &mounts->v[i];
-			if (hp_mount_nosuid(m) || hp_setuid_fs_skipped(m->fstype))
+			if (hp_os_mount_nosuid(m) || hp_os_setuid_fs_skipped(m->fstype))
 				continue;
 			/* the mount point's path may lead to another mount stacked on
 			 * top: walk only when it leads to this one */
@@ -386,7 +386,7 @@ hp_tri hp_setuid_image(const hp_root *r, const hp_mounts *mounts, hp_setuid_budg
 			}
 			if (sx.stx_mnt_id != m->id)
 				continue; /* hidden under another mount */
-			t = hp_setuid_tree(r, m->mount_point, 1, b, deadline, out, why);
+			t = hp_os_setuid_tree(r, m->mount_point, 1, b, deadline, out, why);
 		}
 	}
 	b->ms = hp_os_now_ms() - start;

@@ -59,19 +59,19 @@ typedef struct {
  * append what raises privilege to out, as paths below top's name. A
  * directory on another mount is skipped when skip_other_mounts, else the
  * answer is unknown. b's counters accumulate over calls. */
-hp_tri hp_setuid_tree(const hp_root *r, const char *top, int skip_other_mounts,
+hp_tri hp_os_setuid_tree(const hp_root *r, const char *top, int skip_other_mounts,
                       hp_setuid_budget *b, int64_t deadline, hp_suid_list *out, hp_err *why);
 
 /* Whether a mount's filesystem type is one of the kernel's own, which holds
  * no program a user put there (proc, sysfs, cgroup...). */
-int hp_setuid_fs_skipped(const char *fstype);
+int hp_os_setuid_fs_skipped(const char *fstype);
 
 /* Whether a mount's per-mount options include nosuid. */
-int hp_mount_nosuid(const hp_mount *m);
+int hp_os_mount_nosuid(const hp_mount *m);
 
 /* The whole image: offline the root's tree; live (mounts given) each
  * mount without nosuid. */
-hp_tri hp_setuid_image(const hp_root *r, const hp_mounts *mounts, hp_setuid_budget *b,
+hp_tri hp_os_setuid_image(const hp_root *r, const hp_mounts *mounts, hp_setuid_budget *b,
                        hp_suid_list *out, hp_err *why);
 
 #endif

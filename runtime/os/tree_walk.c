@@ -83,7 +83,7 @@ static void pop(walk *w)
 		w->path[w->st[w->depth].len] = '\0';
 }
 
-hp_tri hp_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tree_limits *lim,
+hp_tri hp_os_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tree_limits *lim,
                     hp_tree_fn fn, void *ctx, int *missing, hp_err *why)
 {
 	*missing = 0;

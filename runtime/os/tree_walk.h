@@ -53,7 +53,7 @@ typedef struct {
  * past a bound; the answer of resolving top when that is not HP_TRUE
  * (HP_FALSE: no such path, or unreachable, with why). *missing tells that
  * last case apart. */
-hp_tri hp_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tree_limits *lim,
+hp_tri hp_os_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tree_limits *lim,
                     hp_tree_fn fn, void *ctx, int *missing, hp_err *why);
 
 #endif

@@ -440,7 +440,7 @@ void hp_probe_etc_user_free(hp_etc_user *u)
 	memset(u, 0, sizeof *u);
 }
 
-hp_tri hp_etcview_users_with_uid(hp_etcview *v, uint32_t uid, const char ***names, size_t *n,
+hp_tri hp_probe_etcview_users_with_uid(hp_etcview *v, uint32_t uid, const char ***names, size_t *n,
                                  hp_err *why)
 {
 	*names = NULL;

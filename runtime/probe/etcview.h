@@ -71,7 +71,7 @@ hp_tri hp_probe_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out
  * when accounts share it: each is a way to that uid for whoever knows, or
  * needs no, its password). HP_TRUE with *names the caller frees (the
  * strings point into the view), possibly none; HP_UNKNOWN with why. */
-hp_tri hp_etcview_users_with_uid(hp_etcview *v, uint32_t uid, const char ***names, size_t *n,
+hp_tri hp_probe_etcview_users_with_uid(hp_etcview *v, uint32_t uid, const char ***names, size_t *n,
                                  hp_err *why);
 
 /* Whether user name's password is empty: HP_TRUE, HP_FALSE, or HP_UNKNOWN

@@ -117,7 +117,7 @@ static hp_value uid_accounts(hp_sysbackend *s, hp_probe_id p, int64_t uid, hp_po
 	const char **names;
 	size_t n;
 	hp_err e;
-	if (hp_etcview_users_with_uid(view_of(s), (uint32_t)uid, &names, &n, &e) != HP_TRUE)
+	if (hp_probe_etcview_users_with_uid(view_of(s), (uint32_t)uid, &names, &n, &e) != HP_TRUE)
 		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 	hp_list l;
 	bool ok = copy_list(pool, names, n, &l);

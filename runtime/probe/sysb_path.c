@@ -283,7 +283,7 @@ static hp_value setuid_image(hp_sysbackend *s, hp_pool *pool)
 	hp_setuid_budget b;
 	memset(&b, 0, sizeof b);
 	hp_suid_list l;
-	hp_tri t = hp_setuid_image(&s->root, live ? &m : NULL, &b, &l, &e);
+	hp_tri t = hp_os_setuid_image(&s->root, live ? &m : NULL, &b, &l, &e);
 	if (live)
 		hp_os_mounts_free(&m);
 	if (t != HP_TRUE)
@@ -315,7 +315,7 @@ static hp_value command_files(hp_sysbackend *s, const char *spec, hp_pool *pool)
 	hp_probe_id p = HP_PROBE_COMMAND_FILES;
 	hp_strv l;
 	hp_err e;
-	hp_tri t = hp_command_files(&s->root, spec, &l, &e);
+	hp_tri t = hp_os_command_files(&s->root, spec, &l, &e);
 	if (t == HP_FALSE)
 		return hp_v_absent(HP_T_LIST, hp_probe_sysb_reason(pool, "%s", e.msg));
 	if (t != HP_TRUE)
@@ -434,7 +434,7 @@ static hp_value tree_writable(hp_sysbackend *s, const char *path, hp_pool *pool)
 	hp_err e;
 	e.msg[0] = '\0';
 	int missing;
-	hp_tri t = hp_tree_walk(&s->root, path, s->role.as_role ? HP_RES_DENIED_FALSE : 0, &lim,
+	hp_tri t = hp_os_tree_walk(&s->root, path, s->role.as_role ? HP_RES_DENIED_FALSE : 0, &lim,
 	                        tree_visit, &c, &missing, &e);
 	if (missing)
 		return hp_v_bool(false); /* nothing there to write */

@@ -28,7 +28,7 @@ static int walk(const char *root_dir, hp_setuid_budget *b, size_t *found, hp_err
 	}
 	memset(b, 0, sizeof *b);
 	hp_suid_list l;
-	hp_tri t = hp_setuid_image(&r, root_dir ? NULL : &m, b, &l, e);
+	hp_tri t = hp_os_setuid_image(&r, root_dir ? NULL : &m, b, &l, e);
 	*found = l.n;
 	hp_os_suid_list_free(&l);
 	hp_os_mounts_free(&m);

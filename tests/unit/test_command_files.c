@@ -76,7 +76,7 @@ static void test_npm_global(void **state)
 	hp_strv l;
 	hp_err e;
 	/* /opt/noexec is not executable: looked past, as execvp does */
-	assert_int_equal(hp_command_files(&root, "claude:/opt:/usr/local/bin:/usr/bin", &l, &e),
+	assert_int_equal(hp_os_command_files(&root, "claude:/opt:/usr/local/bin:/usr/bin", &l, &e),
 	                 HP_TRUE);
 	const char *want[] = {
 	    "/usr/local/bin/claude",
@@ -97,24 +97,24 @@ static void test_interpreters(void **state)
 	FX_NEED_ROOT();
 	hp_strv l;
 	hp_err e;
-	assert_int_equal(hp_command_files(&root, "tool:/opt", &l, &e), HP_TRUE);
+	assert_int_equal(hp_os_command_files(&root, "tool:/opt", &l, &e), HP_TRUE);
 	const char *want[] = {"/opt/tool", "/usr/bin/sh"};
 	expect(&l, want, 2);
 	hp_strv_free(&l);
-	assert_int_equal(hp_command_files(&root, "/opt/tool", &l, &e), HP_TRUE);
+	assert_int_equal(hp_os_command_files(&root, "/opt/tool", &l, &e), HP_TRUE);
 	hp_strv_free(&l);
-	assert_int_equal(hp_command_files(&root, "relative:/opt", &l, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_command_files(&root, "relative:/opt", &l, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "/opt/relative: the interpreter 'sh' is not an absolute path: "
 	                           "the kernel resolves it against the working directory");
-	assert_int_equal(hp_command_files(&root, "loop1:/opt", &l, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_command_files(&root, "loop1:/opt", &l, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "/opt/loop1: interpreters nested more than 4 deep");
-	assert_int_equal(hp_command_files(&root, "envmissing:/opt", &l, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_command_files(&root, "envmissing:/opt", &l, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "/opt/envmissing: env runs nothere, which is on no directory "
 	                           "of the PATH");
-	assert_int_equal(hp_command_files(&root, "noexec:/opt", &l, &e), HP_FALSE);
+	assert_int_equal(hp_os_command_files(&root, "noexec:/opt", &l, &e), HP_FALSE);
 	assert_string_equal(e.msg, "no noexec on the PATH /opt");
-	assert_int_equal(hp_command_files(&root, "claude:/nowhere", &l, &e), HP_FALSE);
-	assert_int_equal(hp_command_files(&root, "/opt/none", &l, &e), HP_FALSE);
+	assert_int_equal(hp_os_command_files(&root, "claude:/nowhere", &l, &e), HP_FALSE);
+	assert_int_equal(hp_os_command_files(&root, "/opt/none", &l, &e), HP_FALSE);
 }
 
 static void test_shebang_parse(void **state)
@@ -123,29 +123,29 @@ static void test_shebang_parse(void **state)
 	char *i, *a;
 	hp_err e;
 	const char *s = "#!/usr/bin/env -S node --no-warnings\nrest";
-	assert_int_equal(hp_shebang_parse(s, strlen(s), &i, &a, &e), HP_TRUE);
+	assert_int_equal(hp_os_shebang_parse(s, strlen(s), &i, &a, &e), HP_TRUE);
 	assert_string_equal(i, "/usr/bin/env");
 	assert_string_equal(a, "-S node --no-warnings");
 	free(i);
 	free(a);
 	s = "#!\t/bin/sh  \r\n";
-	assert_int_equal(hp_shebang_parse(s, strlen(s), &i, &a, &e), HP_TRUE);
+	assert_int_equal(hp_os_shebang_parse(s, strlen(s), &i, &a, &e), HP_TRUE);
 	assert_string_equal(i, "/bin/sh");
 	assert_string_equal(a, "");
 	free(i);
 	free(a);
-	assert_int_equal(hp_shebang_parse("\177ELF", 4, &i, &a, &e), HP_FALSE);
+	assert_int_equal(hp_os_shebang_parse("\177ELF", 4, &i, &a, &e), HP_FALSE);
 	/* a file that ends without a newline ends its line */
-	assert_int_equal(hp_shebang_parse("#!/bin/sh", 9, &i, &a, &e), HP_TRUE);
+	assert_int_equal(hp_os_shebang_parse("#!/bin/sh", 9, &i, &a, &e), HP_TRUE);
 	assert_string_equal(i, "/bin/sh");
 	free(i);
 	free(a);
 	char longline[256];
 	memset(longline, 'x', sizeof longline);
 	memcpy(longline, "#!/", 3);
-	assert_int_equal(hp_shebang_parse(longline, sizeof longline, &i, &a, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_shebang_parse(longline, sizeof longline, &i, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "the \"#!\" line is longer than 256 bytes");
-	assert_int_equal(hp_shebang_parse("#!   \n", 6, &i, &a, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_shebang_parse("#!   \n", 6, &i, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "the \"#!\" line names no interpreter");
 }
 
@@ -154,21 +154,21 @@ static void test_env_command(void **state)
 	(void)state;
 	char *c;
 	hp_err e;
-	assert_int_equal(hp_env_command("node", &c, &e), HP_TRUE);
+	assert_int_equal(hp_os_env_command("node", &c, &e), HP_TRUE);
 	assert_string_equal(c, "node");
 	free(c);
-	assert_int_equal(hp_env_command("-S NODE_OPTIONS=x -i node --flag", &c, &e), HP_TRUE);
+	assert_int_equal(hp_os_env_command("-S NODE_OPTIONS=x -i node --flag", &c, &e), HP_TRUE);
 	assert_string_equal(c, "node");
 	free(c);
 	/* without -S the kernel passes one word: env looks up that name */
-	assert_int_equal(hp_env_command("node --flag", &c, &e), HP_TRUE);
+	assert_int_equal(hp_os_env_command("node --flag", &c, &e), HP_TRUE);
 	assert_string_equal(c, "node --flag");
 	free(c);
-	assert_int_equal(hp_env_command("-S -u HOME node", &c, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_env_command("-S -u HOME node", &c, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "env: option -u is not understood here");
-	assert_int_equal(hp_env_command("-S A=1", &c, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_env_command("-S A=1", &c, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "env -S A=1: no command");
-	assert_int_equal(hp_env_command("-i node", &c, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_env_command("-i node", &c, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "env -i node: an option env does not split without -S");
 }
 

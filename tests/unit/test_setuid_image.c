@@ -76,7 +76,7 @@ static void test_whole_tree(void **state)
 	memset(&b, 0, sizeof b);
 	hp_suid_list l;
 	hp_err e;
-	assert_int_equal(hp_setuid_image(&root, NULL, &b, &l, &e), HP_TRUE);
+	assert_int_equal(hp_os_setuid_image(&root, NULL, &b, &l, &e), HP_TRUE);
 	const char *want[] = {"/home/agent/capped", "/opt/sgid", "/usr/bin/su",
 	                      "/usr/local/lib/a/b/rootsh"};
 	const unsigned why[] = {HP_FILE_CAPS, HP_SGID_ROOT, HP_SUID_ROOT, HP_SUID_ROOT};
@@ -101,18 +101,18 @@ static void test_bounds(void **state)
 	b.max_entries = 5;
 	hp_suid_list l;
 	hp_err e;
-	assert_int_equal(hp_setuid_image(&root, NULL, &b, &l, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_setuid_image(&root, NULL, &b, &l, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "more than 5 entries on the filesystems that honour setuid");
 	assert_int_equal(l.n, 0);
 	/* a subtree alone, and a tree that does not exist */
 	memset(&b, 0, sizeof b);
-	assert_int_equal(hp_setuid_tree(&root, "/usr/local", 0, &b, 0, &l, &e), HP_TRUE);
+	assert_int_equal(hp_os_setuid_tree(&root, "/usr/local", 0, &b, 0, &l, &e), HP_TRUE);
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.v[0].name, "/usr/local/lib/a/b/rootsh");
 	hp_os_suid_list_free(&l);
-	assert_int_equal(hp_setuid_tree(&root, "/nope", 0, &b, 0, &l, &e), HP_TRUE);
+	assert_int_equal(hp_os_setuid_tree(&root, "/nope", 0, &b, 0, &l, &e), HP_TRUE);
 	assert_int_equal(l.n, 0);
-	assert_int_equal(hp_setuid_tree(&root, "rel", 0, &b, 0, &l, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_setuid_tree(&root, "rel", 0, &b, 0, &l, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "rel: not an absolute path");
 }
 
@@ -133,15 +133,15 @@ static void test_mount_options(void **state)
 	hp_mount b = mk("/", "rw,relatime", "ext4");
 	hp_mount c = mk("/", "nosuidx,rw", "ext4");
 	hp_mount d = mk("/", "nosuid", "ext4");
-	assert_true(hp_mount_nosuid(&a));
-	assert_false(hp_mount_nosuid(&b));
-	assert_false(hp_mount_nosuid(&c));
-	assert_true(hp_mount_nosuid(&d));
-	assert_true(hp_setuid_fs_skipped("proc"));
-	assert_true(hp_setuid_fs_skipped("cgroup2"));
-	assert_false(hp_setuid_fs_skipped("tmpfs"));
-	assert_false(hp_setuid_fs_skipped("overlay"));
-	assert_false(hp_setuid_fs_skipped("ext4"));
+	assert_true(hp_os_mount_nosuid(&a));
+	assert_false(hp_os_mount_nosuid(&b));
+	assert_false(hp_os_mount_nosuid(&c));
+	assert_true(hp_os_mount_nosuid(&d));
+	assert_true(hp_os_setuid_fs_skipped("proc"));
+	assert_true(hp_os_setuid_fs_skipped("cgroup2"));
+	assert_false(hp_os_setuid_fs_skipped("tmpfs"));
+	assert_false(hp_os_setuid_fs_skipped("overlay"));
+	assert_false(hp_os_setuid_fs_skipped("ext4"));
 }
 
 /* In a private mount namespace: / nosuid, a tmpfs without nosuid holding a
@@ -173,7 +173,7 @@ static int live_mounts(void *arg)
 	hp_setuid_budget b;
 	memset(&b, 0, sizeof b);
 	hp_suid_list l;
-	hp_tri t = hp_setuid_image(&slash, &m, &b, &l, &e);
+	hp_tri t = hp_os_setuid_image(&slash, &m, &b, &l, &e);
 	hp_os_mounts_free(&m);
 	if (t != HP_TRUE) {
 		fprintf(stderr, "%s\n", e.msg);

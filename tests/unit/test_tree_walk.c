@@ -79,7 +79,7 @@ static void test_every_entry_once(void **state)
 	hp_tree_limits lim = {0, 0, 0};
 	hp_err e;
 	int missing;
-	assert_int_equal(hp_tree_walk(&root, "/pkg", 0, &lim, record, &r, &missing, &e), HP_FALSE);
+	assert_int_equal(hp_os_tree_walk(&root, "/pkg", 0, &lim, record, &r, &missing, &e), HP_FALSE);
 	qsort(r.seen.v, r.seen.n, sizeof *r.seen.v, cmp);
 	const char *want[] = {"/pkg (top)",
 	                      "/pkg/closed",
@@ -98,11 +98,11 @@ static void test_every_entry_once(void **state)
 	hp_strv_free(&r.seen);
 	/* a file alone, a path that is not there */
 	rec f = {{0}, NULL};
-	assert_int_equal(hp_tree_walk(&root, "/pkg/index.js", 0, &lim, record, &f, &missing, &e),
+	assert_int_equal(hp_os_tree_walk(&root, "/pkg/index.js", 0, &lim, record, &f, &missing, &e),
 	                 HP_FALSE);
 	assert_int_equal(f.seen.n, 1);
 	hp_strv_free(&f.seen);
-	assert_int_equal(hp_tree_walk(&root, "/none", 0, &lim, record, &f, &missing, &e), HP_FALSE);
+	assert_int_equal(hp_os_tree_walk(&root, "/none", 0, &lim, record, &f, &missing, &e), HP_FALSE);
 	assert_int_equal(missing, 1);
 }
 
@@ -114,12 +114,12 @@ static void test_stop_and_bounds(void **state)
 	hp_tree_limits lim = {0, 0, 0};
 	hp_err e;
 	int missing;
-	assert_int_equal(hp_tree_walk(&root, "/pkg", 0, &lim, record, &r, &missing, &e), HP_TRUE);
+	assert_int_equal(hp_os_tree_walk(&root, "/pkg", 0, &lim, record, &r, &missing, &e), HP_TRUE);
 	assert_string_equal(e.msg, "stopped");
 	hp_strv_free(&r.seen);
 	rec b = {{0}, NULL};
 	hp_tree_limits small = {3, 0, 0};
-	assert_int_equal(hp_tree_walk(&root, "/pkg", 0, &small, record, &b, &missing, &e),
+	assert_int_equal(hp_os_tree_walk(&root, "/pkg", 0, &small, record, &b, &missing, &e),
 	                 HP_UNKNOWN);
 	assert_string_equal(e.msg, "/pkg: more than 3 entries");
 	hp_strv_free(&b.seen);
@@ -134,16 +134,16 @@ static int as_other(void *arg)
 	hp_tree_limits lim = {0, 0, 0};
 	hp_err e;
 	int missing;
-	hp_tri t = hp_tree_walk(&root, "/pkg/closed", HP_RES_DENIED_FALSE, &lim, record, &r,
+	hp_tri t = hp_os_tree_walk(&root, "/pkg/closed", HP_RES_DENIED_FALSE, &lim, record, &r,
 	                        &missing, &e);
 	/* the top itself resolves (its parent is searchable): it is shown, and
 	 * nothing below it, which this uid cannot reach */
 	if (t != HP_FALSE || r.seen.n != 1)
 		return 1;
-	t = hp_tree_walk(&root, "/pkg/lib", HP_RES_DENIED_FALSE, &lim, record, &r, &missing, &e);
+	t = hp_os_tree_walk(&root, "/pkg/lib", HP_RES_DENIED_FALSE, &lim, record, &r, &missing, &e);
 	if (t != HP_FALSE)
 		return 2;
-	t = hp_tree_walk(&root, "/pkg", HP_RES_DENIED_FALSE, &lim, record, &r, &missing, &e);
+	t = hp_os_tree_walk(&root, "/pkg", HP_RES_DENIED_FALSE, &lim, record, &r, &missing, &e);
 	if (t != HP_UNKNOWN || strcmp(e.msg, "/pkg/searchonly: can be searched but not listed") != 0)
 		return 3;
 	return 0;
