@@ -88,6 +88,8 @@ const char *hp_path_arg_problem(const char *s, size_t len, hp_pool *pool)
  * every DIR is an absolute path. */
 static const char *command_problem(const char *s, size_t len, hp_pool *pool)
 {
+	if (len == 0)
+		return "an empty command: there is nothing to look up on the PATH";
 	if (memchr(s, '\0', len))
 		return say(pool, s, len, " holds a NUL byte");
 	const char *colon = memchr(s, ':', len);

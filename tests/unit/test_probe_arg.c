@@ -122,6 +122,11 @@ static void test_commands(void **state)
 	                    "working directory, which the agent may choose");
 	assert_string_equal(command_why(":/usr/bin"),
 	                    "':/usr/bin': no command name before the first ':'");
+	assert_string_equal(command_why(""),
+	                    "an empty command: there is nothing to look up on the PATH");
+	assert_string_equal(command_why("claude/x:/usr/bin"),
+	                    "'claude/x': the command is a relative path, resolved against the "
+	                    "working directory, which the agent may choose");
 	assert_string_equal(command_why("claude"),
 	                    "'claude': no PATH after the command name (NAME:DIR:DIR...)");
 }
