@@ -125,13 +125,15 @@ static int same_mount(const walk *w, const struct statx *sx)
 static hp_tri push(walk *w, int dfd, const char *name)
 {
 	if (w->depth == HP_SETUID_IMAGE_MAX_DEPTH) {
-		hp_err_set(w->why, "%s/%s: deeper than %d directories", dirpfx(w), name,
-		           HP_SETUID_IMAGE_MAX_DEPTH);
+		/* the reason first: a path this deep fills the message */
+		hp_err_set(w->why, "more than %d directories deep: %s/%s",
+		           HP_SETUID_IMAGE_MAX_DEPTH, dirpfx(w), name);
 		return HP_UNKNOWN;
 	}
 	size_t base = w->st[w->depth].len, n = strlen(name);
 	if (base + 1 + n > HP_PATH_MAX) {
-		hp_err_set(w->why, "%s/%s: path longer than %d bytes", dirpfx(w), name, HP_PATH_MAX);
+		hp_err_set(w->why, "a path longer than %d bytes: %s/%s", HP_PATH_MAX, dirpfx(w),
+		           name);
 		return HP_UNKNOWN;
 	}
 	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);

@@ -41,13 +41,15 @@ static int on_same_mount(const hp_fileinfo *a, const hp_fileinfo *b)
 static hp_tri push(walk *w, int efd, const char *name, hp_err *why)
 {
 	if (w->depth == HP_TREE_MAX_DEPTH) {
-		hp_err_set(why, "%s/%s: deeper than %d directories", dirpfx(w), name,
-		           HP_TREE_MAX_DEPTH);
+		/* the reason first: a path this deep fills the message */
+		hp_err_set(why, "more than %d directories deep: %s/%s",
+		           HP_TREE_MAX_DEPTH, dirpfx(w), name);
 		return HP_UNKNOWN;
 	}
 	size_t base = w->st[w->depth].len, n = strlen(name);
 	if (base + 1 + n > HP_PATH_MAX) {
-		hp_err_set(why, "%s/%s: path longer than %d bytes", dirpfx(w), name, HP_PATH_MAX);
+		hp_err_set(why, "a path longer than %d bytes: %s/%s", HP_PATH_MAX, dirpfx(w),
+		           name);
 		return HP_UNKNOWN;
 	}
 	int fd = openat(efd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);

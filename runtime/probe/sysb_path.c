@@ -383,7 +383,18 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 			hp_fileinfo fi;
 			hp_tri t = hp_os_path_info(&c->s->root, target, 0, &fi, &e);
 			if (t == HP_FALSE) {
-				r = HP_FALSE; /* dangling: loads nothing */
+				/* dangling: it loads nothing now, and what the role
+				 * can create there it loads later */
+				hp_tri cr = replaceable_for(c->s, target, &e);
+				if (cr == HP_TRUE) {
+					c->found = hp_xasprintf("%s (through %s, which the role "
+					                        "can create)",
+					                        target, te->path);
+					r = HP_TRUE;
+				} else if (cr == HP_UNKNOWN) {
+					hp_err_set(why, "%s -> %s: %s", te->path, link, e.msg);
+					r = HP_UNKNOWN;
+				}
 			} else if (t != HP_TRUE) {
 				hp_err_set(why, "%s -> %s: %s", te->path, link, e.msg);
 				r = HP_UNKNOWN;

@@ -1,6 +1,7 @@
 /* test_setuid_image.c: setuid-root, setgid-root and file-capability
  * executables on a whole fixture tree (deep directories, symlinks not
- * followed, the bounds), the mount table's nosuid and kernel filesystems,
+ * followed, the bounds: entries, time and depth, each unknown past it), a
+ * mount inside an offline image, the mount table's nosuid and kernel filesystems,
  * a mount walked and one skipped in a private mount namespace, and a
  * mount of a single file. */
 #include <setjmp.h>
@@ -114,6 +115,106 @@ static void test_bounds(void **state)
 	assert_int_equal(l.n, 0);
 	assert_int_equal(hp_os_setuid_tree(&root, "rel", 0, &b, 0, &l, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "rel: not an absolute path");
+	/* 18 entries below the root: 18 allowed is enough, 17 is not */
+	memset(&b, 0, sizeof b);
+	b.max_entries = 18;
+	assert_int_equal(hp_os_setuid_image(&root, NULL, &b, &l, &e), HP_TRUE);
+	assert_int_equal(l.n, 4);
+	hp_os_suid_list_free(&l);
+	memset(&b, 0, sizeof b);
+	b.max_entries = 17;
+	assert_int_equal(hp_os_setuid_image(&root, NULL, &b, &l, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "more than 17 entries on the filesystems that honour setuid");
+}
+
+/* A walk past its deadline (the clock is read every 1024 entries) and a
+ * setuid shell deeper than HP_SETUID_IMAGE_MAX_DEPTH are unknown, never
+ * "none found". */
+static void test_time_and_depth(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	char *d = fx_tmpdir();
+	fx_dir(d, "many", 0755, 0, 0);
+	for (int i = 0; i < 1100; i++) {
+		char n[32];
+		snprintf(n, sizeof n, "many/f%04d", i);
+		fx_file(d, n, "", 0644, 0, 0);
+	}
+	char rel[2 * (HP_SETUID_IMAGE_MAX_DEPTH + 2) + 16] = "deep";
+	fx_dir(d, rel, 0755, 0, 0);
+	for (int i = 0; i < HP_SETUID_IMAGE_MAX_DEPTH; i++) {
+		strcat(rel, "/d");
+		fx_dir(d, rel, 0755, 0, 0);
+	}
+	strcat(rel, "/rootsh");
+	fx_file(d, rel, "x", 04755, 0, 0);
+	hp_root r;
+	hp_err e;
+	assert_int_equal(hp_os_root_open(&r, d, HP_ROOT_OFFLINE, &e), HP_TRUE);
+	hp_setuid_budget b;
+	memset(&b, 0, sizeof b);
+	hp_suid_list l = {NULL, 0};
+	/* a deadline long past */
+	assert_int_equal(hp_os_setuid_tree(&r, "/many", 0, &b, 1, &l, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "the walk took longer than its 20000 ms, at /many");
+	hp_os_suid_list_free(&l);
+	memset(&b, 0, sizeof b);
+	assert_int_equal(hp_os_setuid_tree(&r, "/many", 0, &b, 0, &l, &e), HP_TRUE);
+	assert_int_equal(b.entries, 1100);
+	hp_os_suid_list_free(&l);
+	memset(&b, 0, sizeof b);
+	assert_int_equal(hp_os_setuid_image(&r, NULL, &b, &l, &e), HP_UNKNOWN);
+	char want[1024];
+	snprintf(want, sizeof want, "more than %d directories deep: /%.*s",
+	         (int)HP_SETUID_IMAGE_MAX_DEPTH, (int)(strlen(rel) - strlen("/rootsh")), rel);
+	/* the message holds 511 bytes: the reason and the path's start */
+	assert_int_equal(strncmp(e.msg, want, sizeof e.msg - 1), 0);
+	assert_int_equal(l.n, 0);
+	hp_os_root_close(&r);
+	fx_rmtree(d);
+}
+
+/* Offline, a filesystem mounted inside the image is not walked across (it
+ * is not the image's): the answer is unknown. In a private mount
+ * namespace. */
+static int offline_mount(void *arg)
+{
+	(void)arg;
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		return 10;
+	char *o = fx_path(dir, "opt");
+	if (mount("t1", o, "tmpfs", 0, "mode=0755") != 0)
+		return 11;
+	hp_root r;
+	hp_err e;
+	if (hp_os_root_open(&r, dir, HP_ROOT_OFFLINE, &e) != HP_TRUE)
+		return 12;
+	hp_setuid_budget b;
+	memset(&b, 0, sizeof b);
+	hp_suid_list l;
+	hp_tri t = hp_os_setuid_image(&r, NULL, &b, &l, &e);
+	if (t != HP_UNKNOWN)
+		return 13;
+	if (strcmp(e.msg, "/opt: a mount inside the image") != 0) {
+		fprintf(stderr, "%s\n", e.msg);
+		return 14;
+	}
+	return 0;
+}
+
+static void test_offline_mount(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(offline_mount(NULL));
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 static hp_mount mk(const char *mp, const char *opts, const char *type)
@@ -215,6 +316,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_whole_tree),
 	    cmocka_unit_test(test_bounds),
+	    cmocka_unit_test(test_time_and_depth),
+	    cmocka_unit_test(test_offline_mount),
 	    cmocka_unit_test(test_mount_options),
 	    cmocka_unit_test(test_live_mounts),
 	};

@@ -473,6 +473,18 @@ static void test_command_files_and_trees(void **state)
 	assert_string_equal(
 	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules/tool"),
 	    "true");
+	/* a dangling one out to where the agent can create the file (/tmp is
+	 * sticky and open to all), and one where it cannot (/usr/bin is root's) */
+	unlink(fx_path(f->dir, "usr/lib/node_modules/tool/dep.js"));
+	fx_link(f->dir, "usr/lib/node_modules/tool/dep.js", "/tmp/later.js");
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules/tool"),
+	    "true");
+	unlink(fx_path(f->dir, "usr/lib/node_modules/tool/dep.js"));
+	fx_link(f->dir, "usr/lib/node_modules/tool/dep.js", "/usr/bin/none.js");
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules/tool"),
+	    "false");
 	/* ...and to a directory out of the tree, which is not walked */
 	unlink(fx_path(f->dir, "usr/lib/node_modules/tool/dep.js"));
 	fx_link(f->dir, "usr/lib/node_modules/tool/deps", "/home/agent");

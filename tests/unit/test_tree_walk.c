@@ -1,7 +1,9 @@
 /* test_tree_walk.c: every entry below a directory, once, on descriptors:
  * the order of visits, symlinks shown and not followed, a directory the
  * walking identity cannot search skipped, one it can search but not list
- * unknown, a visitor that stops the walk, and the bounds. */
+ * unknown, a visitor that stops the walk, and the bounds: entries (the
+ * last one allowed and the first one past), time and depth, each unknown
+ * past it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fixture.h"
@@ -52,11 +55,16 @@ static int teardown(void **state)
 typedef struct {
 	hp_strv seen;
 	const char *stop_at;
+	int slow; /* sleep 5 ms on the first visit below the top */
 } rec;
 
 static hp_tri record(void *vctx, const hp_tree_entry *te, hp_err *why)
 {
 	rec *r = vctx;
+	if (r->slow && !te->is_top) {
+		r->slow = 0;
+		nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
+	}
 	hp_strv_pushf(&r->seen, "%s%s%s", te->path, te->info->type == HP_FT_SYMLINK ? "@" : "",
 	              te->is_top ? " (top)" : "");
 	if (r->stop_at && strcmp(te->path, r->stop_at) == 0) {
@@ -75,7 +83,7 @@ static void test_every_entry_once(void **state)
 {
 	(void)state;
 	FX_NEED_ROOT();
-	rec r = {{0}, NULL};
+	rec r = {{0}, NULL, 0};
 	hp_tree_limits lim = {0, 0, 0};
 	hp_err e;
 	int missing;
@@ -97,7 +105,7 @@ static void test_every_entry_once(void **state)
 	assert_int_equal(lim.entries, 9);
 	hp_strv_free(&r.seen);
 	/* a file alone, a path that is not there */
-	rec f = {{0}, NULL};
+	rec f = {{0}, NULL, 0};
 	assert_int_equal(hp_os_tree_walk(&root, "/pkg/index.js", 0, &lim, record, &f, &missing, &e),
 	                 HP_FALSE);
 	assert_int_equal(f.seen.n, 1);
@@ -110,19 +118,78 @@ static void test_stop_and_bounds(void **state)
 {
 	(void)state;
 	FX_NEED_ROOT();
-	rec r = {{0}, "/pkg/lib/deep/x.js"};
+	rec r = {{0}, "/pkg/lib/deep/x.js", 0};
 	hp_tree_limits lim = {0, 0, 0};
 	hp_err e;
 	int missing;
 	assert_int_equal(hp_os_tree_walk(&root, "/pkg", 0, &lim, record, &r, &missing, &e), HP_TRUE);
 	assert_string_equal(e.msg, "stopped");
 	hp_strv_free(&r.seen);
-	rec b = {{0}, NULL};
+	rec b = {{0}, NULL, 0};
 	hp_tree_limits small = {3, 0, 0};
 	assert_int_equal(hp_os_tree_walk(&root, "/pkg", 0, &small, record, &b, &missing, &e),
 	                 HP_UNKNOWN);
 	assert_string_equal(e.msg, "/pkg: more than 3 entries");
 	hp_strv_free(&b.seen);
+	/* the tree has 9 entries below its top: 9 allowed is enough, 8 is not */
+	rec x = {{0}, NULL, 0};
+	hp_tree_limits nine = {9, 0, 0};
+	assert_int_equal(hp_os_tree_walk(&root, "/pkg", 0, &nine, record, &x, &missing, &e),
+	                 HP_FALSE);
+	hp_strv_free(&x.seen);
+	hp_tree_limits eight = {8, 0, 0};
+	assert_int_equal(hp_os_tree_walk(&root, "/pkg", 0, &eight, record, &x, &missing, &e),
+	                 HP_UNKNOWN);
+	assert_string_equal(e.msg, "/pkg: more than 8 entries");
+	hp_strv_free(&x.seen);
+}
+
+/* A walk past its time (the clock is read every 256 entries) and a tree
+ * deeper than HP_TREE_MAX_DEPTH are unknown, never "nothing found". */
+static void test_time_and_depth(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	char *d = fx_tmpdir();
+	fx_dir(d, "many", 0755, 0, 0);
+	for (int i = 0; i < 300; i++) {
+		char n[32];
+		snprintf(n, sizeof n, "many/f%03d", i);
+		fx_file(d, n, "", 0644, 0, 0);
+	}
+	char rel[2 * (HP_TREE_MAX_DEPTH + 2) + 8] = "deep";
+	fx_dir(d, rel, 0755, 0, 0);
+	for (int i = 0; i <= HP_TREE_MAX_DEPTH; i++) {
+		strcat(rel, "/d");
+		fx_dir(d, rel, 0755, 0, 0);
+	}
+	hp_root r;
+	hp_err e;
+	assert_int_equal(hp_os_root_open(&r, d, HP_ROOT_OFFLINE, &e), HP_TRUE);
+	int missing;
+	rec slow = {{0}, NULL, 1};
+	hp_tree_limits lim = {0, 1, 0};
+	assert_int_equal(hp_os_tree_walk(&r, "/many", 0, &lim, record, &slow, &missing, &e),
+	                 HP_UNKNOWN);
+	assert_string_equal(e.msg, "/many: the walk took longer than 1 ms");
+	hp_strv_free(&slow.seen);
+	/* the same walk with time enough sees every file */
+	rec all = {{0}, NULL, 0};
+	hp_tree_limits dflt = {0, 0, 0};
+	assert_int_equal(hp_os_tree_walk(&r, "/many", 0, &dflt, record, &all, &missing, &e),
+	                 HP_FALSE);
+	assert_int_equal(all.seen.n, 301);
+	hp_strv_free(&all.seen);
+	rec deep = {{0}, NULL, 0};
+	assert_int_equal(hp_os_tree_walk(&r, "/deep", 0, &dflt, record, &deep, &missing, &e),
+	                 HP_UNKNOWN);
+	char want[512];
+	snprintf(want, sizeof want, "more than %d directories deep: /%s", (int)HP_TREE_MAX_DEPTH,
+	         rel);
+	assert_string_equal(e.msg, want);
+	hp_strv_free(&deep.seen);
+	hp_os_root_close(&r);
+	fx_rmtree(d);
 }
 
 /* as another uid: pkg/closed cannot be searched (skipped), pkg/searchonly
@@ -130,7 +197,7 @@ static void test_stop_and_bounds(void **state)
 static int as_other(void *arg)
 {
 	(void)arg;
-	rec r = {{0}, NULL};
+	rec r = {{0}, NULL, 0};
 	hp_tree_limits lim = {0, 0, 0};
 	hp_err e;
 	int missing;
@@ -161,6 +228,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_every_entry_once),
 	    cmocka_unit_test(test_stop_and_bounds),
+	    cmocka_unit_test(test_time_and_depth),
 	    cmocka_unit_test(test_unreachable),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
