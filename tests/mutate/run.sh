@@ -124,7 +124,7 @@ log=$M/log
 all_tests=$(records | grep -v "^BAD$sep" | awk -F "$sep" '$8 == "" { print $6 }' | tr ' ' '\n' | sort -u)
 bins=$(for t in $all_tests; do printf 'build/tests/%s ' "$t"; done)
 echo "building the unmutated tree in $M/src"
-if ! make -C "$M/src" -j2 USER_CFLAGS=-Wno-error $bins >>"$log" 2>&1; then
+if ! make -C "$M/src" -j2 WERROR= $bins >>"$log" 2>&1; then
 	tail -n 30 "$log" >&2
 	echo "the unmutated tree does not build" >&2
 	exit 2
@@ -152,7 +152,7 @@ while IFS=$sep read -r line id file before after tests why equiv; do
 	by=""
 	bins=$(for t in $tests; do printf 'build/tests/%s ' "$t"; done)
 	echo "=== $id: $file: $after" >>"$log"
-	if ! make -C "$M/src" -j2 USER_CFLAGS=-Wno-error $bins >>"$log" 2>&1; then
+	if ! make -C "$M/src" -j2 WERROR= $bins >>"$log" 2>&1; then
 		by="(does not build)"
 	else
 		for t in $tests; do
@@ -181,7 +181,7 @@ while IFS=$sep read -r line id file before after tests why equiv; do
 	esac
 done <"$M/records"
 # leave the copy's objects as the unmutated tree's
-make -C "$M/src" -j2 USER_CFLAGS=-Wno-error $(for t in $all_tests; do printf 'build/tests/%s ' "$t"; done) >>"$log" 2>&1
+make -C "$M/src" -j2 WERROR= $(for t in $all_tests; do printf 'build/tests/%s ' "$t"; done) >>"$log" 2>&1
 
 score=100
 [ "$total" -gt 0 ] && score=$((killed * 100 / total))
