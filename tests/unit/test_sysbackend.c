@@ -28,6 +28,13 @@ typedef struct {
 } fx;
 
 /* Write (or rewrite) a root-owned 0644 file. */
+static void rm_at(const char *dir, const char *rel)
+{
+	char *p = fx_path(dir, rel);
+	unlink(p);
+	free(p);
+}
+
 static void put(const char *dir, const char *rel, const char *text)
 {
 	char *p = fx_path(dir, rel);
@@ -475,18 +482,18 @@ static void test_command_files_and_trees(void **state)
 	    "true");
 	/* a dangling one out to where the agent can create the file (/tmp is
 	 * sticky and open to all), and one where it cannot (/usr/bin is root's) */
-	unlink(fx_path(f->dir, "usr/lib/node_modules/tool/dep.js"));
+	rm_at(f->dir, "usr/lib/node_modules/tool/dep.js");
 	fx_link(f->dir, "usr/lib/node_modules/tool/dep.js", "/tmp/later.js");
 	assert_string_equal(
 	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules/tool"),
 	    "true");
-	unlink(fx_path(f->dir, "usr/lib/node_modules/tool/dep.js"));
+	rm_at(f->dir, "usr/lib/node_modules/tool/dep.js");
 	fx_link(f->dir, "usr/lib/node_modules/tool/dep.js", "/usr/bin/none.js");
 	assert_string_equal(
 	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules/tool"),
 	    "false");
 	/* ...and to a directory out of the tree, which is not walked */
-	unlink(fx_path(f->dir, "usr/lib/node_modules/tool/dep.js"));
+	rm_at(f->dir, "usr/lib/node_modules/tool/dep.js");
 	fx_link(f->dir, "usr/lib/node_modules/tool/deps", "/home/agent");
 	assert_string_equal(
 	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules"),
