@@ -35,10 +35,10 @@ typedef void (*hp_finish_roles_fn)(void *ctx);
 
 typedef struct {
 	hp_run_role_fn run_role; /* NULL: in this process */
-	hp_finish_roles_fn finish; /* NULL: none; else called after the last role */
 	void *ctx;
 	unsigned roles;          /* bit per role to run (1u << HP_ROLE_x); 0: all */
 	const hp_limits *limits; /* NULL: hp_limits_default */
+	hp_finish_roles_fn finish; /* NULL: none; else called after the last role */
 } hp_eval_opts;
 
 typedef struct {
