@@ -39,7 +39,13 @@ const char hp_help_check[] =
     "  --role R           run only role R's checks (repeatable); without root, only\n"
     "                     the role whose identity this process has can run\n"
     "  --param NAME=VALUE override a param of the policy (repeatable)\n"
-    "  --format text|json the report's form (docs/report.md); default text\n"
+    "  --format F         the report's form (docs/report.md): text (default), json,\n"
+    "                     junit (a test case per rule) or sarif (results at the rules)\n"
+    "  --waivers F        accept the failures the waiver file F waives (docs/waivers.md);\n"
+    "                     repeatable; an expired waiver is an error\n"
+    "  --only RULE,...    check only these rules; every other rule is skipped\n"
+    "  --skip RULE,...    skip these rules; a skipped rule never passes, so a mode\n"
+    "                     it counts for is not split\n"
     "  --output F         write the report to F instead of standard output (a new file,\n"
     "                     0644, atomically; a path others could redirect is refused)\n"
     "\n"
@@ -76,13 +82,28 @@ static const char *opt_value(const char *opt, int argc, char **argv, int *i, int
 	return argv[++*i];
 }
 
+/* RULE,RULE,... appended to ids (empty items ignored). */
+static void split_ids(const char *v, hp_strv *ids)
+{
+	while (*v) {
+		size_t n = strcspn(v, ",");
+		if (n) {
+			char *id = hp_xstrndup(v, n);
+			hp_strv_push(ids, id);
+			free(id);
+		}
+		v += n + (v[n] == ',');
+	}
+}
+
 int hp_cmd_check(int argc, char **argv)
 {
 	hp_strv facts = {0}, names = {0}, values = {0};
 	const char *policy = NULL, *root = NULL, *record = NULL, *output = NULL;
 	const char *provider_flag = NULL, *uid_split = NULL;
 	hp_mode mode = HP_MODE_ASK;
-	bool json = false;
+	hp_report_format format = HP_FMT_TEXT;
+	hp_strv waiver_files = {0}, only = {0}, skip = {0};
 	unsigned roles = 0;
 	int rc = HP_EXIT_USAGE;
 	hp_err err;
@@ -104,12 +125,20 @@ int hp_cmd_check(int argc, char **argv)
 		} else if ((v = opt_value("--uid-split", argc, argv, &i, &missing))) {
 			uid_split = v;
 		} else if ((v = opt_value("--format", argc, argv, &i, &missing))) {
-			if (strcmp(v, "json") != 0 && strcmp(v, "text") != 0) {
-				rc = hp_cli_usage_error("check",
-				                        "--format '%s' is not text or json", v);
+			static const char *const formats[] = {"text", "json", "junit", "sarif"};
+			int fm = hp_lookup_name(formats, 4, v);
+			if (fm < 0) {
+				rc = hp_cli_usage_error(
+				    "check", "--format '%s' is not text, json, junit or sarif", v);
 				goto out;
 			}
-			json = strcmp(v, "json") == 0;
+			format = (hp_report_format)fm;
+		} else if ((v = opt_value("--waivers", argc, argv, &i, &missing))) {
+			hp_strv_push(&waiver_files, v);
+		} else if ((v = opt_value("--only", argc, argv, &i, &missing))) {
+			split_ids(v, &only);
+		} else if ((v = opt_value("--skip", argc, argv, &i, &missing))) {
+			split_ids(v, &skip);
 		} else if ((v = opt_value("--output", argc, argv, &i, &missing))) {
 			output = v;
 		} else if ((v = opt_value("--facts", argc, argv, &i, &missing))) {
@@ -180,9 +209,27 @@ int hp_cmd_check(int argc, char **argv)
 		hp_bc_free(bc);
 		goto out;
 	}
+	hp_waivers waivers = {0};
+	bool ok = hp_verdict_check_rules(bc, &only, "--only", &err) &&
+	          hp_verdict_check_rules(bc, &skip, "--skip", &err);
+	if (!ok) {
+		rc = hp_cli_usage_error("check", "%s", err.msg);
+		hp_bc_free(bc);
+		goto out;
+	}
+	int64_t today = 0;
+	if (waiver_files.n && !hp_today(&today, &err)) {
+		hp_cli_error("check", "%s", err.msg);
+		hp_bc_free(bc);
+		goto out;
+	}
+	for (size_t i = 0; i < waiver_files.n && ok; i++)
+		if (!(ok = hp_waivers_load_file(&waivers, waiver_files.v[i], today, &err)))
+			hp_cli_error("check", "%s", err.msg);
+	if (ok && !(ok = hp_waivers_check(&waivers, bc, &err)))
+		hp_cli_error("check", "%s", err.msg);
 	hp_facts *f = NULL;
-	bool ok = true;
-	if (facts.n) {
+	if (ok && facts.n) {
 		f = hp_facts_new();
 		for (size_t i = 0; i < facts.n && ok; i++)
 			if (!(ok = hp_facts_load_file(f, facts.v[i], &err)))
@@ -206,10 +253,16 @@ int hp_cmd_check(int argc, char **argv)
 		hp_cli_error("check", "%s", err.msg);
 	if (ok && (st == HP_SESSION_OK || s.eval.rules)) {
 		hp_run_view run = {&s.eval, s.offline, s.live_needed, &s.notes};
-		hp_verdict_opts vo = {
-		    provider,  mode,
-		    uid_split, getenv("HANGAR_UID_SPLIT"),
-		    json,      !json && !output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR")};
+		hp_verdict_opts vo = {provider,
+		                      mode,
+		                      uid_split,
+		                      getenv("HANGAR_UID_SPLIT"),
+		                      format,
+		                      format == HP_FMT_TEXT && !output && isatty(STDOUT_FILENO) &&
+		                          !getenv("NO_COLOR"),
+		                      &waivers,
+		                      &only,
+		                      &skip};
 		hp_buf b = {0};
 		rc = hp_verdict(&run, &vo, &b);
 		if (output) {
@@ -228,8 +281,12 @@ int hp_cmd_check(int argc, char **argv)
 		hp_session_free(&s);
 	free(ov);
 	hp_facts_free(f);
+	hp_waivers_free(&waivers);
 	hp_bc_free(bc);
 out:
+	hp_strv_free(&waiver_files);
+	hp_strv_free(&only);
+	hp_strv_free(&skip);
 	hp_strv_free(&facts);
 	hp_strv_free(&names);
 	hp_strv_free(&values);

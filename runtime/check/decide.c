@@ -142,11 +142,28 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 		hp_strv *reasons = &out->reasons[m];
 		hp_strv_extend(reasons, &common);
 		hp_applies bit = HP_APPLIES_BIT(m, pp->provider);
-		for (size_t i = 0; i < nrules; i++)
-			if ((rules[i].applies & bit) && rules[i].result != HP_RESULT_PASS)
+		for (size_t i = 0; i < nrules; i++) {
+			if (!(rules[i].applies & bit) || rules[i].result == HP_RESULT_PASS)
+				continue;
+			/* a waived failure no longer blocks, but the decision says
+			 * it rests on the waiver */
+			if (rules[i].result == HP_RESULT_WAIVED)
+				hp_strv_pushf(&out->waived[m],
+				              "rule '%s' failed and is waived: %s (%s). Waived: %s",
+				              rules[i].id, rules[i].title,
+				              rules[i].evidence ? rules[i].evidence : "no evidence",
+				              rules[i].waiver ? rules[i].waiver : "no justification");
+			else
 				rule_reason(reasons, &rules[i]);
+		}
 
 		hp_strv_extend(&out->warnings[m], &global_warnings);
+		if (out->waived[m].n)
+			hp_strv_pushf(&out->warnings[m],
+			              "the decision for %s turns rests on %zu waiver%s of a failed "
+			              "rule: see 'waived'",
+			              hp_mode_names[m], out->waived[m].n,
+			              out->waived[m].n == 1 ? "" : "s");
 		if (reasons->n == 0) {
 			out->decision[m] = HP_DECISION_SPLIT;
 		} else if (approval_mode((hp_mode)m) && setting->value == HP_SETTING_REQUIRED) {
@@ -170,5 +187,6 @@ void hp_decisions_free(hp_decisions *d)
 	for (int m = 0; m < HP_MODE_COUNT; m++) {
 		hp_strv_free(&d->reasons[m]);
 		hp_strv_free(&d->warnings[m]);
+		hp_strv_free(&d->waived[m]);
 	}
 }

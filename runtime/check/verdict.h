@@ -12,6 +12,8 @@
 #include "lib/buf.h"
 #include "model/domain.h"
 #include "check/eval.h"
+#include "check/report.h"
+#include "check/waiver.h"
 #include "lib/strv.h"
 #include "lib/xalloc.h"
 
@@ -27,9 +29,17 @@ typedef struct {
 	hp_mode mode;
 	const char *uid_split_flag; /* --uid-split, or NULL */
 	const char *uid_split_env;  /* HANGAR_UID_SPLIT as set (even empty), or NULL */
-	bool json;
+	hp_report_format format;
 	bool colour;
+	const hp_waivers *waivers; /* --waivers, or NULL */
+	/* --only and --skip: rule ids (checked against the program by
+	 * hp_verdict_check_rules), or NULL */
+	const hp_strv *only, *skip;
 } hp_verdict_opts;
+
+/* Every rule id in --only and --skip names a rule of the program; false
+ * with err otherwise (a usage error). */
+bool hp_verdict_check_rules(const hp_bc *bc, const hp_strv *ids, const char *flag, hp_err *err);
 
 /* Whether the program says anything about provider p; check it before the
  * run, so that a policy without that provider is a usage error (exit 2). */
@@ -44,6 +54,7 @@ typedef struct {
 	size_t nrules;
 	hp_uid_split setting;
 	hp_decisions d;
+	hp_strv notes;           /* warnings of the judgement: waivers refused, rules skipped */
 	hp_strv keep;            /* the strings the above point to */
 } hp_judgement;
 

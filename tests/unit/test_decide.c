@@ -71,7 +71,8 @@ static void test_table(void **state)
 		                        "p.hpol:9:1",
 		                        rules_pass ? HP_RESULT_PASS : HP_RESULT_FAIL,
 		                        HP_APPLIES_ALL,
-		                        "observed"};
+		                        "observed",
+		                        NULL};
 		hp_uid_split s = hp_uid_split_resolve(NULL, given, dflt);
 		hp_decisions d;
 		hp_decide(&pp, &s, &rule, 1, false, 0, &d);
@@ -146,11 +147,11 @@ static void test_sentences(void **state)
 	hp_rule_outcome rules[] = {
 	    {"agent-no-sudo", "an agent with sudo can answer its own approvals", "remove the grant",
 	     "policies/hangar.hpol:20:1", HP_RESULT_ERROR, HP_APPLIES_ALL,
-	     "sudo as agent: unknown (sudo did not exit within 5 s)"},
+	     "sudo as agent: unknown (sudo did not exit within 5 s)", NULL},
 	    {"harness-settings", "the agent could edit the harness settings", NULL,
 	     "policies/hangar.hpol:40:1", HP_RESULT_FAIL,
 	     HP_APPLIES_BIT(HP_MODE_ASK, HP_PROVIDER_CUBESANDBOX),
-	     "writable(\"/etc/x\") as agent: true"},
+	     "writable(\"/etc/x\") as agent: true", NULL},
 	};
 	hp_uid_split s = hp_uid_split_resolve(NULL, "off", HP_SETTING_REQUIRED);
 	hp_decisions d;

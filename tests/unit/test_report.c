@@ -18,25 +18,27 @@ static void make(hp_decisions *d, hp_report *r, hp_report_rule *rules, hp_strv *
 	                            NULL,
 	                            HP_RESULT_PASS,
 	                            NULL,
-	                            0};
+	                            0,
+	                            NULL};
 	rules[1] = (hp_report_rule){"agent-no-sudo",
 	                            "an agent with \"sudo\" answers its approvals",
 	                            "policies/hangar.hpol:20:1",
 	                            "remove the grant",
 	                            HP_RESULT_FAIL,
 	                            ev,
-	                            2};
+	                            2,
+	                            NULL};
 	hp_rule_outcome outs[2] = {
-	    {"hangar-user", "t", NULL, "l", HP_RESULT_PASS, HP_APPLIES_ALL, NULL},
+	    {"hangar-user", "t", NULL, "l", HP_RESULT_PASS, HP_APPLIES_ALL, NULL, NULL},
 	    {"agent-no-sudo", "an agent with sudo", NULL, "policies/hangar.hpol:20:1",
-	     HP_RESULT_FAIL, HP_APPLIES_ALL, "sudo: true"},
+	     HP_RESULT_FAIL, HP_APPLIES_ALL, "sudo: true", NULL},
 	};
 	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0};
 	hp_uid_split s = hp_uid_split_resolve(NULL, "required", HP_SETTING_AUTO);
 	hp_decide(&pp, &s, outs, 2, false, 0, d);
 	hp_strv_push(notes, "role hangar not run: needs root");
 	*r = (hp_report){
-	    "hangar-uid-split", HP_PROVIDER_DOCKER, s, HP_MODE_ASK, d, rules, 2, false, notes};
+	    "hangar-uid-split", HP_PROVIDER_DOCKER, s, HP_MODE_ASK, d, rules, 2, false, notes, NULL};
 }
 
 static void test_json(void **state)
@@ -57,14 +59,14 @@ static void test_json(void **state)
 	    "\"deny-risky\": \"refuse\", \"governed\": \"refuse\"}, \"rules\": [{\"id\": "
 	    "\"hangar-user\", \"title\": \"the driver needs a user of its own\", \"result\": "
 	    "\"pass\", \"evidence\": [], \"location\": \"policies/hangar.hpol:12:1\", \"remedy\": "
-	    "null}, {\"id\": \"agent-no-sudo\", \"title\": \"an agent with \\\"sudo\\\" answers "
+	    "null, \"waiver\": null}, {\"id\": \"agent-no-sudo\", \"title\": \"an agent with \\\"sudo\\\" answers "
 	    "its "
 	    "approvals\", \"result\": \"fail\", \"evidence\": [\"sudoers_grants(\\\"agent\\\") as "
 	    "root: true\", \"/etc/sudoers.d/agent:1\"], \"location\": "
 	    "\"policies/hangar.hpol:20:1\", "
-	    "\"remedy\": \"remove the grant\"}], \"reasons\": [\"rule 'agent-no-sudo' failed: an "
+	    "\"remedy\": \"remove the grant\", \"waiver\": null}], \"reasons\": [\"rule 'agent-no-sudo' failed: an "
 	    "agent with sudo (sudo: true, at policies/hangar.hpol:20:1).\"], \"warnings\": [\"role "
-	    "hangar not run: needs root\"], \"offline\": false}\n");
+	    "hangar not run: needs root\"], \"waived\": [], \"offline\": false}\n");
 	hp_buf_free(&b);
 	hp_decisions_free(&d);
 	hp_strv_free(&notes);
