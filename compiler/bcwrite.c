@@ -462,6 +462,7 @@ static void write_section(hp_bcw *w, hp_bc_section s, hp_buf *b)
 			put32(p + 16, w->map[i].line_text);
 		}
 		break;
+	case HP_SEC_COUNT:
 	default:
 		break;
 	}

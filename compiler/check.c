@@ -315,6 +315,8 @@ static void declare(hp_checker *c, hp_decl **order, size_t n)
 			c->prov_decl[pv] = d;
 			break;
 		}
+		case HP_D_INCLUDE:
+		case HP_D_ERROR:
 		default:
 			break;
 		}

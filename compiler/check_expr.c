@@ -35,6 +35,8 @@ static const char *scope_where(const hp_ck_scope *sc)
 		return "a provider block";
 	case HP_CK_IDENTITY:
 		return "a role's identity";
+	case HP_CK_ROLE:
+	case HP_CK_WHEN:
 	default:
 		return "this place";
 	}
@@ -326,6 +328,10 @@ static hp_type check_field(hp_checker *c, hp_expr *e, const hp_ck_scope *sc)
 			case HP_FIELD_GROUPS:
 			case HP_FIELD_MEMBERS:
 				return HP_T_LIST;
+			case HP_FIELD_NAME:
+			case HP_FIELD_HOME:
+			case HP_FIELD_SHELL:
+			case HP_FIELD_COUNT:
 			default:
 				return HP_T_STR;
 			}
@@ -452,6 +458,9 @@ static hp_type check_binary(hp_checker *c, hp_expr *e, const hp_ck_scope *sc)
 			return HP_CK_T_ERR;
 		}
 		return ta;
+	case HP_OP_NOT:
+	case HP_OP_EXISTS:
+	case HP_OP_COUNT:
 	default:
 		return HP_CK_T_ERR;
 	}

@@ -149,6 +149,7 @@ const char *hp_ck_type_desc(hp_type t)
 		return "a role";
 	case HP_T_NONE:
 		return "nothing";
+	case HP_T_COUNT:
 	default:
 		return "an empty set"; /* `{}` before its context settles it */
 	}

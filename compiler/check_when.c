@@ -139,6 +139,15 @@ bool hp_ck_fold_when(hp_checker *c, hp_expr *e, hp_applies *out)
 		}
 		break;
 	}
+	case HP_EX_ERROR:
+	case HP_EX_INT:
+	case HP_EX_STR:
+	case HP_EX_SET:
+	case HP_EX_NAME:
+	case HP_EX_CALL:
+	case HP_EX_FIELD:
+	case HP_EX_UID:
+	case HP_EX_CANARY:
 	default:
 		break;
 	}

@@ -221,6 +221,11 @@ static bool fold(gen *g, const hp_expr *e, hp_value *out)
 		return out->state == HP_VAL_KNOWN;
 	case HP_EX_BINARY:
 		break;
+	case HP_EX_ERROR:
+	case HP_EX_NAME:
+	case HP_EX_FIELD:
+	case HP_EX_UID:
+	case HP_EX_CANARY:
 	default:
 		return false;
 	}
@@ -280,6 +285,9 @@ static bool fold(gen *g, const hp_expr *e, hp_value *out)
 		else
 			*out = hp_op_intersect(&g->pool, &a, &b);
 		break;
+	case HP_OP_NOT:
+	case HP_OP_EXISTS:
+	case HP_OP_COUNT:
 	default:
 		return false;
 	}
@@ -322,6 +330,17 @@ static void binary(gen *g, const hp_expr *e)
 			emit(g, HP_I_TO_STR, 0, 0, 0);
 		emit(g, HP_I_CONCAT, 0, 0, 0);
 		return;
+	case HP_OP_EQ:
+	case HP_OP_NE:
+	case HP_OP_LT:
+	case HP_OP_LE:
+	case HP_OP_GT:
+	case HP_OP_GE:
+	case HP_OP_IN:
+	case HP_OP_BAND:
+	case HP_OP_NOT:
+	case HP_OP_EXISTS:
+	case HP_OP_COUNT:
 	default:
 		break;
 	}
@@ -350,7 +369,15 @@ static void binary(gen *g, const hp_expr *e)
 	case HP_OP_IN:
 		op = HP_I_IN;
 		break;
-	default: /* HP_OP_BAND */
+	case HP_OP_BAND:
+	/* and, or, + and the unary operators were emitted above */
+	case HP_OP_OR:
+	case HP_OP_AND:
+	case HP_OP_ADD:
+	case HP_OP_NOT:
+	case HP_OP_EXISTS:
+	case HP_OP_COUNT:
+	default:
 		op = ta == HP_T_INT ? HP_I_BAND : HP_I_INTERSECT;
 		break;
 	}
@@ -386,7 +413,16 @@ static void expr(gen *g, const hp_expr *e)
 		case HP_REF_LOOP:
 			emit(g, HP_I_LOAD_LOCAL, e->u.name.loop->loop_depth, 0, 0);
 			break;
-		default: /* HP_REF_PROBE: a probe without argument */
+		case HP_REF_PROBE: /* a probe without argument */
+		/* the other references (capability names in a set, the names of a
+		 * `when`) are folded before code generation */
+		case HP_REF_NONE:
+		case HP_REF_MODE:
+		case HP_REF_PROVIDER:
+		case HP_REF_CAP:
+		case HP_REF_TURN_MODE:
+		case HP_REF_TURN_PROVIDER:
+		default:
 			emit(g, HP_I_PROBE0, 0, (uint32_t)e->u.name.index, 0);
 			break;
 		}
@@ -424,6 +460,10 @@ static void expr(gen *g, const hp_expr *e)
 	case HP_EX_CANARY:
 		emit(g, HP_I_PUSH_ROLE, e->u.canary.role, 0, 0);
 		break;
+	case HP_EX_ERROR:
+	case HP_EX_BOOL:
+	case HP_EX_INT:
+	case HP_EX_STR:
 	default:
 		break;
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/utf8.h"
 #include "lib/xalloc.h"
 
 const char *const hp_diag_code_names[HP_DG_COUNT] = {
@@ -162,41 +163,6 @@ hp_diag_style hp_diag_style_for(FILE *f)
 	const char *nc = getenv("NO_COLOR");
 	st.color = isatty(fileno(f)) && !(nc && *nc);
 	return st;
-}
-
-/* Length of the UTF-8 sequence starting at s (at most n bytes), or 0 when
- * it is not valid UTF-8. */
-unsigned hp_utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0], len, min;
-	uint32_t cp;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		min = 0x80;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		min = 0x800;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		min = 0x10000;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (unsigned i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
 }
 
 void hp_src_linecol(const hp_src *src, uint32_t off, uint32_t *line, uint32_t *col_bytes,

@@ -113,8 +113,6 @@ void hp_diags_print_summary(FILE *f, const hp_diags *d, uint32_t shown);
 void hp_src_linecol(const hp_src *src, uint32_t off, uint32_t *line, uint32_t *col_bytes,
                     uint32_t *col_chars);
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-unsigned hp_utf8_len(const unsigned char *s, size_t n);
 
 /* Edit distance with a cap: returns cap+1 when the distance exceeds cap. */
 unsigned hp_edit_distance(const char *a, const char *b, unsigned cap);

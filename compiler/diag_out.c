@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "lib/version.h"
+#include "lib/utf8.h"
 #include "lib/xalloc.h"
 
 static char *dup_or_null(const char *s)

@@ -152,6 +152,8 @@ void hp_ast_dump(const hp_src *src, hp_buf *b)
 				hp_buf_putc(b, ')');
 			}
 			break;
+		case HP_D_INCLUDE:
+		case HP_D_ERROR:
 		default:
 			break;
 		}

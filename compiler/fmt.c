@@ -549,6 +549,7 @@ void hp_fmt_src(const hp_src *src, hp_buf *out)
 		case HP_D_PROVIDER:
 			provider(&f, d);
 			break;
+		case HP_D_ERROR:
 		default:
 			break;
 		}

@@ -337,6 +337,7 @@ void hp_test_report(const hp_test_summary *s, hp_test_format f, hp_buf *out)
 	case HP_TFMT_JSON: json(s, out); break;
 	case HP_TFMT_JUNIT: junit(s, out); break;
 	case HP_TFMT_TAP: tap(s, out); break;
+	case HP_TFMT_TEXT:
 	default: text(s, out); break;
 	}
 }

@@ -310,14 +310,16 @@ void hp_testrun_case(hp_testrun *tr, const hp_test_case *c, hp_case_result *out)
 		error(out, msg);
 		return;
 	}
-	if (c->doc_names.n) {
-		char msg[700];
-		snprintf(msg, sizeof msg,
-		         "%s:%u:%u: documents are not part of this build's check yet: case '%s' "
-		         "cannot run",
-		         c->file, c->line, c->col, c->name);
-		error(out, msg);
-		return;
+	hp_docset *docs = c->doc_names.n ? hp_docset_new() : NULL;
+	for (size_t i = 0; i < c->doc_names.n; i++) {
+		char *arg = hp_xasprintf("%s=%s", c->doc_names.v[i], c->doc_files.v[i]);
+		bool added = hp_docset_add(docs, arg, &err);
+		free(arg);
+		if (!added) {
+			error(out, err.msg);
+			hp_docset_free(docs);
+			return;
+		}
 	}
 	hp_facts *f = hp_facts_new();
 	bool ok = true;
@@ -329,6 +331,7 @@ void hp_testrun_case(hp_testrun *tr, const hp_test_case *c, hp_case_result *out)
 	if (!ok) {
 		error(out, err.msg);
 		hp_facts_free(f);
+		hp_docset_free(docs);
 		return;
 	}
 	hp_param_override *ov = hp_xcalloc(c->param_names.n + 1, sizeof *ov);
@@ -338,6 +341,7 @@ void hp_testrun_case(hp_testrun *tr, const hp_test_case *c, hp_case_result *out)
 	hp_session_opts_default(&so);
 	so.source = HP_SESSION_FACTS;
 	so.facts = hp_facts_backend(f);
+	so.docs = docs;
 	so.params = ov;
 	so.nparams = c->param_names.n;
 
@@ -382,6 +386,7 @@ void hp_testrun_case(hp_testrun *tr, const hp_test_case *c, hp_case_result *out)
 		hp_session_free(&s);
 	hp_waivers_free(&w);
 	hp_facts_free(f);
+	hp_docset_free(docs);
 	free(ov);
 	if (out->status == HP_CASE_PASS && out->diffs.n)
 		out->status = HP_CASE_FAIL;

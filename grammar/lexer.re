@@ -10,6 +10,7 @@
 
 #include "parse.h"
 #include "parser.h"
+#include "lib/utf8.h"
 #include "lib/xalloc.h"
 
 static hp_span tok_span(const hp_parse *ps)
@@ -44,25 +45,12 @@ static void add_comment(hp_parse *ps)
 	c->own_line = !ps->any_token_on_line;
 }
 
-/* Length of a valid UTF-8 sequence at s (before lim), 0 if invalid. */
+/* Length of the valid UTF-8 sequence at s (before lim), 0 if invalid: the
+ * runtime's one definition (lib/utf8.h). The rules below match any byte
+ * and leave validity to it, so the grammar does not spell UTF-8 again. */
 static unsigned u8len(const unsigned char *s, const unsigned char *lim)
 {
-	unsigned c = s[0];
-	if (c < 0x80)
-		return 1;
-	unsigned n = c >= 0xc2 && c <= 0xdf   ? 2
-		     : c >= 0xe0 && c <= 0xef ? 3
-		     : c >= 0xf0 && c <= 0xf4 ? 4
-					      : 0;
-	if (!n || (size_t)(lim - s) < n)
-		return 0;
-	for (unsigned i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
-	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
-		return 0;
-	return n;
+	return (unsigned)hp_utf8_len(s, (size_t)(lim - s));
 }
 
 static hp_span sub_span(const hp_parse *ps, const unsigned char *p, uint32_t len)

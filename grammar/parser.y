@@ -292,13 +292,16 @@ word:
 /* How a token is named in a message; `article` for "expected a name". */
 static const char *token_desc(yysymbol_kind_t k, bool article, char *buf, size_t n)
 {
-	switch (k) {
-	case YYSYMBOL_YYEOF: return "end of file";
-	case YYSYMBOL_NAME: return article ? "a name" : "name";
-	case YYSYMBOL_INT: return article ? "an integer" : "integer";
-	case YYSYMBOL_STRING: return article ? "a string" : "string";
-	default: break;
-	}
+	/* four symbols have words of their own; every other one (bison's
+	 * symbol kinds cover each token and rule) is named by its spelling */
+	if (k == YYSYMBOL_YYEOF)
+		return "end of file";
+	if (k == YYSYMBOL_NAME)
+		return article ? "a name" : "name";
+	if (k == YYSYMBOL_INT)
+		return article ? "an integer" : "integer";
+	if (k == YYSYMBOL_STRING)
+		return article ? "a string" : "string";
 	const char *s = yysymbol_name(k);
 	size_t l = strlen(s);
 	if (l >= 2 && s[0] == '"')

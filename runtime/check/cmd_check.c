@@ -13,6 +13,7 @@
 #include "check/cli.h"
 #include "check/commands.h"
 #include "check/default_policy.h"
+#include "probe/docset.h"
 #include "probe/facts.h"
 #include "check/policy.h"
 #include "probe/provider_detect.h"
@@ -34,6 +35,10 @@ const char hp_help_check[] =
     "                     probes that need a live sandbox are skipped, so nothing splits\n"
     "  --facts F          answer every probe from the facts file F (docs/facts.md);\n"
     "                     repeatable, a later file's answer replaces an earlier one\n"
+    "  --document NAME=FILE  give the policy the YAML or JSON document FILE as NAME\n"
+    "                     (repeatable; docs/documents.md): a Pod or a workload manifest.\n"
+    "                     Without --facts or --root only the documents are checked:\n"
+    "                     every other probe is skipped, so nothing splits\n"
     "  --record F         write every fact observed to F, as a facts file (a new file,\n"
     "                     0600, atomically; a path others could redirect is refused)\n"
     "  --role R           run only role R's checks (repeatable); without root, only\n"
@@ -98,7 +103,7 @@ static void split_ids(const char *v, hp_strv *ids)
 
 int hp_cmd_check(int argc, char **argv)
 {
-	hp_strv facts = {0}, names = {0}, values = {0};
+	hp_strv facts = {0}, names = {0}, values = {0}, documents = {0};
 	const char *policy = NULL, *root = NULL, *record = NULL, *output = NULL;
 	const char *provider_flag = NULL, *uid_split = NULL;
 	hp_mode mode = HP_MODE_ASK;
@@ -116,9 +121,11 @@ int hp_cmd_check(int argc, char **argv)
 		} else if ((v = opt_value("--mode", argc, argv, &i, &missing))) {
 			int m = hp_lookup_name(hp_mode_names, HP_MODE_COUNT, v);
 			if (m < 0) {
+				char modes[128];
 				rc = hp_cli_usage_error(
-				    "check", "--mode '%s' is not auto, ask, deny-risky or governed",
-				    v);
+				    "check", "--mode '%s' is not %s", v,
+				    hp_names_text(modes, sizeof modes, hp_mode_names,
+				                  HP_MODE_COUNT, "or"));
 				goto out;
 			}
 			mode = (hp_mode)m;
@@ -143,6 +150,8 @@ int hp_cmd_check(int argc, char **argv)
 			output = v;
 		} else if ((v = opt_value("--facts", argc, argv, &i, &missing))) {
 			hp_strv_push(&facts, v);
+		} else if ((v = opt_value("--document", argc, argv, &i, &missing))) {
+			hp_strv_push(&documents, v);
 		} else if ((v = opt_value("--root", argc, argv, &i, &missing))) {
 			if (root) {
 				rc = hp_cli_usage_error("check", "--root given twice");
@@ -193,7 +202,8 @@ int hp_cmd_check(int argc, char **argv)
 	 * Facts and image roots carry no markers of a running sandbox, so there
 	 * only --provider or HANGAR_PROVIDER say which. */
 	hp_provider provider;
-	if (!hp_provider_detect(provider_flag, getenv, (facts.n || root) ? NULL : "/", &provider,
+	if (!hp_provider_detect(provider_flag, getenv,
+	                        (facts.n || root || documents.n) ? NULL : "/", &provider,
 	                        &err)) {
 		hp_cli_error("check", "%s", err.msg);
 		goto out;
@@ -229,6 +239,10 @@ int hp_cmd_check(int argc, char **argv)
 	if (ok && !(ok = hp_waivers_check(&waivers, bc, &err)))
 		hp_cli_error("check", "%s", err.msg);
 	hp_facts *f = NULL;
+	hp_docset *docs = documents.n ? hp_docset_new() : NULL;
+	for (size_t i = 0; i < documents.n && ok; i++)
+		if (!(ok = hp_docset_add(docs, documents.v[i], &err)))
+			hp_cli_error("check", "%s", err.msg);
 	if (ok && facts.n) {
 		f = hp_facts_new();
 		for (size_t i = 0; i < facts.n && ok; i++)
@@ -240,9 +254,15 @@ int hp_cmd_check(int argc, char **argv)
 		ov[i] = (hp_param_override){names.v[i], values.v[i]};
 	hp_session_opts so;
 	hp_session_opts_default(&so);
-	so.source = f ? HP_SESSION_FACTS : root ? HP_SESSION_ROOTFS : HP_SESSION_LIVE;
+	so.source = f || (docs && !root) ? HP_SESSION_FACTS
+	            : root               ? HP_SESSION_ROOTFS
+	                                 : HP_SESSION_LIVE;
 	so.root_dir = root;
-	so.facts = f ? hp_facts_backend(f) : NULL;
+	if (f)
+		so.facts = hp_facts_backend(f);
+	else if (docs && !root)
+		so.facts = hp_docset_backend(docs, NULL); /* the documents alone */
+	so.docs = so.facts && !f ? NULL : docs;
 	so.params = ov;
 	so.nparams = names.n;
 	so.roles = roles;
@@ -281,9 +301,11 @@ int hp_cmd_check(int argc, char **argv)
 		hp_session_free(&s);
 	free(ov);
 	hp_facts_free(f);
+	hp_docset_free(docs);
 	hp_waivers_free(&waivers);
 	hp_bc_free(bc);
 out:
+	hp_strv_free(&documents);
 	hp_strv_free(&waiver_files);
 	hp_strv_free(&only);
 	hp_strv_free(&skip);

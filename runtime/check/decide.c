@@ -44,6 +44,7 @@ static const char *setting_origin(const hp_uid_split *s)
 		return "--uid-split";
 	case HP_SOURCE_ENV:
 		return "HANGAR_UID_SPLIT";
+	case HP_SOURCE_DEFAULT:
 	default:
 		return "the provider's default";
 	}
@@ -65,6 +66,9 @@ static void rule_reason(hp_strv *out, const hp_rule_outcome *r)
 	case HP_RESULT_ERROR:
 		what = "could not be checked, and unknown is never a pass";
 		break;
+	case HP_RESULT_PASS:
+	case HP_RESULT_SKIPPED:
+	case HP_RESULT_COUNT:
 	default:
 		what = "was not checked";
 		break;
@@ -78,9 +82,13 @@ static void rule_reason(hp_strv *out, const hp_rule_outcome *r)
 static void setting_warnings(hp_strv *w, const hp_provider_policy *pp, const hp_uid_split *s)
 {
 	const char *prov = hp_provider_names[pp->provider];
-	if (s->invalid)
-		hp_strv_pushf(w, "%s value '%s' is not auto, required or off: treated as required",
-		              setting_origin(s), s->raw);
+	if (s->invalid) {
+		char names[64];
+		hp_strv_pushf(w, "%s value '%s' is not %s: treated as required", setting_origin(s),
+		              s->raw,
+		              hp_names_text(names, sizeof names, hp_setting_names, HP_SETTING_COUNT,
+		                            "or"));
+	}
 	if (s->source != HP_SOURCE_DEFAULT && !s->invalid &&
 	    pp->default_setting == HP_SETTING_REQUIRED && s->value != HP_SETTING_REQUIRED)
 		hp_strv_pushf(

@@ -9,39 +9,16 @@
 
 #include "lib/atomic_file.h"
 #include "lib/pool.h"
+#include "lib/utf8.h"
 
-/* Length of the valid UTF-8 sequence at s (of n bytes), or 0. */
+/* Length of the valid UTF-8 sequence at s (of n bytes) that a facts file
+ * may hold, or 0: U+FEFF and the C1 controls are valid UTF-8, but YAML
+ * readers treat them specially. */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	unsigned c = s[0];
-	size_t len;
 	uint32_t cp;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	/* U+FEFF and the C1 controls: YAML readers treat them specially */
-	if (cp == 0xfeff || (cp >= 0x80 && cp <= 0x9f))
+	size_t len = hp_utf8_seq(s, n, &cp);
+	if (!len || cp == 0xfeff || (cp >= 0x80 && cp <= 0x9f))
 		return 0;
 	return len;
 }
@@ -301,6 +278,11 @@ static void put_facts(hp_buf *out, const hp_role_result *r, seen_set *seen, hp_p
 				put_value(out, &arg);
 			}
 			put_answer(out, &ans);
+			const char *where = hp_role_result_str(r, f->where);
+			if (where && valid_utf8(where, strlen(where)) && !strchr(where, '\n')) {
+				hp_buf_puts(out, "\n    where: ");
+				put_str(out, where, strlen(where));
+			}
 			hp_buf_putc(out, '\n');
 		}
 		hp_buf_free(&key);

@@ -26,8 +26,6 @@
 
 enum {
 	TAG_RESULT = 1,     /* a role's child: its encoded hp_role_result */
-	TAG_SUDO = 2,       /* the sudo child: the answer (u64 hp_tri) */
-	TAG_SUDO_WHY = 3,   /* and its reason */
 	MARGIN_MS = 250,    /* kept back from a child's deadline for the VM to stop by itself */
 	BACKSTOP_MS = 2000, /* after the check's deadline, the process ends (cleanup.h) */
 	MIN_CHILD_MS = 50,  /* less than this left: the role is not started */
@@ -370,24 +368,6 @@ static void not_run(sess *x, hp_role r, hp_role_result *out, const char *reason)
 
 /* --- sudo, asked before the role's child starts --------------------------------------- */
 
-typedef struct {
-	const hp_root *root;
-	const char *const *dirs;
-	size_t ndirs;
-	hp_sudo_opts so;
-} sudo_arg;
-
-static int sudo_child(void *varg, hp_frame_writer *out)
-{
-	sudo_arg *a = varg;
-	hp_err e;
-	e.msg[0] = '\0';
-	hp_tri t = hp_sudo_probe(a->root, a->dirs, a->ndirs, &a->so, &e);
-	hp_frame_add_u64(out, TAG_SUDO, (uint64_t)t);
-	hp_frame_add_str(out, TAG_SUDO_WHY, e.msg);
-	return 0;
-}
-
 /* The check's own PATH, then the standard directories, each once. */
 static size_t sudo_dirs(char **dirs, char **path_copy)
 {
@@ -437,7 +417,7 @@ static hp_tri ask_sudo(sess *x, const role_ident *ri, hp_err *why)
 		plain.dumpable = 0;
 		t = hp_sudo_probe_as(root, &plain, (const char *const *)dirs, n, &so, why);
 	} else {
-		sudo_arg a = {root, (const char *const *)dirs, n, so};
+		hp_sudo_job a = {root, (const char *const *)dirs, n, &so};
 		hp_child_opts co = {.identity = NULL,
 		                    .cwd_fd = root->fd,
 		                    .keep_fds = &root->fd,
@@ -448,21 +428,10 @@ static hp_tri ask_sudo(sess *x, const role_ident *ri, hp_err *why)
 		hp_frame f;
 		hp_err e;
 		t = HP_UNKNOWN;
-		if (hp_child_run(&co, sudo_child, &a, &f, &e) != HP_TRUE) {
+		if (hp_child_run(&co, hp_sudo_child, &a, &f, &e) != HP_TRUE) {
 			hp_err_set(why, "sudo: %s", e.msg);
 		} else {
-			uint64_t v;
-			char *s = NULL;
-			const hp_frame_rec *rt = hp_frame_find(&f, TAG_SUDO);
-			const hp_frame_rec *rw = hp_frame_find(&f, TAG_SUDO_WHY);
-			if (rt && rw && hp_frame_rec_u64(rt, &v) == 0 && v <= HP_UNKNOWN &&
-			    hp_frame_rec_str(rw, &s) == 0) {
-				t = (hp_tri)v;
-				hp_err_set(why, "%s", s);
-			} else {
-				hp_err_set(why, "sudo: the child's answer is malformed");
-			}
-			free(s);
+			t = hp_sudo_child_answer(&f, why);
 			hp_frame_free(&f);
 		}
 	}
@@ -815,7 +784,9 @@ bool hp_session_role_bit(const char *name, unsigned *mask, hp_err *err)
 {
 	int r = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, name);
 	if (r < 0) {
-		hp_err_set(err, "--role %s: not a role (roles: root, hangar, agent)", name);
+		char roles[64];
+		hp_err_set(err, "--role %s: not a role (roles: %s)", name,
+		           hp_names_text(roles, sizeof roles, hp_role_names, HP_ROLE_COUNT, NULL));
 		return false;
 	}
 	*mask |= 1u << r;
@@ -866,7 +837,10 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		s->offline = hp_sys_offline(x.sys);
 		hp_sys_preload(x.sys, used);
 	}
-	s->backend = x.b->ops->name;
+	hp_backend *inner = x.b;
+	if (o->docs)
+		x.b = hp_docset_backend(o->docs, x.b);
+	s->backend = inner->ops->name;
 	hp_limits l1 = role_limits(&x, left_ms(&x));
 	hp_eval_opts eo = {.run_role = run_role, .ctx = &x, .roles = 0, .limits = &l1};
 	hp_session_status st = HP_SESSION_OK;
@@ -886,7 +860,7 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 	for (int r = 0; r < HP_ROLE_COUNT; r++)
 		free(x.ident[r].groups);
 	if (x.sys)
-		hp_backend_destroy(x.b);
+		hp_backend_destroy(inner);
 	hp_cleanup_restore();
 	s->millis = hp_now_ms() - start;
 	return st;

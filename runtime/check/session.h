@@ -48,6 +48,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "probe/docset.h"
 #include "vm/backend.h"
 #include "model/bytecode.h"
 #include "check/combine.h"
@@ -67,6 +68,9 @@ typedef struct {
 	hp_session_source source;
 	const char *root_dir; /* HP_SESSION_ROOTFS: the image root */
 	hp_backend *facts;    /* HP_SESSION_FACTS: loaded by the caller, not freed here */
+	/* --document: answers the doc_* probes in front of the backend (NULL:
+	 * none); the caller's, not freed here */
+	hp_docset *docs;
 	const hp_param_override *params; /* --param NAME=VALUE */
 	size_t nparams;
 	/* --role: a bit per role (1u << HP_ROLE_x) that may run; 0: every

@@ -143,6 +143,9 @@ static bool build(hp_ytree *t, hp_err *err)
 			made->end_col = (uint32_t)ev.end_mark.column + 1;
 			break;
 		}
+		case YAML_NO_EVENT:
+		case YAML_STREAM_START_EVENT:
+		case YAML_DOCUMENT_END_EVENT:
 		default:
 			break;
 		}

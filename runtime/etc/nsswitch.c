@@ -230,6 +230,7 @@ hp_tri hp_nsswitch_files_only(const hp_nsswitch *ns, hp_nss_db db, hp_tri system
 	case HP_NSS_OTHER:
 		hp_err_set(why, "%s", ns->why[db]);
 		return HP_FALSE;
+	case HP_NSS_MALFORMED:
 	default:
 		hp_err_set(why, "%s", ns->why[db]);
 		return HP_UNKNOWN;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/utf8.h"
 #include "lib/xalloc.h"
 
 static void reserve(hp_buf *b, size_t extra)
@@ -50,37 +51,10 @@ void hp_buf_printf(hp_buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0];
-	size_t n;
-	uint32_t cp;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* no overlong forms, no surrogates, nothing past U+10FFFF */
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 void hp_buf_json_string(hp_buf *b, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	const unsigned char *end = s + strlen(str);
 	hp_buf_putc(b, '"');
 	while (*s) {
 		unsigned char c = *s;
@@ -101,7 +75,7 @@ void hp_buf_json_string(hp_buf *b, const char *str)
 			hp_buf_printf(b, "\\u%04x", c);
 			s++;
 		} else {
-			size_t n = utf8_len(s);
+			size_t n = hp_utf8_len(s, (size_t)(end - s));
 			if (n == 0) {
 				hp_buf_puts(b, "\\ufffd");
 				s++;

@@ -1,5 +1,6 @@
 /* frame.h: a bounded, versioned byte encoding for what a role's child sends
- * back to the parent over a pipe (issue item 1): a flat list of records,
+ * back to the parent over a pipe (docs/runtime.md, "Children and their
+ * messages"): a flat list of records,
  * each a tag and bytes. The VM's results are serialised on top of it (one
  * record per answer, with tags of its own); child.h uses tags from
  * HP_FRAME_TAG_RESERVED up for its own status.

@@ -223,6 +223,30 @@ const hp_bc_srcmap *hp_bc_srcmap_at(const hp_bc *bc, uint32_t pc);
 /* "file:line:col" into b. */
 void hp_bc_loc_format(hp_buf *b, const hp_bc *bc, hp_bc_loc loc);
 
+/* The code regions of a program (region.c), one list and one way of naming
+ * them for the loader's layout check and the verifier's messages. */
+typedef enum {
+	HP_BC_REG_PARAM,    /* a param's default (index: the param) */
+	HP_BC_REG_IDENTITY, /* a role's identity (index: the role table's entry) */
+	HP_BC_REG_BODY,     /* a role's checks (index: the role table's entry) */
+	HP_BC_REG_COND,     /* a provider condition (index: the condition) */
+} hp_bc_region_kind;
+
+typedef struct {
+	hp_bc_region r;
+	hp_bc_region_kind kind;
+	uint32_t index;
+} hp_bc_region_ref;
+
+/* How many regions bc has, and all of them into out (that many entries):
+ * the params, each role's identity then checks, the conditions. */
+size_t hp_bc_region_count(const hp_bc *bc);
+void hp_bc_regions(const hp_bc *bc, hp_bc_region_ref *out);
+/* "param NAME", "the identity of role R", "the checks of role R" or
+ * "provider condition N", into buf (n bytes). */
+const char *hp_bc_region_name(const hp_bc *bc, hp_bc_region_kind kind, uint32_t index, char *buf,
+                              size_t n);
+
 /* Verify the code of a program whose tables are loaded (verify.c). */
 bool hp_bc_verify(hp_bc *bc, hp_err *err);
 

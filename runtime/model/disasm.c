@@ -66,6 +66,8 @@ static void operand(hp_buf *b, const hp_bc *bc, const hp_insn *in, hp_operand_ki
 	case HP_K_ASSERT:
 		hp_buf_printf(b, "#%u %s", x, hp_bc_str(bc, bc->asserts[x].text));
 		break;
+	case HP_K_Z:
+	case HP_K_COUNT:
 	default:
 		break;
 	}

@@ -1,6 +1,7 @@
 /* domain.c: the name tables of domain.h, expanded from the .def lists. */
 #include "model/domain.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *const hp_role_names[HP_ROLE_COUNT] = {
@@ -41,6 +42,28 @@ const hp_probe_info hp_probes[HP_PROBE_COUNT] = {
 	 HP_ASKS_##asks, doc},
 #include "model/probes.def"
 };
+
+const char *hp_names_text(char *buf, size_t size, const char *const *names, size_t n,
+                          const char *conj)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		int w;
+		if (i == 0)
+			w = snprintf(buf + k, size - k, "%s", names[i]);
+		else if (conj && i == n - 1)
+			w = snprintf(buf + k, size - k, " %s %s", conj, names[i]);
+		else
+			w = snprintf(buf + k, size - k, ", %s", names[i]);
+		if (w < 0 || (size_t)w >= size - k) {
+			buf[k] = '\0'; /* cut at the buffer's end, between names */
+			break;
+		}
+		k += (size_t)w;
+	}
+	return buf;
+}
 
 int hp_lookup_name(const char *const *table, size_t n, const char *name)
 {

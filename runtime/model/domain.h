@@ -62,6 +62,29 @@ typedef enum {
 } hp_probe_part;
 typedef enum { HP_ASKS_SELF, HP_ASKS_HELPER } hp_probe_asks;
 
+/* HP_PROBE_CASE_UNLESS(part, own, id): `case HP_PROBE_id:` when part and
+ * own (two values of the PART column) differ, nothing when they are the
+ * same. A switch over the probes that answers the probes of one part
+ * lists those by hand and the rest with it, expanded over probes.def, and
+ * has no default label: the compiler then checks it against the table
+ * (probe/sysb.h shows the use). HP_PART_SAME_a_b is defined, as "~, 1",
+ * only for a == b, so the second item of "HP_PART_SAME_a_b, 0" is 1 for
+ * the same part and 0 for any other. */
+#define HP_PROBE_CASE_UNLESS(part, own, id) HP_PART_CAT(HP_PART_LABEL_, HP_PART_SAME(part, own))(id)
+#define HP_PART_SAME(a, b) HP_PART_SECOND(HP_PART_SAME_##a##_##b, 0, ~)
+#define HP_PART_SAME_ETC_ETC ~, 1
+#define HP_PART_SAME_PATH_PATH ~, 1
+#define HP_PART_SAME_PROC_PROC ~, 1
+#define HP_PART_SAME_ENV_ENV ~, 1
+#define HP_PART_SAME_DOC_DOC ~, 1
+#define HP_PART_SAME_NET_NET ~, 1
+#define HP_PART_SECOND(...) HP_PART_SECOND_(__VA_ARGS__)
+#define HP_PART_SECOND_(a, b, ...) b
+#define HP_PART_CAT(a, b) HP_PART_CAT_(a, b)
+#define HP_PART_CAT_(a, b) a##b
+#define HP_PART_LABEL_0(id) case HP_PROBE_##id:
+#define HP_PART_LABEL_1(id)
+
 typedef enum {
 #define HP_PROBE(id, name, result, arg, scope, needs, part, asks, doc) HP_PROBE_##id,
 #include "model/probes.def"
@@ -94,6 +117,12 @@ extern const char *const hp_decision_names[HP_DECISION_COUNT];
 extern const int hp_decision_exit[HP_DECISION_COUNT];
 extern const char *const hp_type_names[HP_T_COUNT];
 extern const hp_probe_info hp_probes[HP_PROBE_COUNT];
+
+/* The n names of one of the tables above as a list in a message, into buf
+ * (size bytes): "a, b, c or d" when conj is "or", "a, b, c, d" when it is
+ * NULL. Returns buf. */
+const char *hp_names_text(char *buf, size_t size, const char *const *names, size_t n,
+                          const char *conj);
 
 /* Look a name up in one of the tables above: its index, or -1. */
 int hp_lookup_name(const char *const *table, size_t n, const char *name);

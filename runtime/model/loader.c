@@ -11,6 +11,8 @@
 
 #include "model/bytecode.h"
 
+#include "lib/utf8.h"
+
 const char *const hp_bc_section_names[HP_SEC_COUNT] = {
 #define HP_BC_SEC_NAME(id, name) name,
     HP_BC_SECTIONS(HP_BC_SEC_NAME)
@@ -50,40 +52,6 @@ static uint32_t rd32(const uint8_t *p)
 static uint64_t rd64(const uint8_t *p)
 {
 	return (uint64_t)rd32(p + 4) << 32 | rd32(p);
-}
-
-/* Strict UTF-8: no overlong forms, no surrogates, nothing past U+10FFFF. */
-static size_t utf8_bad(const uint8_t *s, size_t n)
-{
-	size_t i = 0;
-	while (i < n) {
-		uint8_t c = s[i];
-		size_t k;
-		uint32_t cp, min;
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if ((c & 0xe0) == 0xc0) {
-			k = 1, cp = c & 0x1f, min = 0x80;
-		} else if ((c & 0xf0) == 0xe0) {
-			k = 2, cp = c & 0x0f, min = 0x800;
-		} else if ((c & 0xf8) == 0xf0) {
-			k = 3, cp = c & 0x07, min = 0x10000;
-		} else {
-			return i + 1;
-		}
-		if (k > n - i - 1)
-			return i + 1;
-		for (size_t j = 1; j <= k; j++) {
-			if ((s[i + j] & 0xc0) != 0x80)
-				return i + 1;
-			cp = cp << 6 | (s[i + j] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return i + 1;
-		i += k + 1;
-	}
-	return 0;
 }
 
 /* A table of count entries of size bytes starting at off, inside its
@@ -285,9 +253,9 @@ static bool load_strings(loader *l, hp_bc *bc)
 		const uint8_t *nul = memchr(p, 0, sl);
 		if (nul)
 			return fail(l, (size_t)(nul - l->d), "string %u contains a NUL byte", i);
-		size_t bad = utf8_bad(p, sl);
-		if (bad)
-			return fail(l, blob + so + bad - 1, "string %u is not valid UTF-8", i);
+		size_t good = hp_utf8_prefix(p, sl);
+		if (good < sl)
+			return fail(l, blob + so + good, "string %u is not valid UTF-8", i);
 		bc->strings[i].p = (const char *)p;
 		bc->strings[i].len = sl;
 	}
@@ -645,53 +613,17 @@ static bool load_srcmap(loader *l, hp_bc *bc)
 
 /* Every instruction belongs to exactly one region: no overlap, no code
  * that nothing runs. */
-typedef enum { REG_PARAM, REG_IDENTITY, REG_BODY, REG_COND } region_kind;
-
-typedef struct {
-	hp_bc_region r;
-	region_kind kind;
-	uint32_t index;
-} region_ref;
-
 static int region_cmp(const void *a, const void *b)
 {
-	const region_ref *x = a, *y = b;
+	const hp_bc_region_ref *x = a, *y = b;
 	return x->r.start < y->r.start ? -1 : x->r.start > y->r.start;
-}
-
-static const char *region_name(const hp_bc *bc, const region_ref *r, char *buf, size_t n)
-{
-	switch (r->kind) {
-	case REG_PARAM:
-		snprintf(buf, n, "param %s", hp_bc_str(bc, bc->params[r->index].name));
-		break;
-	case REG_IDENTITY:
-		snprintf(buf, n, "the identity of role %s",
-		         hp_role_names[bc->roles[r->index].role]);
-		break;
-	case REG_BODY:
-		snprintf(buf, n, "the checks of role %s", hp_role_names[bc->roles[r->index].role]);
-		break;
-	default:
-		snprintf(buf, n, "provider condition %u", r->index);
-		break;
-	}
-	return buf;
 }
 
 static bool check_regions(loader *l, hp_bc *bc)
 {
-	size_t n = (size_t)bc->nparams + 2u * bc->nroles + bc->nconds;
-	region_ref *rs = hp_xcalloc(n, sizeof *rs);
-	size_t k = 0;
-	for (uint32_t i = 0; i < bc->nparams; i++)
-		rs[k++] = (region_ref){bc->params[i].code, REG_PARAM, i};
-	for (uint32_t i = 0; i < bc->nroles; i++) {
-		rs[k++] = (region_ref){bc->roles[i].identity, REG_IDENTITY, i};
-		rs[k++] = (region_ref){bc->roles[i].body, REG_BODY, i};
-	}
-	for (uint32_t i = 0; i < bc->nconds; i++)
-		rs[k++] = (region_ref){bc->conds[i].code, REG_COND, i};
+	size_t n = hp_bc_region_count(bc);
+	hp_bc_region_ref *rs = hp_xcalloc(n ? n : 1, sizeof *rs);
+	hp_bc_regions(bc, rs);
 	qsort(rs, n, sizeof *rs, region_cmp);
 	uint32_t next = 0;
 	bool ok = true;
@@ -700,8 +632,9 @@ static bool check_regions(loader *l, hp_bc *bc)
 		if (rs[i].r.start < next)
 			ok = fail(l, bc->code_offset + (size_t)rs[i].r.start * HP_BC_INSN_SIZE,
 			          "instruction %u: the code of %s overlaps the code of %s",
-			          rs[i].r.start, region_name(bc, &rs[i], a, sizeof a),
-			          region_name(bc, &rs[i - 1], b, sizeof b));
+			          rs[i].r.start,
+			          hp_bc_region_name(bc, rs[i].kind, rs[i].index, a, sizeof a),
+			          hp_bc_region_name(bc, rs[i - 1].kind, rs[i - 1].index, b, sizeof b));
 		else if (rs[i].r.start > next)
 			ok = fail(l, bc->code_offset + (size_t)next * HP_BC_INSN_SIZE,
 			          "instruction %u belongs to no region", next);

@@ -8,9 +8,18 @@ const char *const hp_operand_kind_names[HP_K_COUNT] = {
     "int constant", "caps constant", "list constant", "string", "param", "target", "assertion",
 };
 
+#define HP_OP_TERMINAL_YES true
+#define HP_OP_TERMINAL_NO false
 const hp_opcode_info hp_opcodes[HP_I_COUNT] = {
-#define HP_OPCODE(name, a, b, c, pops, pushes, doc)                                               \
-	{#name, {HP_K_##a, HP_K_##b, HP_K_##c}, pops, pushes, sizeof pops - 1, sizeof pushes - 1, \
+#define HP_OPCODE(name, a, b, c, pops, pushes, region, terminal, doc)                             \
+	{#name,                                                                                   \
+	 {HP_K_##a, HP_K_##b, HP_K_##c},                                                          \
+	 pops,                                                                                    \
+	 pushes,                                                                                  \
+	 sizeof pops - 1,                                                                         \
+	 sizeof pushes - 1,                                                                       \
+	 HP_OPR_##region,                                                                         \
+	 HP_OP_TERMINAL_##terminal,                                                               \
 	 doc},
 #include "model/opcodes.def"
 };

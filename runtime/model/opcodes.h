@@ -5,10 +5,11 @@
 #ifndef HP_OPCODES_H
 #define HP_OPCODES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef enum {
-#define HP_OPCODE(name, a, b, c, pops, pushes, doc) HP_I_##name,
+#define HP_OPCODE(name, a, b, c, pops, pushes, region, terminal, doc) HP_I_##name,
 #include "model/opcodes.def"
 	HP_I_COUNT
 } hp_opcode;
@@ -34,12 +35,21 @@ typedef enum {
 
 extern const char *const hp_operand_kind_names[HP_K_COUNT];
 
+/* opcodes.def's REGION column: the regions an instruction may stand in. */
+typedef enum {
+	HP_OPR_ANY,   /* every region */
+	HP_OPR_BODY,  /* only a role's checks */
+	HP_OPR_VALUE, /* only a value region: a param, an identity, a condition */
+} hp_op_region;
+
 typedef struct {
 	const char *name;
 	uint8_t kind[3];    /* hp_operand_kind of a, b, c */
 	const char *pops;   /* type letters, deepest first */
 	const char *pushes; /* "" or one type letter */
 	uint8_t npops, npushes;
+	hp_op_region region; /* where it may stand */
+	bool terminal;       /* a region's last instruction, and only that */
 	const char *doc;
 } hp_opcode_info;
 

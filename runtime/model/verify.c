@@ -18,11 +18,10 @@
  * or HP_BC_MAX_PROBES. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/bytecode.h"
-
-typedef enum { R_PARAM, R_IDENTITY, R_COND, R_BODY } region_kind;
 
 typedef struct {
 	uint8_t depth, nloops;
@@ -38,10 +37,10 @@ typedef struct {
 typedef struct {
 	hp_bc *bc;
 	hp_err *err;
-	region_kind kind;
+	hp_bc_region_kind kind;
 	hp_bc_region r;
-	uint32_t index;   /* the param's index (R_PARAM) */
-	uint8_t role;     /* R_BODY */
+	uint32_t index;   /* the region's index (hp_bc_region_ref) */
+	uint8_t role;     /* HP_BC_REG_IDENTITY, HP_BC_REG_BODY: the role */
 	uint8_t want;     /* the type RETURN takes; HP_T_COUNT: int or user */
 	uint8_t returned; /* the type RETURN took */
 	pending pend[HP_BC_MAX_PENDING];
@@ -106,22 +105,17 @@ static void types_text(char *out, size_t n, const uint8_t *types, unsigned count
 
 static const char *region_name(const verifier *v, char *buf, size_t n)
 {
-	const hp_bc *bc = v->bc;
-	switch (v->kind) {
-	case R_PARAM:
-		snprintf(buf, n, "param %s", hp_bc_str(bc, bc->params[v->index].name));
-		break;
-	case R_IDENTITY:
-		snprintf(buf, n, "the identity of role %s", hp_role_names[v->role]);
-		break;
-	case R_COND:
-		snprintf(buf, n, "provider condition %u", v->index);
-		break;
-	default:
-		snprintf(buf, n, "the checks of role %s", hp_role_names[v->role]);
-		break;
-	}
-	return buf;
+	return hp_bc_region_name(v->bc, v->kind, v->index, buf, n);
+}
+
+/* The terminal instruction of a region of this kind (opcodes.def). */
+static const char *terminal_name(hp_bc_region_kind kind)
+{
+	hp_op_region want = kind == HP_BC_REG_BODY ? HP_OPR_BODY : HP_OPR_VALUE;
+	for (int i = 0; i < HP_I_COUNT; i++)
+		if (hp_opcodes[i].terminal && hp_opcodes[i].region == want)
+			return hp_opcodes[i].name;
+	return "its terminal instruction";
 }
 
 static bool same_state(const vstate *a, const vstate *b)
@@ -200,7 +194,7 @@ static bool check_operands(verifier *v, uint32_t pc, const vstate *st)
 			if (in->op == HP_I_PROBE1 && hp_probes[x].arg == HP_T_NONE)
 				return vfail(v, pc, "probe %s takes no argument",
 				             hp_probes[x].name);
-			if (v->kind != R_BODY && hp_probes[x].scope != HP_SCOPE_GLOBAL) {
+			if (v->kind != HP_BC_REG_BODY && hp_probes[x].scope != HP_SCOPE_GLOBAL) {
 				char rn[120];
 				return vfail(
 				    v, pc,
@@ -239,7 +233,7 @@ static bool check_operands(verifier *v, uint32_t pc, const vstate *st)
 			if (x >= bc->nparams)
 				return vfail(v, pc, "param %u out of range (%u params)", x,
 				             bc->nparams);
-			if (v->kind == R_PARAM && x >= v->index)
+			if (v->kind == HP_BC_REG_PARAM && x >= v->index)
 				return vfail(
 				    v, pc,
 				    "param %s reads param %s, which is not defined before it",
@@ -271,6 +265,7 @@ static bool check_operands(verifier *v, uint32_t pc, const vstate *st)
 				             "assertion %u is already checked at instruction %u", x,
 				             bc->asserts[x].pc);
 			break;
+		case HP_K_COUNT:
 		default:
 			return vfail(v, pc, "operand %c has no kind", f);
 		}
@@ -434,24 +429,20 @@ static bool verify_region(verifier *v)
 			return vfail(v, pc, "unknown opcode");
 		if (!join(v, pc, &st))
 			return false;
-		bool terminal = in->op == HP_I_END || in->op == HP_I_RETURN;
-		bool body_only = in->op == HP_I_END || in->op == HP_I_FOR ||
-		                 in->op == HP_I_ENDFOR || in->op == HP_I_REQUIRE ||
-		                 in->op == HP_I_FORBID;
+		const hp_opcode_info *op = &hp_opcodes[in->op];
 		char rn[120];
-		if (body_only && v->kind != R_BODY)
+		if (op->region == HP_OPR_BODY && v->kind != HP_BC_REG_BODY)
 			return vfail(v, pc, "not allowed in %s (only in a role's checks)",
 			             region_name(v, rn, sizeof rn));
-		if (in->op == HP_I_RETURN && v->kind == R_BODY)
+		if (op->region == HP_OPR_VALUE && v->kind == HP_BC_REG_BODY)
 			return vfail(v, pc, "not allowed in %s (only in a value region)",
 			             region_name(v, rn, sizeof rn));
-		if (terminal && pc != last)
+		if (op->terminal && pc != last)
 			return vfail(v, pc, "ends %s before its last instruction %u",
 			             region_name(v, rn, sizeof rn), last);
-		if (pc == last && !terminal)
+		if (pc == last && !op->terminal)
 			return vfail(v, pc, "%s does not end with %s",
-			             region_name(v, rn, sizeof rn),
-			             v->kind == R_BODY ? "END" : "RETURN");
+			             region_name(v, rn, sizeof rn), terminal_name(v->kind));
 		if (!check_operands(v, pc, &st))
 			return false;
 		/* a FOR runs as often as its enclosing loops; its body, bound times more */
@@ -519,40 +510,52 @@ bool hp_bc_verify(hp_bc *bc, hp_err *err)
 	memset(&v, 0, sizeof v);
 	v.bc = bc;
 	v.err = err;
-	for (uint32_t i = 0; i < bc->nparams; i++) {
-		v.kind = R_PARAM;
+	size_t n = hp_bc_region_count(bc);
+	hp_bc_region_ref *rs = hp_xcalloc(n ? n : 1, sizeof *rs);
+	hp_bc_regions(bc, rs);
+	bool ok = true;
+	for (size_t k = 0; k < n && ok; k++) {
+		uint32_t i = rs[k].index;
+		v.kind = rs[k].kind;
 		v.index = i;
-		v.r = bc->params[i].code;
-		v.want = bc->params[i].type;
-		if (!verify_region(&v))
-			return false;
-		bc->params[i].bounds = v.bounds;
+		v.r = rs[k].r;
+		switch (v.kind) {
+		case HP_BC_REG_PARAM:
+			v.want = bc->params[i].type;
+			break;
+		case HP_BC_REG_IDENTITY:
+			v.role = bc->roles[i].role;
+			v.want = HP_T_COUNT;
+			break;
+		case HP_BC_REG_BODY:
+			v.role = bc->roles[i].role;
+			break;
+		case HP_BC_REG_COND:
+			v.want = HP_T_BOOL;
+			break;
+		}
+		ok = verify_region(&v);
+		if (!ok)
+			break;
+		switch (v.kind) {
+		case HP_BC_REG_PARAM:
+			bc->params[i].bounds = v.bounds;
+			break;
+		case HP_BC_REG_IDENTITY:
+			bc->roles[i].identity_type = v.returned;
+			bc->roles[i].identity_bounds = v.bounds;
+			break;
+		case HP_BC_REG_BODY:
+			bc->roles[i].body_bounds = v.bounds;
+			break;
+		case HP_BC_REG_COND:
+			bc->conds[i].bounds = v.bounds;
+			break;
+		}
 	}
-	for (uint32_t i = 0; i < bc->nroles; i++) {
-		hp_bc_role *r = &bc->roles[i];
-		v.kind = R_IDENTITY;
-		v.role = r->role;
-		v.r = r->identity;
-		v.want = HP_T_COUNT;
-		if (!verify_region(&v))
-			return false;
-		r->identity_type = v.returned;
-		r->identity_bounds = v.bounds;
-		v.kind = R_BODY;
-		v.r = r->body;
-		if (!verify_region(&v))
-			return false;
-		r->body_bounds = v.bounds;
-	}
-	for (uint32_t i = 0; i < bc->nconds; i++) {
-		v.kind = R_COND;
-		v.index = i;
-		v.r = bc->conds[i].code;
-		v.want = HP_T_BOOL;
-		if (!verify_region(&v))
-			return false;
-		bc->conds[i].bounds = v.bounds;
-	}
+	free(rs);
+	if (!ok)
+		return false;
 	for (uint32_t i = 0; i < bc->nasserts; i++)
 		if (bc->asserts[i].pc == HP_BC_NONE) {
 			hp_err_set(err, "%s: byte %zu: assertion %u (rule %s) is never checked",

@@ -5,8 +5,8 @@
  * child (identity.h), with the raw faccessat2(fd, "", mode, AT_EACCESS |
  * AT_EMPTY_PATH) on the O_PATH descriptor the path resolved to. The kernel
  * counts ACLs, read-only mounts, capabilities and LSMs; the mode bits alone
- * do not (RUNTIME-SECURITY.md 19). EPERM or ENOSYS from the call (seccomp,
- * gVisor, or an immutable file) is unknown, never "no" (item 20).
+ * do not (docs/runtime.md, B.19). EPERM or ENOSYS from the call (seccomp,
+ * gVisor, or an immutable file) is unknown, never "no" (B.20).
  *
  * The owner rule: the owner of a file can always chmod it, so a "no" from
  * the kernel becomes "yes" when the caller owns the file (or has
@@ -22,7 +22,7 @@
  * the kernel's generic_permission does, plus the owner rule. Mount options
  * of the machine the image was unpacked on say nothing about the image and
  * are ignored. Owners that are the overflow uid or gid (an unmapped id in a
- * user namespace, item 24) make a computed answer unknown.
+ * user namespace, B.24) make a computed answer unknown.
  */
 #ifndef HP_ACCESS_H
 #define HP_ACCESS_H

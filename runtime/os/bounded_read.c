@@ -1,4 +1,7 @@
-/* bounded_read.c: regular files only, capped, never blocking. */
+/* bounded_read.c: regular files only, capped, never blocking. The read
+ * itself is lib/readfile.c's one loop; what is ours is how a file the
+ * agent may have planted is opened (readfile.h says why that is not the
+ * library's). */
 #include "os/bounded_read.h"
 
 #include <errno.h>
@@ -10,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/readfile.h"
 #include "os/sysx.h"
 
 static int reopen_via_proc(int opath_fd)
@@ -17,41 +21,17 @@ static int reopen_via_proc(int opath_fd)
 	return hp_proc_reopen(opath_fd, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 }
 
-static hp_tri read_all(int fd, const char *name, size_t cap, char **buf, size_t *len, hp_err *why)
+static hp_tri read_all(int fd, const char *name, size_t cap, size_t hint, char **buf, size_t *len,
+                       hp_err *why)
 {
-	size_t bcap = 4096, n = 0;
-	char *b = hp_xmalloc(bcap + 1);
-	for (;;) {
-		if (n == bcap) {
-			if (bcap >= cap + 1) {
-				free(b);
-				hp_err_set(why, "%s: larger than the %zu-byte cap", name, cap);
-				return HP_UNKNOWN;
-			}
-			bcap = bcap * 2 > cap + 1 ? cap + 1 : bcap * 2;
-			b = hp_xrealloc(b, bcap + 1);
-		}
-		ssize_t r = read(fd, b + n, bcap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			free(b);
-			hp_err_set(why, "%s: %s", name, strerror(e));
-			return HP_UNKNOWN;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n > cap) {
-			free(b);
+	if (hp_read_fd_all(fd, cap, hint, buf, len) != 0) {
+		int e = errno;
+		if (e == EFBIG)
 			hp_err_set(why, "%s: larger than the %zu-byte cap", name, cap);
-			return HP_UNKNOWN;
-		}
+		else
+			hp_err_set(why, "%s: %s", name, strerror(e));
+		return HP_UNKNOWN;
 	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
 	return HP_TRUE;
 }
 
@@ -82,7 +62,7 @@ static hp_tri read_checked(int rfd, const hp_fileinfo *fi, const char *name, siz
 		hp_err_set(why, "%s: changed while it was opened", name);
 		return HP_UNKNOWN;
 	}
-	return read_all(rfd, name, cap, buf, len, why);
+	return read_all(rfd, name, cap, (size_t)fi->size, buf, len, why);
 }
 
 hp_tri hp_read_fd_bounded(int opath_fd, const char *name, size_t cap, char **buf, size_t *len,

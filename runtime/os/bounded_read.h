@@ -1,6 +1,6 @@
 /* bounded_read.h: reading a file the agent may have planted, safely: only a
- * regular file, never more than a cap, never blocking (RUNTIME-SECURITY.md
- * 18; issue item 4). The etc parsers (passwd, group, shadow, sudoers,
+ * regular file, never more than a cap, never blocking (docs/runtime.md,
+ * B.18). The etc parsers (passwd, group, shadow, sudoers,
  * nsswitch.conf) and the mountinfo reader use it.
  *
  * The path is resolved to an O_PATH descriptor (safe_path.h), fstat'ed, and

@@ -1,5 +1,5 @@
-/* canary.h: can one role reach another role's process? (issue item 3; the
- * signal, ptrace and proc_mem probes; RUNTIME-SECURITY.md 11, 13, 22, 23.)
+/* canary.h: can one role reach another role's process? (the
+ * signal, ptrace and proc_mem probes; docs/runtime.md, A.11, A.13, B.22, B.23.)
  *
  * The runtime (root) starts a canary as one role, say hangar: a forked
  * child that takes the role's identity (identity.h; for hangar dumpable
@@ -11,7 +11,7 @@
  *   signal    pidfd_send_signal(pidfd, 0), or kill(pid, 0) without pidfds;
  *   ptrace    PTRACE_SEIZE, and if that succeeds, an immediate
  *             PTRACE_INTERRUPT, wait and PTRACE_DETACH (the prober's exit
- *             detaches too); why records Yama's ptrace_scope (item 11);
+ *             detaches too); why records Yama's ptrace_scope (A.11);
  *   proc_mem  open /proc/PID/mem for reading, /proc checked to be procfs.
  * Success is true, EPERM or EACCES is false (for proc_mem, ENOENT while the
  * canary is alive is false as well: hidepid hides it), anything else, or a

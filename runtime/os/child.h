@@ -1,6 +1,6 @@
 /* child.h: run a function in a forked child that has become a role, with a
  * deadline, and get its answers back over a pipe as a framed message
- * (frame.h). Issue item 1; RUNTIME-SECURITY.md 10-12, 30, 31 and the
+ * (frame.h). docs/runtime.md, A.10–A.12, C.30, C.31 and the
  * CVE-2024-21626 attack (stray descriptors, cwd outside the root).
  *
  * In the child, before the function runs:

@@ -1,5 +1,5 @@
 /* cleanup.h: nothing the check started may outlive it, even when the check
- * itself is interrupted (issue item 7).
+ * itself is interrupted (docs/runtime.md, "The session").
  *
  * Role children, canaries and the root helper set PR_SET_PDEATHSIG, so they
  * die with the check. What they start in turn does not always: sudo runs

@@ -193,6 +193,7 @@ hp_tri hp_identity_become(const hp_identity *id, hp_err *why)
 	case HP_ID_PLAIN:
 		t = become_plain(id, last, why);
 		break;
+	case HP_ID_UNCHANGED:
 	default:
 		hp_err_set(why, "identity: unknown kind %d", (int)id->kind);
 		return HP_UNKNOWN;
@@ -202,7 +203,7 @@ hp_tri hp_identity_become(const hp_identity *id, hp_err *why)
 	if (id->no_new_privs && id->kind != HP_ID_PLAIN &&
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return fail(why, "PR_SET_NO_NEW_PRIVS");
-	/* last, after every credential change (item 10) */
+	/* last, after every credential change (A.10) */
 	if (prctl(PR_SET_DUMPABLE, final_dumpable(id), 0, 0, 0) < 0)
 		return fail(why, "PR_SET_DUMPABLE");
 	return hp_identity_verify(id, why);
@@ -302,7 +303,7 @@ hp_tri hp_identity_verify(const hp_identity *id, hp_err *why)
 		hp_err_set(why, "identity: dumpable is %d, expected %d", cs.dumpable, dump);
 		return HP_UNKNOWN;
 	}
-	/* no way back (item 4) */
+	/* no way back (A.4) */
 	if (!((want >> CAP_SETUID) & 1) && setuid(0) == 0) {
 		hp_err_set(why, "identity: setuid(0) succeeded: the role can become root again");
 		return HP_UNKNOWN;

@@ -1,21 +1,21 @@
 /* identity.h: becoming a role in a forked child, the way the real process
- * starts (RUNTIME-SECURITY.md 1-12; issue item 1). Called once, in a fresh
+ * starts (docs/runtime.md, A.1–A.12). Called once, in a fresh
  * single-threaded child (child.h does it), before any probe runs; there is
  * no way back, and none is wanted.
  *
  *   HP_ID_UNCHANGED  root: the runtime's own identity, untouched.
  *   HP_ID_KEEP_CAPS  hangar, as util-linux setpriv starts the driver:
  *                    PR_SET_KEEPCAPS(1); setgroups, setresgid, setresuid
- *                    (in that order, item 1); permitted, effective and
+ *                    (in that order, A.1); permitted, effective and
  *                    inheritable set to keep_caps with libcap; each kept
  *                    capability raised in the ambient set (a raise needs it
- *                    in both permitted and inheritable, item 7);
+ *                    in both permitted and inheritable, A.7);
  *                    PR_SET_KEEPCAPS(0). The bounding set is left alone, as
  *                    setpriv does.
  *   HP_ID_NO_CAPS    agent, as libcap's cap_set_mode(CAP_MODE_NOPRIV): while
  *                    still root, the bounding set is dropped up to
  *                    /proc/sys/kernel/cap_last_cap (not the compile-time
- *                    CAP_LAST_CAP, item 6) and the securebits NOROOT,
+ *                    CAP_LAST_CAP, A.6) and the securebits NOROOT,
  *                    NO_SETUID_FIXUP, KEEP_CAPS and NO_CAP_AMBIENT_RAISE are
  *                    set and locked; then setgroups, setresgid, setresuid;
  *                    then every set emptied. Always non-dumpable.
@@ -25,21 +25,21 @@
  *                    securebits as they were, never no_new_privs. The sudo
  *                    probe runs sudo this way: the harness's restrictions
  *                    are not something every agent process has, and sudo
- *                    refuses to run under no_new_privs (item 28).
+ *                    refuses to run under no_new_privs (C.28).
  *
  * no_new_privs is set when asked (the policy says so per role), then
  * PR_SET_DUMPABLE is set after the last credential change (the kernel resets
- * it on a uid change, item 10); both are read back.
+ * it on a uid change, A.10); both are read back.
  *
  * Every step's result is checked, and the state is read back afterwards
- * (item 8: a raise that silently did nothing is caught): getresuid,
- * getresgid and getgroups equal what was asked (item 4); the capability
+ * (A.8: a raise that silently did nothing is caught): getresuid,
+ * getresgid and getgroups equal what was asked (A.4); the capability
  * sets, securebits, no_new_privs and dumpable are what they should be
  * (capstate.h, both sources); setuid(0) and setgroups() fail, unless the
  * role keeps CAP_SETUID or CAP_SETGID, whose whole point is that it can.
  * Ids equal to (uid_t)-1 or (gid_t)-1 are refused before anything changes
- * (item 3: setresuid(-1, -1, -1) succeeds and changes nothing). The process
- * must be single-threaded (item 12): glibc's set*id calls are used, never
+ * (A.3: setresuid(-1, -1, -1) succeeds and changes nothing). The process
+ * must be single-threaded (A.12): glibc's set*id calls are used, never
  * raw system calls.
  *
  * Resolving user names to ids is the etc parsers' job; this takes numbers.

@@ -1,6 +1,5 @@
 /* mounts.h: the mount table from /proc/self/mountinfo, and what the
- * mount_point, read_only and fs_type probes answer for a path (issue item
- * 3). The parser is pure (a buffer in, a table out) and fuzzed
+ * mount_point, read_only and fs_type probes answer for a path. The parser is pure (a buffer in, a table out) and fuzzed
  * (tests/fuzz/fuzz_mountinfo.c).
  *
  * A mountinfo line is

@@ -1,5 +1,5 @@
 /* procs.h: the procs_visible probe: can the calling process (a role's
- * child) see processes of another uid in /proc? (issue item 3; a driver
+ * child) see processes of another uid in /proc? (a driver
  * whose processes the agent can list leaks its command lines and
  * environment sizes, and makes it a target.)
  *

@@ -1,6 +1,6 @@
 /* replace.h: writable_ancestor: could a role replace a path (or create it,
  * if it does not exist) through any directory on the way to it?
- * (RUNTIME-SECURITY.md 21; fs/namei.c may_delete and check_sticky.)
+ * (docs/runtime.md, B.21; fs/namei.c may_delete and check_sticky.)
  *
  * The path is walked inside the root (safe_path.h, the walker), symlinks
  * followed, and every step counts: the directory holding each component,

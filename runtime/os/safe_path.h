@@ -1,7 +1,7 @@
 /* safe_path.h: paths resolved inside a root directory, on descriptors, so
  * that no symlink or '..' leads out of the root and no answer is about a
- * different file than the one that was looked at (RUNTIME-SECURITY.md
- * 14-18, 24).
+ * different file than the one that was looked at (docs/runtime.md,
+ * B.14–B.18, B.24).
  *
  * A root is the live "/" or an unpacked image (--root DIR). Every path is
  * taken relative to it: an absolute symlink leads to the root, '..' at the
@@ -17,7 +17,7 @@
  * directory the walk came through and never above the root, and the walk
  * stops after a fixed number of steps. The walker is also used whenever the
  * caller wants every step reported (writable_ancestor) or the CHASE_SAFE
- * ownership rule (item 16).
+ * ownership rule (B.16).
  *
  * Answers: HP_TRUE resolved; HP_FALSE the path does not exist (a component
  * is missing, or a non-directory is used as one); HP_UNKNOWN anything else
@@ -99,7 +99,7 @@ enum {
 	HP_RES_NOFOLLOW = 1u,
 	/* Trusted paths (the driver's PATH, sudo): refuse a step from a
 	 * directory not owned by root to an entry with a different owner,
-	 * as systemd's CHASE_SAFE does (item 16). Implies the walker. */
+	 * as systemd's CHASE_SAFE does (B.16). Implies the walker. */
 	HP_RES_SAFE = 2u,
 	/* A directory on the way that refuses the caller search (EACCES)
 	 * answers HP_FALSE instead of HP_UNKNOWN: for "can this identity

@@ -1,5 +1,5 @@
 /* setuid_scan.h: the setuid_root probe: which executables in a directory
- * can raise privilege when the agent runs them (RUNTIME-SECURITY.md 47):
+ * can raise privilege when the agent runs them (docs/runtime.md, F.47):
  * regular files with an execute bit that are setuid root, setgid root
  * (group 0), or carry a security.capability extended attribute (file
  * capabilities). A symlink in the directory counts when, resolved inside the

@@ -322,22 +322,35 @@ hp_tri hp_sudo_probe(const hp_root *r, const char *const *dirs, size_t ndirs, co
 	return res;
 }
 
-typedef struct {
-	const hp_root *r;
-	const char *const *dirs;
-	size_t ndirs;
-	const hp_sudo_opts *o;
-} probe_args;
+/* The records of the sudo child's frame. */
+enum { TAG_ANSWER = 1, TAG_WHY = 2 };
 
-static int probe_in_child(void *arg, hp_frame_writer *out)
+int hp_sudo_child(void *arg, hp_frame_writer *out)
 {
-	probe_args *a = arg;
+	const hp_sudo_job *j = arg;
 	hp_err e;
 	e.msg[0] = '\0';
-	hp_tri t = hp_sudo_probe(a->r, a->dirs, a->ndirs, a->o, &e);
-	hp_frame_add_u64(out, 1, (uint64_t)t);
-	hp_frame_add_str(out, 2, e.msg);
+	hp_tri t = hp_sudo_probe(j->r, j->dirs, j->ndirs, j->o, &e);
+	hp_frame_add_u64(out, TAG_ANSWER, (uint64_t)t);
+	hp_frame_add_str(out, TAG_WHY, e.msg);
 	return 0;
+}
+
+hp_tri hp_sudo_child_answer(const hp_frame *f, hp_err *why)
+{
+	uint64_t v;
+	char *s = NULL;
+	hp_tri t = HP_UNKNOWN;
+	const hp_frame_rec *rt = hp_frame_find(f, TAG_ANSWER), *rw = hp_frame_find(f, TAG_WHY);
+	if (rt && rw && hp_frame_rec_u64(rt, &v) == 0 && v <= HP_UNKNOWN &&
+	    hp_frame_rec_str(rw, &s) == 0) {
+		t = (hp_tri)v;
+		hp_err_set(why, "%s", s);
+	} else {
+		hp_err_set(why, "sudo: the child's answer is malformed");
+	}
+	free(s);
+	return t;
 }
 
 hp_tri hp_sudo_probe_as(const hp_root *r, const hp_identity *id, const char *const *dirs,
@@ -347,7 +360,7 @@ hp_tri hp_sudo_probe_as(const hp_root *r, const hp_identity *id, const char *con
 		hp_err_set(why, "sudo: asked as a restricted identity (it must be a plain one)");
 		return HP_UNKNOWN;
 	}
-	probe_args a = {r, dirs, ndirs, o};
+	hp_sudo_job a = {r, dirs, ndirs, o};
 	/* two runs per candidate at most, plus room for the checks */
 	int64_t total = (int64_t)o->deadline_ms * 2 * (int64_t)(ndirs ? ndirs : 1) + 2000;
 	hp_child_opts co = {.identity = id,
@@ -359,22 +372,11 @@ hp_tri hp_sudo_probe_as(const hp_root *r, const hp_identity *id, const char *con
 	                    .max_records = 4};
 	hp_frame f;
 	hp_err e;
-	if (hp_child_run(&co, probe_in_child, &a, &f, &e) != HP_TRUE) {
+	if (hp_child_run(&co, hp_sudo_child, &a, &f, &e) != HP_TRUE) {
 		hp_err_set(why, "sudo: %s", e.msg);
 		return HP_UNKNOWN;
 	}
-	uint64_t v;
-	char *s = NULL;
-	hp_tri t = HP_UNKNOWN;
-	const hp_frame_rec *rt = hp_frame_find(&f, 1), *rw = hp_frame_find(&f, 2);
-	if (rt && rw && hp_frame_rec_u64(rt, &v) == 0 && v <= HP_UNKNOWN &&
-	    hp_frame_rec_str(rw, &s) == 0) {
-		t = (hp_tri)v;
-		hp_err_set(why, "%s", s);
-	} else {
-		hp_err_set(why, "sudo: the child's answer is malformed");
-	}
-	free(s);
+	hp_tri t = hp_sudo_child_answer(&f, why);
 	hp_frame_free(&f);
 	return t;
 }

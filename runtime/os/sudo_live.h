@@ -1,15 +1,15 @@
 /* sudo_live.h: the live sudo probe: can the agent run sudo without a
- * password? (issue item 3; RUNTIME-SECURITY.md 25-31.)
+ * password? (docs/runtime.md, C.25–C.31.)
  *
  * Asked in a child that is the agent the way any of its processes could
  * be (identity.h HP_ID_PLAIN: its uid, gid and groups, no capabilities,
- * never no_new_privs: sudo refuses to run under it, item 28, which must
+ * never no_new_privs: sudo refuses to run under it, C.28, which must
  * never read as "no sudo"). hp_sudo_probe_as forks that child;
  * hp_sudo_probe is what runs inside it.
  *
  * Candidates: "sudo" in each directory given (the driver's PATH entries and
  * the standard directories), resolved inside the root with the CHASE_SAFE
- * rule (item 16), each file once (by device and inode). A candidate runs
+ * rule (B.16), each file once (by device and inode). A candidate runs
  * only when it is a regular file, owned by root, setuid, not writable by
  * the agent and not replaceable by it through any directory on the way
  * (access.h, replace.h, asked as the agent). A file that is not setuid root
@@ -17,15 +17,15 @@
  * write or replace is not run: unknown.
  *
  * Each verified candidate runs twice, `sudo -n -k -- true` and `sudo -n -l`
- * (items 26, 27), both at once (two independent processes, each with its
+ * (C.26, C.27), both at once (two independent processes, each with its
  * own deadline, output pipe and process group), never -R or -h: executed from its verified descriptor
- * (execveat with AT_EMPTY_PATH, item 25), no PATH lookup, in a new session
+ * (execveat with AT_EMPTY_PATH, C.25), no PATH lookup, in a new session
  * with no controlling terminal, stdin /dev/null, stdout and stderr one pipe,
  * every other descriptor closed, core dumps off, and an environment of
  * exactly PATH=/usr/sbin:/usr/bin:/sbin:/bin and LC_ALL=C: nothing from the
  * check's own environment (LD_PRELOAD, BASH_ENV, SUDO_ASKPASS...) reaches
  * it. At the deadline the process group is SIGKILLed; it is always reaped.
- * Output past the cap is unknown (item 31).
+ * Output past the cap is unknown (C.31).
  *
  * A run answers: exit 0: true; a refusal that says a password is required
  * or the user may not run the command: false; anything else (a signal, the
@@ -34,13 +34,14 @@
  * A candidate is true if either run is, false if both are false, else
  * unknown. The probe is true if any candidate is, unknown if any is, false
  * otherwise (also when no sudo exists). A live "false" is only half the
- * answer: the policy pairs it with the static sudoers check (item 28).
+ * answer: the policy pairs it with the static sudoers check (C.28).
  */
 #ifndef HP_SUDO_LIVE_H
 #define HP_SUDO_LIVE_H
 
 #include <stddef.h>
 
+#include "lib/frame.h"
 #include "os/identity.h"
 #include "os/safe_path.h"
 #include "lib/tri.h"
@@ -79,6 +80,20 @@ hp_tri hp_sudo_classify(const hp_sudo_run *run, const hp_sudo_opts *o, hp_err *w
 /* The probe, in the calling process (already the agent's plain child). */
 hp_tri hp_sudo_probe(const hp_root *r, const char *const *dirs, size_t ndirs, const hp_sudo_opts *o,
                      hp_err *why);
+
+/* The probe in a child (child.h): hp_sudo_child is the child's function,
+ * which runs hp_sudo_probe on an hp_sudo_job and sends its answer and
+ * reason back as a frame; hp_sudo_child_answer reads that frame in the
+ * parent (UNKNOWN, "sudo: the child's answer is malformed", when it is not
+ * what hp_sudo_child writes). The frame's tags are sudo_live.c's alone. */
+typedef struct {
+	const hp_root *r;
+	const char *const *dirs;
+	size_t ndirs;
+	const hp_sudo_opts *o;
+} hp_sudo_job;
+int hp_sudo_child(void *job, hp_frame_writer *out);
+hp_tri hp_sudo_child_answer(const hp_frame *f, hp_err *why);
 
 /* The probe in a child with identity id (HP_ID_PLAIN), with an overall
  * deadline covering every run. */

@@ -1,11 +1,11 @@
 /* sysx.h: the newer Linux system calls the runtime relies on, called through
  * syscall(2) so that the runtime builds against any libc (glibc, musl) and
  * reports ENOSYS instead of failing to link, plus procfs handles that are
- * checked to be procfs before they are trusted (RUNTIME-SECURITY.md 22).
+ * checked to be procfs before they are trusted (docs/runtime.md, B.22).
  *
  * Every wrapper returns what the raw system call returns: -1 with errno set
  * on failure. Callers treat ENOSYS and EPERM from these as "could not ask"
- * (checklist item 20), never as a negative answer.
+ * (B.20), never as a negative answer.
  */
 #ifndef HP_SYSX_H
 #define HP_SYSX_H
@@ -19,7 +19,7 @@
 
 /* openat2(2) with struct open_how; resolve is a RESOLVE_* mask. */
 int hp_sys_openat2(int dirfd, const char *path, uint64_t flags, uint64_t mode, uint64_t resolve);
-/* faccessat2(2): the raw call, never glibc's emulation (item 19). */
+/* faccessat2(2): the raw call, never glibc's emulation (B.19). */
 int hp_sys_faccessat2(int dirfd, const char *path, int mode, int flags);
 int hp_sys_close_range(unsigned first, unsigned last, unsigned flags);
 int hp_sys_pidfd_open(pid_t pid, unsigned flags);
@@ -56,12 +56,12 @@ int hp_proc_read_small(const char *rel, char *buf, size_t cap, hp_err *why);
 int hp_cap_last_cap(hp_err *why);
 
 /* The overflow uid and gid (/proc/sys/kernel/overflow{uid,gid}): owners a
- * user namespace cannot map show as these (item 24). Default 65534 when the
+ * user namespace cannot map show as these (B.24). Default 65534 when the
  * files cannot be read. */
 uid_t hp_overflow_uid(void);
 gid_t hp_overflow_gid(void);
 
-/* Yama's ptrace_scope, recorded next to every ptrace answer (item 11):
+/* Yama's ptrace_scope, recorded next to every ptrace answer (A.11):
  * 0..3, or -1 when Yama is not present. */
 int hp_yama_ptrace_scope(void);
 

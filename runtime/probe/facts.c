@@ -19,6 +19,7 @@ typedef struct {
 	uint64_t hash;
 	uint8_t probe, role; /* role ANY_ROLE: every role */
 	hp_value arg, answer;
+	const char *where;   /* where the recorded answer came from (a document's place), or NULL */
 	uint32_t file, line; /* where it was given: file index, 1-based line */
 } fact;
 
@@ -211,6 +212,9 @@ static node *parse(reader *r, const char *text, size_t len)
 			free(f->kids);
 			break;
 		}
+		case YAML_NO_EVENT:
+		case YAML_STREAM_START_EVENT:
+		case YAML_DOCUMENT_END_EVENT:
 		default:
 			break;
 		}
@@ -314,6 +318,9 @@ typedef struct {
 static const int_range RANGE_ID = {0, 4294967294, "an id is 0 to 4294967294"};
 static const int_range RANGE_MODE = {0, 07777, "a mode is 0 to 0o7777"};
 static const int_range RANGE_LINKS = {0, 4294967295, "a link count is 0 to 4294967295"};
+/* a document's integer is whatever the file says; a count is of its values */
+static const int_range RANGE_DOC = {INT64_MIN, INT64_MAX, "a document's int is 64 bits"};
+static const int_range RANGE_COUNT = {0, 4294967295, "a count is 0 to 4294967295"};
 
 /* The range of a probe's int argument (arg) or int answer; NULL for a probe
  * whose int has no range here, whose facts are then refused. */
@@ -330,6 +337,40 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 		return arg ? NULL : &RANGE_MODE;
 	case HP_PROBE_LINKS:
 		return arg ? NULL : &RANGE_LINKS;
+	case HP_PROBE_DOC_INT:
+		return arg ? NULL : &RANGE_DOC;
+	case HP_PROBE_DOC_COUNT:
+		return arg ? NULL : &RANGE_COUNT;
+	case HP_PROBE_USER:
+	case HP_PROBE_GROUP:
+	case HP_PROBE_PASSWORD_EMPTY:
+	case HP_PROBE_ENV:
+	case HP_PROBE_EXISTS:
+	case HP_PROBE_TYPE:
+	case HP_PROBE_READABLE:
+	case HP_PROBE_WRITABLE:
+	case HP_PROBE_EXECUTABLE:
+	case HP_PROBE_WRITABLE_ANCESTOR:
+	case HP_PROBE_SETUID_ROOT:
+	case HP_PROBE_SUDO:
+	case HP_PROBE_SUDOERS_GRANTS:
+	case HP_PROBE_CAPS_EFFECTIVE:
+	case HP_PROBE_CAPS_PERMITTED:
+	case HP_PROBE_CAPS_INHERITABLE:
+	case HP_PROBE_CAPS_AMBIENT:
+	case HP_PROBE_CAPS_BOUNDING:
+	case HP_PROBE_NO_NEW_PRIVS:
+	case HP_PROBE_SIGNAL:
+	case HP_PROBE_PTRACE:
+	case HP_PROBE_PROC_MEM:
+	case HP_PROBE_MOUNT_POINT:
+	case HP_PROBE_READ_ONLY:
+	case HP_PROBE_FS_TYPE:
+	case HP_PROBE_DOC_BOOL:
+	case HP_PROBE_DOC_STR:
+	case HP_PROBE_DOC_EXISTS:
+	case HP_PROBE_DOC_STRS:
+	case HP_PROBE_COUNT:
 	default:
 		return NULL;
 	}
@@ -487,14 +528,19 @@ static bool typed_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_val
 		if (!scalar(r, n, what))
 			return false;
 		int k = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, n->s);
+		char roles[64];
 		if (k < 0)
-			return nfail(r, n, "unknown role '%s' (root, hangar or agent)", n->s);
+			return nfail(r, n, "unknown role '%s' (%s)", n->s,
+			             hp_names_text(roles, sizeof roles, hp_role_names,
+			                           HP_ROLE_COUNT, "or"));
 		*out = hp_v_role((hp_role)k);
 		return true;
 	}
 	case HP_T_USER:
 	case HP_T_GROUP:
 		return record_value(f, r, n, t, out);
+	case HP_T_NONE:
+	case HP_T_COUNT:
 	default:
 		return nfail(r, n, "%s has no value", what);
 	}
@@ -538,17 +584,18 @@ static void grow_table(hp_facts *f)
 	f->nslots = n;
 }
 
-static const char *const fact_keys[] = {"role", "probe", "arg", "answer", "reason", NULL};
+static const char *const fact_keys[] = {"role",   "probe", "arg", "answer",
+                                        "reason", "where", NULL};
 
 static bool add_fact(hp_facts *f, reader *r, const node *n)
 {
 	if (n->kind != N_MAP)
 		return nfail(r, n, "a fact is a mapping (role, probe, arg, answer), not %s",
 		             kind_name(n));
-	if (!check_keys(r, n, fact_keys, "role, probe, arg, answer and reason"))
+	if (!check_keys(r, n, fact_keys, "role, probe, arg, answer, reason and where"))
 		return false;
 	const node *pn = get(n, "probe"), *rn = get(n, "role"), *an = get(n, "arg");
-	const node *ans = get(n, "answer"), *why = get(n, "reason");
+	const node *ans = get(n, "answer"), *why = get(n, "reason"), *wn = get(n, "where");
 	if (!pn)
 		return nfail(r, n, "a fact needs a probe");
 	if (!scalar(r, pn, "the probe"))
@@ -562,8 +609,11 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 		if (!scalar(r, rn, "the role"))
 			return false;
 		int k = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, rn->s);
+		char roles[64];
 		if (k < 0)
-			return nfail(r, rn, "unknown role '%s' (root, hangar or agent)", rn->s);
+			return nfail(r, rn, "unknown role '%s' (%s)", rn->s,
+			             hp_names_text(roles, sizeof roles, hp_role_names,
+			                           HP_ROLE_COUNT, "or"));
 		if (pi->scope == HP_SCOPE_GLOBAL)
 			return nfail(
 			    r, rn,
@@ -604,6 +654,13 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 		    !int_in_range(r, ans, (hp_probe_id)probe, false, &answer, "the answer"))
 			return false;
 	}
+	const char *where = NULL;
+	if (wn) {
+		hp_str s;
+		if (!str_value(f, r, wn, &s, "where"))
+			return false;
+		where = s.p;
+	}
 	size_t slot;
 	if ((f->n + 1) * 2 > f->nslots)
 		grow_table(f);
@@ -614,12 +671,14 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 	if (old) {
 		/* a later file's answer replaces an earlier one */
 		old->answer = answer;
+		old->where = where;
 		old->file = f->nfiles;
 		old->line = n->line;
 		return true;
 	}
 	f->v = hp_xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v);
-	f->v[f->n] = (fact){h, (uint8_t)probe, (uint8_t)role, arg, answer, f->nfiles, n->line};
+	f->v[f->n] =
+	    (fact){h, (uint8_t)probe, (uint8_t)role, arg, answer, where, f->nfiles, n->line};
 	f->slots[slot] = (uint32_t)++f->n;
 	return true;
 }
@@ -687,16 +746,31 @@ size_t hp_facts_count(const hp_facts *f)
 
 /* --- the backend -------------------------------------------------------------------------- */
 
-static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const hp_value *arg,
-                          hp_pool *pool)
+/* The fact that answers a question: the role's own, else the one for every role. */
+static const fact *answering(hp_facts *f, hp_role role, hp_probe_id probe, const hp_value *arg)
 {
-	hp_facts *f = (hp_facts *)b;
 	/* facts about a global probe never have a role */
 	const fact *x = NULL;
 	if (hp_probes[probe].scope == HP_SCOPE_ROLE)
 		x = lookup(f, probe, role, arg, hp_question_hash(probe, role, arg), NULL);
 	if (!x)
 		x = lookup(f, probe, ANY_ROLE, arg, hp_question_hash(probe, ANY_ROLE, arg), NULL);
+	return x;
+}
+
+static const char *facts_where(hp_backend *b, hp_role role, hp_probe_id probe,
+                               const hp_value *arg, hp_pool *pool)
+{
+	(void)pool;
+	const fact *x = answering((hp_facts *)b, role, probe, arg);
+	return x ? x->where : NULL;
+}
+
+static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const hp_value *arg,
+                          hp_pool *pool)
+{
+	hp_facts *f = (hp_facts *)b;
+	const fact *x = answering(f, role, probe, arg);
 	if (x)
 		return x->answer;
 	hp_buf m = {0};
@@ -713,7 +787,7 @@ static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const 
 	return hp_v_unknown(hp_probes[probe].result, reason ? reason : "no fact answers it");
 }
 
-static const hp_backend_ops facts_ops = {"facts", facts_ask, NULL};
+static const hp_backend_ops facts_ops = {"facts", facts_ask, NULL, facts_where};
 
 hp_facts *hp_facts_new(void)
 {

@@ -27,8 +27,10 @@ static bool named(const char *origin, const char *name, hp_provider *out, hp_err
 {
 	int p = hp_lookup_name(hp_provider_names, HP_PROVIDER_COUNT, name);
 	if (p < 0) {
-		hp_err_set(err, "%s '%s' is not a provider (docker, kubernetes, e2b, cubesandbox)",
-		           origin, name);
+		char names[128];
+		hp_err_set(err, "%s '%s' is not a provider (%s)", origin, name,
+		           hp_names_text(names, sizeof names, hp_provider_names, HP_PROVIDER_COUNT,
+		                         NULL));
 		return false;
 	}
 	*out = (hp_provider)p;

@@ -78,25 +78,30 @@ hp_value hp_sysb_str(hp_pool *pool, hp_probe_id p, const char *s, size_t len);
  *   PROC  hp_sysb_proc  sysb_proc.c   capabilities, canaries, processes,
  *                                     mounts, sudo (live only)
  *   ENV   hp_sysb_env   sysbackend.c  the check's own environment
+ *   DOC   hp_sysb_doc   sysbackend.c  documents: none reach this backend (the
+ *                                     documents of --document answer in front
+ *                                     of it, probe/docset.h), so unknown
  *
- * DOC and NET have no worker: a probe of either does not compile until its
+ * NET has no worker: a probe of it does not compile until its
  * worker is written and named here. sysbackend.c's dispatch is a switch
  * with one case per probe, calling HP_SYSB_WORKER_<PART>; a probe of ASKS
  * HELPER goes to the root helper instead when a non-root role's process
  * asks it (sysb_helper.c). */
 typedef hp_value hp_sysb_worker(hp_sysbackend *s, hp_probe_id p, const hp_value *arg,
                                 hp_pool *pool);
-hp_sysb_worker hp_sysb_etc, hp_sysb_path, hp_sysb_proc, hp_sysb_env;
+hp_sysb_worker hp_sysb_etc, hp_sysb_path, hp_sysb_proc, hp_sysb_env, hp_sysb_doc;
 #define HP_SYSB_WORKER_ETC hp_sysb_etc
 #define HP_SYSB_WORKER_PATH hp_sysb_path
 #define HP_SYSB_WORKER_PROC hp_sysb_proc
 #define HP_SYSB_WORKER_ENV hp_sysb_env
+#define HP_SYSB_WORKER_DOC hp_sysb_doc
 
 /* A worker's switch over the probes has a case for each probe of its part,
- * written by hand, and the case labels of every other probe, generated:
+ * written by hand, and the case labels of every other probe, generated
+ * (HP_PROBE_CASE_UNLESS, model/domain.h):
  *
  *     #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc) \
- *             HP_SYSB_CASE_UNLESS(part, ETC, id)
+ *             HP_PROBE_CASE_UNLESS(part, ETC, id)
  *     #include "model/probes.def"
  *     case HP_PROBE_COUNT:
  *             break;
@@ -104,26 +109,7 @@ hp_sysb_worker hp_sysb_etc, hp_sysb_path, hp_sysb_proc, hp_sysb_env;
  * and no default label. So the compiler checks the worker against the
  * table: a probe of its part that it does not answer is an unhandled
  * enumeration value (-Wswitch), one of another part that it answers is a
- * duplicate case label.
- *
- * HP_SYSB_CASE_UNLESS(part, own, id) is `case HP_PROBE_id:` when part and
- * own differ and nothing when they are the same: HP_SYSB_SAME_a_b is
- * defined (as "~, 1") only for a == b, so the second item of
- * "HP_SYSB_SAME_a_b, 0" is 1 for the same part and 0 for any other. */
-#define HP_SYSB_CASE_UNLESS(part, own, id) HP_SYSB_CAT(HP_SYSB_LABEL_, HP_SYSB_SAME(part, own))(id)
-#define HP_SYSB_SAME(a, b) HP_SYSB_SECOND(HP_SYSB_SAME_##a##_##b, 0, ~)
-#define HP_SYSB_SAME_ETC_ETC ~, 1
-#define HP_SYSB_SAME_PATH_PATH ~, 1
-#define HP_SYSB_SAME_PROC_PROC ~, 1
-#define HP_SYSB_SAME_ENV_ENV ~, 1
-#define HP_SYSB_SAME_DOC_DOC ~, 1
-#define HP_SYSB_SAME_NET_NET ~, 1
-#define HP_SYSB_SECOND(...) HP_SYSB_SECOND_(__VA_ARGS__)
-#define HP_SYSB_SECOND_(a, b, ...) b
-#define HP_SYSB_CAT(a, b) HP_SYSB_CAT_(a, b)
-#define HP_SYSB_CAT_(a, b) a##b
-#define HP_SYSB_LABEL_0(id) case HP_PROBE_##id:
-#define HP_SYSB_LABEL_1(id)
+ * duplicate case label. */
 
 void hp_sysb_proc_reset(hp_sysbackend *s);
 

@@ -130,7 +130,7 @@ hp_value hp_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_po
 		return hp_v_bool(t == HP_TRUE);
 	}
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
-	HP_SYSB_CASE_UNLESS(part, ETC, id)
+	HP_PROBE_CASE_UNLESS(part, ETC, id)
 #include "model/probes.def"
 	case HP_PROBE_COUNT:
 		break;

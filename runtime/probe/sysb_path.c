@@ -336,7 +336,7 @@ hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_p
 	case HP_PROBE_EXECUTABLE:
 		return role_path(s, p, path, HP_ACC_EXEC, pool);
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
-	HP_SYSB_CASE_UNLESS(part, PATH, id)
+	HP_PROBE_CASE_UNLESS(part, PATH, id)
 #include "model/probes.def"
 	case HP_PROBE_COUNT:
 		break;

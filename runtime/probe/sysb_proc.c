@@ -173,7 +173,7 @@ hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_p
 	case HP_PROBE_FS_TYPE:
 		return mount_probe(s, p, arg->u.s.p, pool);
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
-	HP_SYSB_CASE_UNLESS(part, PROC, id)
+	HP_PROBE_CASE_UNLESS(part, PROC, id)
 #include "model/probes.def"
 	case HP_PROBE_COUNT:
 		break;

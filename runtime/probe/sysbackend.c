@@ -60,12 +60,40 @@ hp_value hp_sysb_env(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_po
 		return hp_sysb_str(pool, p, v, strlen(v));
 	}
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
-	HP_SYSB_CASE_UNLESS(part, ENV, id)
+	HP_PROBE_CASE_UNLESS(part, ENV, id)
 #include "model/probes.def"
 	case HP_PROBE_COUNT:
 		break;
 	}
 	return hp_sysb_unknown(pool, p, "%s: not answered from the environment", hp_probes[p].name);
+}
+
+/* The DOC worker: a document question that reached the system backend is
+ * about a document the check was not given (those given are answered in
+ * front of this backend, probe/docset.h). */
+hp_value hp_sysb_doc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
+{
+	(void)s;
+	switch (p) {
+	case HP_PROBE_DOC_BOOL:
+	case HP_PROBE_DOC_INT:
+	case HP_PROBE_DOC_STR:
+	case HP_PROBE_DOC_EXISTS:
+	case HP_PROBE_DOC_COUNT:
+	case HP_PROBE_DOC_STRS: {
+		const char *q = arg->u.s.p, *colon = strchr(q, ':');
+		int n = colon ? (int)(colon - q) : (int)strlen(q);
+		return hp_sysb_unknown(pool, p,
+		                       "no document '%.*s' was given (check --document %.*s=FILE)",
+		                       n, q, n, q);
+	}
+#define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
+	HP_PROBE_CASE_UNLESS(part, DOC, id)
+#include "model/probes.def"
+	case HP_PROBE_COUNT:
+		break;
+	}
+	return hp_sysb_unknown(pool, p, "%s: not answered from a document", hp_probes[p].name);
 }
 
 static hp_value sys_ask(hp_backend *b, hp_role role, hp_probe_id p, const hp_value *arg,
@@ -112,8 +140,8 @@ static void sys_destroy(hp_backend *b)
 	free(s);
 }
 
-static const hp_backend_ops live_ops = {"live", sys_ask, sys_destroy};
-static const hp_backend_ops rootfs_ops = {"rootfs", sys_ask, sys_destroy};
+static const hp_backend_ops live_ops = {"live", sys_ask, sys_destroy, NULL};
+static const hp_backend_ops rootfs_ops = {"rootfs", sys_ask, sys_destroy, NULL};
 
 hp_sysbackend *hp_sys_open(const hp_sys_opts *o, hp_err *err)
 {

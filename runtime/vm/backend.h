@@ -40,6 +40,12 @@ typedef struct {
 	                hp_pool *pool);
 	/* Free the backend (may be NULL when there is nothing to free). */
 	void (*destroy)(hp_backend *b);
+	/* Where the last answer to this question came from, for evidence
+	 * ("pod.yaml:23:11: spec.containers[1].securityContext.privileged"),
+	 * in pool or the backend's storage; NULL when there is nothing to say.
+	 * The op itself may be NULL. */
+	const char *(*where)(hp_backend *b, hp_role role, hp_probe_id probe, const hp_value *arg,
+	                     hp_pool *pool);
 } hp_backend_ops;
 
 struct hp_backend {
@@ -50,6 +56,12 @@ static inline hp_value hp_backend_ask(hp_backend *b, hp_role role, hp_probe_id p
                                       const hp_value *arg, hp_pool *pool)
 {
 	return b->ops->ask(b, role, probe, arg, pool);
+}
+
+static inline const char *hp_backend_where(hp_backend *b, hp_role role, hp_probe_id probe,
+                                           const hp_value *arg, hp_pool *pool)
+{
+	return b->ops->where ? b->ops->where(b, role, probe, arg, pool) : NULL;
 }
 
 static inline void hp_backend_destroy(hp_backend *b)

@@ -1,11 +1,11 @@
 /* params.c: a --param NAME=VALUE override, parsed as the param's type
- * (vm.h, hp_param_parse). The text comes from the command line: it is
+ * (params.h, hp_param_parse). The text comes from the command line: it is
  * checked as strictly as policy source. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "vm/vm.h"
+#include "vm/params.h"
 
 /* Comma-separated items into pool (an empty text is the empty list). */
 static bool split_items(const char *text, hp_pool *pool, hp_list *out)
@@ -101,13 +101,19 @@ bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *
 	case HP_T_ROLE: {
 		int r = hp_lookup_name(hp_role_names, HP_ROLE_COUNT, text);
 		if (r < 0) {
-			hp_err_set(err, "--param %s: '%s' is not a role (root, hangar or agent)",
-			           name, text);
+			char roles[64];
+			hp_err_set(err, "--param %s: '%s' is not a role (%s)", name, text,
+			           hp_names_text(roles, sizeof roles, hp_role_names, HP_ROLE_COUNT,
+			                         "or"));
 			return false;
 		}
 		*out = hp_v_role((hp_role)r);
 		return true;
 	}
+	case HP_T_NONE:
+	case HP_T_USER:
+	case HP_T_GROUP:
+	case HP_T_COUNT:
 	default:
 		hp_err_set(err, "--param %s: a %s cannot be given on the command line", name,
 		           hp_type_names[t]);

@@ -14,7 +14,7 @@ const char *const hp_outcome_names[HP_OUT_COUNT] = {"holds", "fails", "unknown",
 const char *const hp_run_status_names[HP_RUN_COUNT] = {"complete", "stopped", "not run"};
 
 #define RES_MAGIC "HPRR"
-#define RES_VERSION 1u
+#define RES_VERSION 2u
 #define RES_HEADER 60 /* magic, version, role, status, reason, stop_pc, steps, probes, 5 counts */
 #define HP_VM_RESULT_POOL (64u << 20)
 
@@ -118,6 +118,7 @@ void hp_role_result_encode(const hp_role_result *r, hp_buf *out)
 		put32(out, r->facts[i].role);
 		put32(out, r->facts[i].arg);
 		put32(out, r->facts[i].answer);
+		put32(out, r->facts[i].where);
 	}
 	hp_buf_append(out, r->data.data, r->data.len);
 }
@@ -176,7 +177,7 @@ bool hp_role_result_decode(const hp_bc *bc, const uint8_t *p, size_t len, hp_rol
 	if (role >= HP_ROLE_COUNT || status >= HP_RUN_COUNT)
 		return bad(err, "role %u or status %u out of range", role, status);
 	uint64_t need = RES_HEADER + (uint64_t)no * 28 + (uint64_t)nobs * 4 + (uint64_t)nb * 8 +
-	                (uint64_t)nf * 16 + nd;
+	                (uint64_t)nf * 20 + nd;
 	if (need != len)
 		return bad(err, "the counts need %llu bytes, there are %zu",
 		           (unsigned long long)need, len);
@@ -239,15 +240,18 @@ bool hp_role_result_decode(const hp_bc *bc, const uint8_t *p, size_t len, hp_rol
 		if (r->binds[i].name >= bc->nstrings || !str_ok(data, nd, r->binds[i].value))
 			ok = bad(err, "loop variable %u out of range", i);
 	}
-	for (uint32_t i = 0; i < nf && ok; i++, q += 16) {
+	for (uint32_t i = 0; i < nf && ok; i++, q += 20) {
 		hp_fact *f = &r->facts[i];
 		f->probe = get32(q);
 		f->role = get32(q + 4);
 		f->arg = get32(q + 8);
 		f->answer = get32(q + 12);
+		f->where = get32(q + 16);
 		if (f->probe >= HP_PROBE_COUNT || f->role >= HP_ROLE_COUNT)
 			ok = bad(err, "fact %u: probe %u or role %u out of range", i, f->probe,
 			         f->role);
+		else if (f->where != HP_RES_NONE && !str_ok(data, nd, f->where))
+			ok = bad(err, "fact %u: where: data offset %u is not a string", i, f->where);
 		else if (!value_ok(data, nd, f->arg, hp_probes[f->probe].arg, &state, err,
 		                   "fact argument") ||
 		         !value_ok(data, nd, f->answer, hp_probes[f->probe].result, &state, err,
@@ -274,8 +278,12 @@ static void format_fact(hp_buf *b, const hp_role_result *r, const hp_fact *f, hp
 {
 	hp_value arg, ans;
 	const hp_probe_info *pi = &hp_probes[f->probe];
-	hp_buf_puts(b, pi->name);
-	if (pi->arg != HP_T_NONE && hp_role_result_value(r, f->arg, pool, &arg)) {
+	const char *where = hp_role_result_str(r, f->where);
+	if (where)
+		hp_buf_puts(b, where); /* the value's own place: a document's file:line:col */
+	else
+		hp_buf_puts(b, pi->name);
+	if (!where && pi->arg != HP_T_NONE && hp_role_result_value(r, f->arg, pool, &arg)) {
 		hp_buf_putc(b, '(');
 		hp_value_format(b, &arg);
 		hp_buf_putc(b, ')');

@@ -55,6 +55,8 @@ typedef struct {
 	uint32_t role;   /* hp_role it was asked as (HP_ROLE_ROOT for GLOBAL probes) */
 	uint32_t arg;    /* data offset of the encoded argument (type none: no argument) */
 	uint32_t answer; /* data offset of the encoded answer */
+	uint32_t where;  /* data offset of where the answer is from (a document's
+	                    "pod.yaml:23:11: spec.hostPID"), or HP_RES_NONE */
 } hp_fact;
 
 typedef enum {

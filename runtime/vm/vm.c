@@ -57,7 +57,8 @@ typedef struct {
 typedef struct {
 	uint64_t hash;
 	hp_value arg, ans;
-	uint32_t fact; /* index in the result's facts, or HP_RES_NONE until observed */
+	const char *where; /* the backend's evidence of where the answer is from, or NULL */
+	uint32_t fact;     /* index in the result's facts, or HP_RES_NONE until observed */
 	uint8_t probe;
 } cache_entry;
 
@@ -181,7 +182,7 @@ static uint32_t cache_find(vm *m, unsigned probe, const hp_value *arg, uint64_t 
 }
 
 static uint32_t cache_add(vm *m, size_t slot, uint64_t h, unsigned probe, const hp_value *arg,
-                          const hp_value *ans, uint32_t fact)
+                          const hp_value *ans, const char *where, uint32_t fact)
 {
 	m->ents = hp_xgrow(m->ents, &m->cap_ents, m->nents + 1, sizeof *m->ents);
 	cache_entry *e = &m->ents[m->nents];
@@ -189,6 +190,7 @@ static uint32_t cache_add(vm *m, size_t slot, uint64_t h, unsigned probe, const 
 	e->probe = (uint8_t)probe;
 	e->arg = *arg;
 	e->ans = *ans;
+	e->where = where;
 	e->fact = fact;
 	m->slots[slot] = (uint32_t)++m->nents;
 	return (uint32_t)m->nents - 1;
@@ -203,6 +205,7 @@ static void add_fact(vm *m, cache_entry *e, hp_role asked_as)
 	f->role = asked_as;
 	f->arg = put_value(r, &e->arg);
 	f->answer = put_value(r, &e->ans);
+	f->where = e->where ? put_string(r, e->where, strlen(e->where)) : HP_RES_NONE;
 	e->fact = r->nfacts++;
 }
 
@@ -280,7 +283,8 @@ static hp_value ask(vm *m, unsigned probe, const hp_value *arg, uint32_t pc)
 	if (i == HP_RES_NONE) {
 		hp_value ans =
 		    checked_answer(m, probe, hp_backend_ask(m->b, asked_as, probe, arg, m->pool));
-		i = cache_add(m, slot, h, probe, arg, &ans, HP_RES_NONE);
+		const char *where = hp_backend_where(m->b, asked_as, probe, arg, m->pool);
+		i = cache_add(m, slot, h, probe, arg, &ans, where, HP_RES_NONE);
 		if (past_deadline(m))
 			stop(m, pc, "time limit of %" PRIu64 " ms reached", m->lim.max_millis);
 	}
@@ -300,7 +304,7 @@ static void seed_cache(vm *m, const hp_globals *g)
 		size_t slot;
 		if (cache_find(m, g->seed_probe[i], &g->seed_arg[i], h, &slot) == HP_RES_NONE)
 			cache_add(m, slot, h, g->seed_probe[i], &g->seed_arg[i], &g->seed_ans[i],
-			          HP_RES_NONE);
+			          g->seed_where[i], HP_RES_NONE);
 	}
 }
 
@@ -664,6 +668,7 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 			record(m, in->c, &TOP, nloops, pc);
 			--sp;
 			break;
+		case HP_I_COUNT:
 		default:
 			stop(m, pc, "internal check: unknown opcode %u", in->op);
 			goto done;
@@ -743,6 +748,7 @@ void hp_globals_free(hp_globals *g)
 	free(g->seed_probe);
 	free(g->seed_arg);
 	free(g->seed_ans);
+	free(g->seed_where);
 	hp_role_result_free(&g->facts);
 	hp_pool_free(&g->pool);
 	memset(g, 0, sizeof *g);
@@ -811,10 +817,12 @@ bool hp_globals_eval(const hp_bc *bc, hp_backend *b, const hp_param_override *ov
 	g->seed_probe = hp_xcalloc(m.nents, 1);
 	g->seed_arg = hp_xcalloc(m.nents, sizeof *g->seed_arg);
 	g->seed_ans = hp_xcalloc(m.nents, sizeof *g->seed_ans);
+	g->seed_where = hp_xcalloc(m.nents, sizeof *g->seed_where);
 	for (size_t i = 0; i < m.nents; i++) {
 		g->seed_probe[i] = m.ents[i].probe;
 		g->seed_arg[i] = m.ents[i].arg;
 		g->seed_ans[i] = m.ents[i].ans;
+		g->seed_where[i] = m.ents[i].where;
 	}
 	free(m.ents);
 	free(m.slots);

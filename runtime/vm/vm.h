@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "vm/backend.h"
+#include "vm/params.h"
 #include "model/bytecode.h"
 #include "lib/pool.h"
 #include "vm/result.h"
@@ -44,11 +45,6 @@ typedef struct {
 /* HP_BC_MAX_STEPS, HP_BC_MAX_PROBES, HP_VM_DEFAULT_MILLIS, HP_VM_DEFAULT_MEMORY */
 void hp_limits_default(hp_limits *l);
 
-typedef struct {
-	const char *name;
-	const char *value;
-} hp_param_override;
-
 /* What phase one computed. Values point into pool (or the program). */
 typedef struct {
 	hp_pool pool;
@@ -62,14 +58,8 @@ typedef struct {
 	uint32_t nseeds;
 	uint8_t *seed_probe;
 	hp_value *seed_arg, *seed_ans;
+	const char **seed_where; /* the backend's where for each, or NULL */
 } hp_globals;
-
-/* Parse a --param value as the param's type: string as is; int in decimal,
- * 0o octal or 0x hex; bool true or false; list and caps as comma-separated
- * items (capability names without cap_); role by name. user and group
- * params cannot be given. false with err set. */
-bool hp_param_parse(const hp_bc *bc, uint32_t param, const char *text, hp_pool *pool, hp_value *out,
-                    hp_err *err);
 
 /* Phase one. false (with err) only for a bad override: an unknown name or
  * a value that does not parse. Everything else is a value, maybe UNKNOWN. */

@@ -69,7 +69,7 @@ static hp_value stub_ask(hp_backend *base, hp_role role, hp_probe_id probe, cons
 	return hp_v_unknown(hp_probes[probe].result, "no stub answer");
 }
 
-static const hp_backend_ops stub_ops = {"stub", stub_ask, NULL};
+static const hp_backend_ops stub_ops = {"stub", stub_ask, NULL, NULL};
 
 hp_backend *bt_backend_init(bt_backend *b, const bt_answer *answers, size_t n)
 {

@@ -45,12 +45,29 @@ static void test_probe_table(void **state)
 			assert_string_not_equal(hp_probes[i].name, hp_probes[j].name);
 }
 
+/* The names of a table as a message lists them. */
+static void test_names_text(void **state)
+{
+	(void)state;
+	char b[128];
+	assert_string_equal(hp_names_text(b, sizeof b, hp_mode_names, HP_MODE_COUNT, "or"),
+	                    "auto, ask, deny-risky or governed");
+	assert_string_equal(hp_names_text(b, sizeof b, hp_role_names, HP_ROLE_COUNT, NULL),
+	                    "root, hangar, agent");
+	assert_string_equal(hp_names_text(b, sizeof b, hp_setting_names, 2, "or"), "auto or required");
+	assert_string_equal(hp_names_text(b, sizeof b, hp_setting_names, 1, "or"), "auto");
+	assert_string_equal(hp_names_text(b, sizeof b, hp_setting_names, 0, "or"), "");
+	/* cut at the buffer's end between names, never inside one */
+	assert_string_equal(hp_names_text(b, 12, hp_mode_names, HP_MODE_COUNT, "or"), "auto, ask");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names_round_trip),
 	    cmocka_unit_test(test_decision_exit_statuses),
 	    cmocka_unit_test(test_probe_table),
+	    cmocka_unit_test(test_names_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -167,7 +167,7 @@ static void test_fact_errors(void **state)
 	       "f.yaml:2:5: a fact is a mapping (role, probe, arg, answer), not a scalar");
 	EXPECT(
 	    load("facts:\n  - {probe: sudo, answer: true, colour: red}\n"),
-	    "f.yaml:2:33: unknown key 'colour' (the keys are role, probe, arg, answer and reason)");
+	    "f.yaml:2:33: unknown key 'colour' (the keys are role, probe, arg, answer, reason and where)");
 	EXPECT(load("facts:\n  - {answer: true}\n"), "f.yaml:2:5: a fact needs a probe");
 	EXPECT(load("facts:\n  - {probe: [sudo], answer: true}\n"),
 	       "f.yaml:2:13: the probe must be a scalar, not a list");

@@ -86,12 +86,79 @@ static void test_documented(void **state)
 	}
 }
 
+/* The REGION and TERMINAL columns: each kind of region has exactly one
+ * terminal instruction, and docs/bytecode.md ("Verification", 2) names the
+ * instructions of each REGION as the table has them. */
+static void append_names(char *out, size_t n, hp_op_region region, bool terminal_only)
+{
+	int count = 0, total = 0;
+	for (int i = 0; i < HP_I_COUNT; i++)
+		if (hp_opcodes[i].region == region && (!terminal_only || hp_opcodes[i].terminal))
+			total++;
+	out[0] = '\0';
+	for (int i = 0; i < HP_I_COUNT; i++) {
+		if (hp_opcodes[i].region != region || (terminal_only && !hp_opcodes[i].terminal))
+			continue;
+		count++;
+		size_t k = strlen(out);
+		snprintf(out + k, n - k, "%s`%s`", count == 1 ? "" : count == total ? " and " : ", ",
+		         hp_opcodes[i].name);
+	}
+}
+
+static void test_regions(void **state)
+{
+	(void)state;
+	int body_terminals = 0, value_terminals = 0;
+	for (int i = 0; i < HP_I_COUNT; i++) {
+		if (!hp_opcodes[i].terminal)
+			continue;
+		assert_int_not_equal(hp_opcodes[i].region, HP_OPR_ANY);
+		body_terminals += hp_opcodes[i].region == HP_OPR_BODY;
+		value_terminals += hp_opcodes[i].region == HP_OPR_VALUE;
+	}
+	assert_int_equal(body_terminals, 1);
+	assert_int_equal(value_terminals, 1);
+
+	const char *doc = slurp("docs/bytecode.md");
+	if (!doc) {
+		fail_msg("cannot read docs/bytecode.md");
+		return;
+	}
+	/* the prose wraps: compare with runs of white space made one space */
+	static char flat[1 << 20];
+	size_t k = 0;
+	for (const char *p = doc; *p && k < sizeof flat - 1; p++) {
+		if (*p == ' ' || *p == '\n') {
+			if (k && flat[k - 1] == ' ')
+				continue;
+			flat[k++] = ' ';
+		} else {
+			flat[k++] = *p;
+		}
+	}
+	flat[k] = '\0';
+	char body[512], value[128], bt[64], vt[64], want[1024];
+	append_names(body, sizeof body, HP_OPR_BODY, false);
+	append_names(value, sizeof value, HP_OPR_VALUE, false);
+	append_names(bt, sizeof bt, HP_OPR_BODY, true);
+	append_names(vt, sizeof vt, HP_OPR_VALUE, true);
+	snprintf(want, sizeof want,
+	         "the last instruction is the region's terminal one (%s for a role's checks, %s "
+	         "for a param, identity or condition) and no other instruction is; %s appear only "
+	         "in a role's checks, %s only elsewhere;",
+	         bt, vt, body, value);
+	if (!strstr(flat, want))
+		fail_msg("docs/bytecode.md lacks\n%s", want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_table),
 	    cmocka_unit_test(test_every_opcode_is_tested),
 	    cmocka_unit_test(test_documented),
+	    cmocka_unit_test(test_regions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -147,10 +147,10 @@ static void test_rejections(void **state)
 	/* header: magic 0, version 4, role 8, status 12, reason 16, stop 20, steps 24,
 	 * probes 32, counts 40..56; outcomes from 60, 28 bytes each */
 	EXPECT(patched(0, 0x58585858), "role result: bad magic");
-	EXPECT(patched(4, 2), "role result: version 2, expected 1");
+	EXPECT(patched(4, 1), "role result: version 1, expected 2");
 	EXPECT(patched(8, 3), "role result: role 3 or status 0 out of range");
 	EXPECT(patched(20, 5), "role result: stop instruction 5 out of place");
-	EXPECT(patched(40, 4), "role result: the counts need 320 bytes, there are 292");
+	EXPECT(patched(40, 4), "role result: the counts need 332 bytes, there are 304");
 	EXPECT(patched(60, 2), "role result: outcome 0: assertion 2 is not one of role agent's");
 	EXPECT(patched(64, 9), "role result: outcome 0: kind 9");
 	EXPECT(patched(64, HP_OUT_UNKNOWN),
@@ -158,7 +158,7 @@ static void test_rejections(void **state)
 	EXPECT(patched(68, 7), "role result: outcome 0: a holds outcome carries a value");
 	EXPECT(patched(76, 9), "role result: outcome 0: observations out of range");
 	EXPECT(patched(84, 9), "role result: outcome 0: loop variables out of range");
-	/* obs at 60 + 3 * 28 = 144 (3 of them), binds at 156 (2), facts at 172 (3) */
+	/* obs at 60 + 3 * 28 = 144 (3 of them), binds at 156 (2), facts at 172 (3, 20 bytes each) */
 	EXPECT(patched(144, 7), "role result: observation 0: fact 7 out of range");
 	EXPECT(patched(156, 999), "role result: loop variable 0 out of range");
 	EXPECT(patched(172, 200), "role result: fact 0: probe 200 or role 2 out of range");
@@ -166,6 +166,8 @@ static void test_rejections(void **state)
 	       "role result: fact answer: a bool where a string belongs");
 	EXPECT(patched(184, 1000),
 	       "role result: fact answer: data offset 1000 out of range (72 bytes)");
+	/* facts are 20 bytes: probe, role, argument, answer, where */
+	EXPECT(patched(188, 1000), "role result: fact 0: where: data offset 1000 is not a string");
 }
 
 static void test_combine(void **state)

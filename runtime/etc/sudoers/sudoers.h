@@ -1,5 +1,5 @@
 /* sudoers.h: a static, conservative reading of sudo's policy: does sudoers
- * grant a user anything at all? (RUNTIME-SECURITY.md, items 44-46.)
+ * grant a user anything at all? (docs/runtime.md, F.44–F.46.)
  *
  * hp_sudoers_load reads a sudoers file and everything it includes (@include,
  * @includedir, #include, #includedir: relative to the including file;

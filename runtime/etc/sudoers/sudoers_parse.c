@@ -70,6 +70,23 @@ static const char *describe(const sd_tok *t, char *buf, size_t n)
 	case TK_PATH:
 		snprintf(buf, n, "path %s", hp_esc(&e, t->text, t->len));
 		return buf;
+	case TK_EOL:
+	case TK_ERROR:
+	case TK_BANG:
+	case TK_COMMA:
+	case TK_COLON:
+	case TK_EQ:
+	case TK_PLUSEQ:
+	case TK_MINUSEQ:
+	case TK_LPAREN:
+	case TK_RPAREN:
+	case TK_REGEX:
+	case TK_DIGEST:
+	case TK_SUDOEDIT:
+	case TK_INCLUDE:
+	case TK_INCLUDEDIR:
+	case TK_DEFVAR:
+	case TK_BLANK:
 	default:
 		return sd_tok_name(t->kind);
 	}
@@ -155,6 +172,22 @@ static bool command(parser *P, sd_member *m)
 			return true;
 		}
 		break;
+	case TK_EOL:
+	case TK_ERROR:
+	case TK_TAG:
+	case TK_BANG:
+	case TK_COMMA:
+	case TK_COLON:
+	case TK_EQ:
+	case TK_PLUSEQ:
+	case TK_MINUSEQ:
+	case TK_LPAREN:
+	case TK_RPAREN:
+	case TK_DIGEST:
+	case TK_INCLUDE:
+	case TK_INCLUDEDIR:
+	case TK_DEFVAR:
+	case TK_BLANK:
 	default:
 		break;
 	}
@@ -245,6 +278,25 @@ static bool item(parser *P, sd_akind k, sd_member *m)
 		m->kind = SM_WORD;
 		m->text = keep(P);
 		break;
+	case TK_EOL:
+	case TK_ERROR:
+	case TK_TAG:
+	case TK_BANG:
+	case TK_COMMA:
+	case TK_COLON:
+	case TK_EQ:
+	case TK_PLUSEQ:
+	case TK_MINUSEQ:
+	case TK_LPAREN:
+	case TK_RPAREN:
+	case TK_PATH:
+	case TK_REGEX:
+	case TK_DIGEST:
+	case TK_SUDOEDIT:
+	case TK_INCLUDE:
+	case TK_INCLUDEDIR:
+	case TK_DEFVAR:
+	case TK_BLANK:
 	default:
 		expected(P, members_of(k));
 		return false;

@@ -1,0 +1,476 @@
+/* document.c: reading a YAML or JSON document into a located, typed tree,
+ * and answering path queries on it (document.h). The reader is libyaml's
+ * event parser driven by a loop with an explicit, bounded stack: nesting
+ * costs no C stack, and the depth limit is hit at the first collection
+ * past it, before the rest of the file is read. */
+#include "probe/document.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "lib/readfile.h"
+#include "probe/document_tree.h"
+
+const char *const hp_doc_kind_names[] = {"null",     "a bool", "an int",   "a float",
+                                         "a string", "a list", "a mapping"};
+
+/* --- reading ----------------------------------------------------------------------- */
+
+typedef struct {
+	const char *file;
+	hp_err *err;
+	hp_pool *pool;
+	uint32_t nodes;
+} reader;
+
+static bool rfail(reader *r, uint32_t line, uint32_t col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static bool rfail(reader *r, uint32_t line, uint32_t col, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	hp_err_set(r->err, "%s:%u:%u: %s", r->file, line, col, msg);
+	return false;
+}
+
+bool hp_doc_word_in(const char *s, const char *const *words)
+{
+	for (; *words; words++)
+		if (strcmp(s, *words) == 0)
+			return true;
+	return false;
+}
+
+/* An integer as YAML 1.1 (and so Kubernetes) reads a plain scalar: '_'
+ * ignored, an optional sign, 0x hex, 0o or a leading 0 octal, 0b binary,
+ * else decimal; false when it is not one or does not fit. */
+static bool yaml11_int(const char *s, int64_t *out)
+{
+	char buf[80];
+	size_t n = 0;
+	for (; *s; s++) {
+		if (*s == '_')
+			continue;
+		if (n + 1 >= sizeof buf)
+			return false;
+		buf[n++] = *s;
+	}
+	buf[n] = '\0';
+	const char *p = buf;
+	bool neg = false;
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	unsigned base = 10;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		base = 16, p += 2;
+	else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O'))
+		base = 8, p += 2;
+	else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B'))
+		base = 2, p += 2;
+	else if (p[0] == '0' && p[1])
+		base = 8, p += 1;
+	if (!*p)
+		return false;
+	uint64_t v = 0;
+	for (; *p; p++) {
+		unsigned d;
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (*p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
+		else
+			return false;
+		if (d >= base || v > (UINT64_MAX - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
+		return false;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return true;
+}
+
+/* Whether a plain scalar is a YAML 1.1 float: [-+](.N|N[.N])[e[-+]N], .inf, .nan. */
+static bool yaml11_float(const char *s)
+{
+	static const char *const special[] = {".inf",  ".Inf",  ".INF",  "+.inf", "+.Inf",
+	                                      "+.INF", "-.inf", "-.Inf", "-.INF", ".nan",
+	                                      ".NaN",  ".NAN",  NULL};
+	if (hp_doc_word_in(s, special))
+		return true;
+	const char *p = s;
+	if (*p == '+' || *p == '-')
+		p++;
+	size_t digits = 0;
+	while ((*p >= '0' && *p <= '9') || *p == '_')
+		p++, digits++;
+	if (*p == '.') {
+		p++;
+		while ((*p >= '0' && *p <= '9') || *p == '_')
+			p++, digits++;
+	}
+	if (!digits)
+		return false;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return *p == '\0';
+}
+
+/* Give a plain scalar its YAML 1.1 type, as Kubernetes' YAML reader does. */
+static void type_plain(dnode *n)
+{
+	static const char *const nulls[] = {"", "~", "null", "Null", "NULL", NULL};
+	static const char *const trues[] = {"y",    "Y",    "yes", "Yes", "YES", "true",
+	                                    "True", "TRUE", "on",  "On",  "ON",  NULL};
+	static const char *const falses[] = {"n",     "N",     "no",  "No",  "NO",  "false",
+	                                     "False", "FALSE", "off", "Off", "OFF", NULL};
+	if (hp_doc_word_in(n->s, nulls))
+		n->kind = D_NULL;
+	else if (hp_doc_word_in(n->s, trues))
+		n->kind = D_BOOL, n->b = true;
+	else if (hp_doc_word_in(n->s, falses))
+		n->kind = D_BOOL, n->b = false;
+	else if (yaml11_int(n->s, &n->i))
+		n->kind = D_INT;
+	else if (yaml11_float(n->s))
+		n->kind = D_FLOAT;
+	else
+		n->kind = D_STR;
+}
+
+/* A key's text as Kubernetes compares keys once it has turned YAML into
+ * JSON: booleans and integers by their value (yes and true, 0x10 and 16
+ * are the same key). */
+static bool canonical_key(reader *r, dnode *k)
+{
+	char buf[32];
+	if (k->kind == D_BOOL)
+		snprintf(buf, sizeof buf, "%s", k->b ? "true" : "false");
+	else if (k->kind == D_INT)
+		snprintf(buf, sizeof buf, "%lld", (long long)k->i);
+	else if (k->kind == D_NULL)
+		snprintf(buf, sizeof buf, "null");
+	else
+		return true;
+	char *s = hp_pool_strndup(r->pool, buf, strlen(buf));
+	if (!s)
+		return rfail(r, k->line, k->col, "out of memory for the file");
+	k->s = s;
+	k->len = (uint32_t)strlen(s);
+	return true;
+}
+
+typedef struct {
+	dnode *n;
+	dnode **kids;
+	size_t nk, cap;
+} frame;
+
+static dnode *new_node(reader *r, dkind k, yaml_mark_t m)
+{
+	if (++r->nodes > HP_DOC_MAX_NODES) {
+		rfail(r, (uint32_t)m.line + 1, (uint32_t)m.column + 1,
+		      "more than %u values in one document", HP_DOC_MAX_NODES);
+		return NULL;
+	}
+	dnode *n = hp_pool_alloc(r->pool, sizeof *n);
+	if (!n) {
+		rfail(r, (uint32_t)m.line + 1, (uint32_t)m.column + 1, "out of memory for the file");
+		return NULL;
+	}
+	memset(n, 0, sizeof *n);
+	n->kind = (uint8_t)k;
+	n->line = (uint32_t)m.line + 1;
+	n->col = (uint32_t)m.column + 1;
+	return n;
+}
+
+static int key_order(const void *a, const void *b)
+{
+	const dnode *x = *(dnode *const *)a, *y = *(dnode *const *)b;
+	int c = strcmp(x->s, y->s);
+	if (c)
+		return c;
+	return x->line != y->line ? (x->line < y->line ? -1 : 1)
+	                          : (x->col < y->col ? -1 : x->col > y->col);
+}
+
+/* A key given twice: Kubernetes and this tool could read different values. */
+static bool check_duplicates(reader *r, const dnode *m)
+{
+	size_t nkeys = m->n / 2;
+	if (nkeys < 2)
+		return true;
+	dnode **keys = hp_xcalloc(nkeys, sizeof *keys);
+	for (size_t i = 0; i < nkeys; i++)
+		keys[i] = m->kids[2 * i];
+	qsort(keys, nkeys, sizeof *keys, key_order);
+	bool ok = true;
+	for (size_t i = 1; i < nkeys && ok; i++)
+		if (strcmp(keys[i]->s, keys[i - 1]->s) == 0)
+			ok = rfail(r, keys[i]->line, keys[i]->col,
+			           "key '%s' given twice (first at line %u, column %u)", keys[i]->s,
+			           keys[i - 1]->line, keys[i - 1]->col);
+	free(keys);
+	return ok;
+}
+
+static dnode *parse(reader *r, const char *text, size_t len)
+{
+	yaml_parser_t p;
+	if (!yaml_parser_initialize(&p)) {
+		rfail(r, 1, 1, "cannot start the YAML parser");
+		return NULL;
+	}
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	frame *stack = hp_xcalloc(HP_DOC_MAX_DEPTH, sizeof *stack);
+	size_t depth = 0;
+	dnode *root = NULL;
+	unsigned docs = 0;
+	bool ok = true, done = false;
+	while (ok && !done) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&p, &ev)) {
+			ok = rfail(r, (uint32_t)p.problem_mark.line + 1,
+			           (uint32_t)p.problem_mark.column + 1, "%s%s%s",
+			           p.problem ? p.problem : "malformed YAML", p.context ? " " : "",
+			           p.context ? p.context : "");
+			break;
+		}
+		uint32_t line = (uint32_t)ev.start_mark.line + 1,
+		         col = (uint32_t)ev.start_mark.column + 1;
+		frame *top = depth ? &stack[depth - 1] : NULL;
+		bool at_key = top && top->n->kind == D_MAP && top->nk % 2 == 0;
+		dnode *made = NULL;
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++docs > 1)
+				ok = rfail(r, line, col,
+				           "more than one YAML document in the file (one is read)");
+			break;
+		case YAML_ALIAS_EVENT:
+			ok = rfail(r, line, col,
+			           "aliases are not allowed (a document is read without expansion)");
+			break;
+		case YAML_SCALAR_EVENT: {
+			if (ev.data.scalar.anchor) {
+				ok = rfail(r, line, col, "anchors are not allowed");
+				break;
+			}
+			if (ev.data.scalar.tag) {
+				ok = rfail(r, line, col, "tags are not allowed ('%s')",
+				           (const char *)ev.data.scalar.tag);
+				break;
+			}
+			if (ev.data.scalar.length > HP_VALUE_MAX_STRING) {
+				ok = rfail(r, line, col, "a string of %zu bytes, more than %u",
+				           ev.data.scalar.length, HP_VALUE_MAX_STRING);
+				break;
+			}
+			if (memchr(ev.data.scalar.value, 0, ev.data.scalar.length)) {
+				ok = rfail(r, line, col, "a NUL character in a string");
+				break;
+			}
+			made = new_node(r, D_STR, ev.start_mark);
+			if (!made) {
+				ok = false;
+				break;
+			}
+			char *s = hp_pool_strndup(r->pool, (const char *)ev.data.scalar.value,
+			                          ev.data.scalar.length);
+			if (!s) {
+				ok = rfail(r, line, col, "out of memory for the file");
+				break;
+			}
+			made->s = s;
+			made->len = (uint32_t)ev.data.scalar.length;
+			bool plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+			if (plain)
+				type_plain(made);
+			if (at_key) {
+				if (plain && strcmp(s, "<<") == 0) {
+					ok = rfail(r, line, col, "merge keys ('<<') are not allowed");
+					break;
+				}
+				ok = canonical_key(r, made);
+			}
+			break;
+		}
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT: {
+			bool seq = ev.type == YAML_SEQUENCE_START_EVENT;
+			const yaml_char_t *anchor =
+			    seq ? ev.data.sequence_start.anchor : ev.data.mapping_start.anchor;
+			const yaml_char_t *tag =
+			    seq ? ev.data.sequence_start.tag : ev.data.mapping_start.tag;
+			if (anchor) {
+				ok = rfail(r, line, col, "anchors are not allowed");
+				break;
+			}
+			if (tag) {
+				ok = rfail(r, line, col, "tags are not allowed ('%s')",
+				           (const char *)tag);
+				break;
+			}
+			if (at_key) {
+				ok = rfail(r, line, col, "a key must be a scalar, not %s",
+				           seq ? "a list" : "a mapping");
+				break;
+			}
+			if (depth >= HP_DOC_MAX_DEPTH) {
+				ok = rfail(r, line, col, "values nested more than %u deep",
+				           HP_DOC_MAX_DEPTH);
+				break;
+			}
+			dnode *n = new_node(r, seq ? D_SEQ : D_MAP, ev.start_mark);
+			if (!n) {
+				ok = false;
+				break;
+			}
+			stack[depth++] = (frame){n, NULL, 0, 0};
+			break;
+		}
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT: {
+			frame *f = &stack[--depth];
+			made = f->n;
+			made->kids = hp_pool_alloc(r->pool, (f->nk ? f->nk : 1) * sizeof *made->kids);
+			if (!made->kids) {
+				ok = rfail(r, line, col, "out of memory for the file");
+			} else {
+				if (f->nk)
+					memcpy(made->kids, f->kids, f->nk * sizeof *made->kids);
+				made->n = (uint32_t)f->nk;
+				if (made->kind == D_MAP)
+					ok = check_duplicates(r, made);
+			}
+			free(f->kids);
+			break;
+		}
+		case YAML_NO_EVENT:
+		case YAML_STREAM_START_EVENT:
+		case YAML_DOCUMENT_END_EVENT:
+		default:
+			break;
+		}
+		if (ok && made) {
+			if (depth) {
+				frame *f = &stack[depth - 1];
+				f->kids = hp_xgrow(f->kids, &f->cap, f->nk + 1, sizeof *f->kids);
+				f->kids[f->nk++] = made;
+			} else {
+				root = made;
+			}
+		}
+		yaml_event_delete(&ev);
+	}
+	while (depth)
+		free(stack[--depth].kids);
+	free(stack);
+	yaml_parser_delete(&p);
+	if (ok && !root)
+		ok = rfail(r, 1, 1, "the file holds no document");
+	return ok ? root : NULL;
+}
+
+static bool valid_name(const char *name)
+{
+	size_t n = strlen(name);
+	if (!n || n > HP_DOC_MAX_NAME)
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+			return false;
+	return true;
+}
+
+hp_doc *hp_doc_load(const char *name, const char *file, const char *text, size_t len,
+                    hp_err *err)
+{
+	if (!valid_name(name)) {
+		hp_err_set(err, "document name '%s' is not 1 to %u letters, digits, '_' or '-'",
+		           name, HP_DOC_MAX_NAME);
+		return NULL;
+	}
+	if (len > HP_DOC_MAX_FILE) {
+		hp_err_set(err, "%s: %zu bytes, more than the %u a document may have", file, len,
+		           HP_DOC_MAX_FILE);
+		return NULL;
+	}
+	hp_doc *d = hp_xcalloc(1, sizeof *d);
+	d->name = hp_xstrdup(name);
+	d->file = hp_xstrdup(file);
+	/* the tree's nodes and strings; generous next to the file's own size */
+	hp_pool_init(&d->pool, (size_t)HP_DOC_MAX_FILE * 16);
+	reader r = {d->file, err, &d->pool, 0};
+	d->root = parse(&r, text, len);
+	if (!d->root) {
+		hp_doc_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+hp_doc *hp_doc_load_file(const char *name, const char *path, hp_err *err)
+{
+	uint8_t *data;
+	size_t len;
+	/* one byte more than allowed, so that a file past the cap is told apart */
+	if (!hp_read_regular_file(path, HP_DOC_MAX_FILE, &data, &len, err))
+		return NULL;
+	hp_doc *d = hp_doc_load(name, path, (const char *)data, len, err);
+	free(data);
+	return d;
+}
+
+void hp_doc_free(hp_doc *d)
+{
+	if (!d)
+		return;
+	hp_pool_free(&d->pool);
+	free(d->name);
+	free(d->file);
+	free(d);
+}
+
+const char *hp_doc_name(const hp_doc *d)
+{
+	return d->name;
+}
+
+const dnode *hp_doc_map_get(const dnode *m, const char *key)
+{
+	if (!m || m->kind != D_MAP)
+		return NULL;
+	for (uint32_t i = 0; i + 1 < m->n; i += 2)
+		if (strcmp(m->kids[i]->s, key) == 0)
+			return m->kids[i + 1];
+	return NULL;
+}
+
+const char *hp_doc_kind(const hp_doc *d)
+{
+	const dnode *k = hp_doc_map_get(d->root, "kind");
+	return k && k->kind == D_STR ? k->s : NULL;
+}
+
