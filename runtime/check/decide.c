@@ -68,6 +68,7 @@ static void rule_reason(hp_strv *out, const hp_rule_outcome *r)
 		break;
 	case HP_RESULT_PASS:
 	case HP_RESULT_SKIPPED:
+	case HP_RESULT_WAIVED: /* never a reason: decide lists it as waived */
 	case HP_RESULT_COUNT:
 	default:
 		what = "was not checked";
