@@ -134,6 +134,7 @@ int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
 	case HP_FMT_SARIF:
 		hp_report_sarif(&rep, out);
 		break;
+	case HP_FMT_TEXT:
 	default:
 		hp_report_text(&rep, o->colour, out);
 		break;
