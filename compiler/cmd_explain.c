@@ -11,7 +11,7 @@
 #include "check/policy.h"
 
 const char hp_help_explain[] =
-    "POLICY is source (compiled in memory) or bytecode (loaded and verified);\n"
+    "POLICY ('-': standard input) is source (compiled in memory) or bytecode (loaded and verified);\n"
     "bytecode is recognised by its first bytes, not its name.\n"
     "\n"
     "Prints the params, roles, rules and providers tables; the most instructions\n"
@@ -20,33 +20,48 @@ const char hp_help_explain[] =
     "instructions compiled from it.\n"
     "\n"
     "exit status: 0 shown, 2 the policy has errors, is rejected by the verifier or\n"
-    "cannot be read.\n";
+    "cannot be read, 4 standard output cannot be written.\n";
+
+/* The rule ids, one a line: what shell completion offers for a rule. */
+static void list_rules(hp_buf *b, const hp_bc *bc)
+{
+	for (uint32_t i = 0; i < bc->nrules; i++)
+		hp_buf_printf(b, "%s\n", hp_bc_str(bc, bc->rules[i].id));
+}
 
 int hp_cmd_explain(int argc, char **argv)
 {
-	const char *in = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (a[0] == '-' && a[1])
-			return hp_cli_usage_error("explain", "unknown option '%s'", a);
-		if (in)
-			return hp_cli_usage_error("explain", "one policy at a time ('%s' and '%s')",
-			                          in, a);
-		in = a;
+	bool rules = false;
+	hp_opts o;
+	hp_opts_begin(&o, argc, argv);
+	for (int id; (id = hp_opts_next(&o)) != HP_OPT_END;) {
+		switch (id) {
+		case HP_OPT_STOP:
+			return o.rc;
+		case HP_OPT_explain_rules:
+			rules = true;
+			break;
+		}
 	}
-	if (!in)
+	if (o.noperands == 0)
 		return hp_cli_usage_error("explain", "no policy to explain");
+	if (o.noperands > 1)
+		return hp_cli_usage_error("explain", "one policy at a time ('%s' and '%s')",
+		                          o.operands[0], o.operands[1]);
 	hp_err err;
-	hp_bc *bc = hp_policy_load(in, &err);
+	hp_bc *bc = hp_policy_load_operand(o.operands[0], &err);
 	if (!bc) {
 		if (err.msg[0])
 			hp_cli_error("explain", "%s", err.msg);
 		return HP_EXIT_USAGE;
 	}
 	hp_buf b = {0};
-	hp_explain(&b, bc);
-	fwrite(b.data, 1, b.len, stdout);
+	if (rules)
+		list_rules(&b, bc);
+	else
+		hp_explain(&b, bc);
+	int rc = hp_cli_write_stdout("explain", b.data, b.len) ? HP_EXIT_OK : HP_EXIT_CANNOT_RUN;
 	hp_buf_free(&b);
 	hp_bc_free(bc);
-	return HP_EXIT_OK;
+	return rc;
 }

@@ -2,6 +2,7 @@
  * the canonical layout. Every result is parsed again and compared with the
  * original's tree before it is used, so fmt never changes what a file
  * means. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,17 +13,16 @@
 #include "check/commands.h"
 #include "fmt.h"
 #include "front.h"
-#include "lib/strv.h"
 
 const char hp_help_fmt[] =
-    "options:\n"
-    "  --check   list the files that are not in the canonical layout, change nothing\n"
-    "            (exit status 1 when there is one)\n"
-    "  --write   rewrite the files that are not in the canonical layout, in place\n"
+    "Without --check or --write each file's canonical text is printed on\n"
+    "standard output. FILE '-' is standard input (not with --write).\n"
+    "A file with a syntax error is not formatted: its diagnostics are printed.\n"
     "\n"
-    "Without an option each file's canonical text is printed on stdout.\n"
-    "A file with a syntax error is not formatted: its diagnostics are printed and\n"
-    "the exit status is 2.\n";
+    "exit status: 0 done, 1 --check found a file to change, 2 bad usage or a\n"
+    "file that cannot be read or has a syntax error, 4 a file or standard output\n"
+    "that cannot be written, or a layout that would change the policy's meaning\n"
+    "(a bug in fmt).\n";
 
 enum { MODE_PRINT, MODE_CHECK, MODE_WRITE };
 
@@ -42,14 +42,17 @@ static char *tree_of(const char *name, const char *text, size_t len, hp_program 
 	return b.data;
 }
 
-/* 0 formatted (changed or not), 2 input error, 4 internal failure. */
-static int format_one(const char *path, int mode, bool *changed)
+/* 0 formatted (changed or not), 2 input error, 4 an output that cannot
+ * be written or an internal failure. text is standard input's, or NULL. */
+static int format_one(const char *path, const char *text, size_t tlen, int mode, bool quiet,
+                      bool *changed)
 {
 	hp_diags d;
 	hp_diags_init(&d);
 	hp_front_opts o = {0};
 	o.parse_only = true;
-	hp_program *p = hp_front_compile(path, &o, &d);
+	hp_program *p = text ? hp_front_compile_text(path, text, tlen, &o, &d)
+	                     : hp_front_compile(path, &o, &d);
 	int rc = 0;
 	if (!p->ok) {
 		hp_diag_style st = hp_diag_style_for(stderr);
@@ -83,10 +86,13 @@ static int format_one(const char *path, int mode, bool *changed)
 	}
 	*changed = out.len != src->len || memcmp(out.data, src->text, out.len) != 0;
 	if (mode == MODE_PRINT) {
-		fwrite(out.data, 1, out.len, stdout);
+		if (!hp_cli_write_stdout("fmt", out.data, out.len))
+			rc = HP_EXIT_CANNOT_RUN;
 	} else if (mode == MODE_CHECK) {
-		if (*changed)
-			printf("%s\n", path);
+		if (*changed && !quiet && (printf("%s\n", path) < 0 || fflush(stdout) != 0)) {
+			hp_cli_error("fmt", "standard output: %s", strerror(errno));
+			rc = HP_EXIT_CANNOT_RUN;
+		}
 	} else if (*changed) {
 		hp_err e;
 		if (!hp_atomic_write(path, out.data, out.len, 0644, &e)) {
@@ -108,40 +114,65 @@ done:
 int hp_cmd_fmt(int argc, char **argv)
 {
 	int mode = MODE_PRINT;
-	hp_strv files = {0};
-	bool opts_done = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!opts_done && strcmp(a, "--") == 0) {
-			opts_done = true;
-		} else if (!opts_done && (strcmp(a, "--check") == 0 || strcmp(a, "--write") == 0)) {
-			int m = a[2] == 'c' ? MODE_CHECK : MODE_WRITE;
-			if (mode != MODE_PRINT && mode != m) {
-				hp_strv_free(&files);
+	bool quiet = false;
+	hp_opts o;
+	hp_opts_begin(&o, argc, argv);
+	for (int id; (id = hp_opts_next(&o)) != HP_OPT_END;) {
+		int m = MODE_PRINT;
+		switch (id) {
+		case HP_OPT_STOP:
+			return o.rc;
+		case HP_OPT_fmt_check:
+			m = MODE_CHECK;
+			break;
+		case HP_OPT_fmt_write:
+			m = MODE_WRITE;
+			break;
+		case HP_OPT_fmt_quiet:
+			quiet = true;
+			break;
+		}
+		if (m != MODE_PRINT) {
+			if (mode != MODE_PRINT && mode != m)
 				return hp_cli_usage_error("fmt",
 				                          "--check and --write exclude each other");
-			}
 			mode = m;
-		} else if (!opts_done && a[0] == '-' && a[1]) {
-			hp_strv_free(&files);
-			return hp_cli_usage_error("fmt", "unknown option '%s'", a);
-		} else {
-			hp_strv_push(&files, a);
 		}
 	}
-	if (!files.n)
+	if (!o.noperands)
 		return hp_cli_usage_error("fmt", "no file to format");
+	int nstdin = 0;
+	for (int i = 0; i < o.noperands; i++)
+		nstdin += hp_cli_is_stdio(o.operands[i]);
+	if (nstdin && mode == MODE_WRITE)
+		return hp_cli_usage_error("fmt", "--write cannot rewrite standard input");
+	if (nstdin > 1)
+		return hp_cli_usage_error("fmt", "standard input ('-') named more than once");
 	int status = HP_EXIT_OK;
 	bool any_changed = false;
-	for (size_t i = 0; i < files.n; i++) {
+	for (int i = 0; i < o.noperands; i++) {
 		bool changed = false;
-		int rc = format_one(files.v[i], mode, &changed);
+		int rc;
+		if (hp_cli_is_stdio(o.operands[i])) {
+			uint8_t *text;
+			size_t tlen;
+			hp_err err;
+			if (!hp_cli_read_stdin(HP_FRONT_MAX_FILE, &text, &tlen, &err)) {
+				hp_cli_error("fmt", "%s", err.msg);
+				rc = HP_EXIT_USAGE;
+			} else {
+				rc = format_one(HP_STDIN_NAME, (const char *)text, tlen, mode, quiet,
+				                &changed);
+				free(text);
+			}
+		} else {
+			rc = format_one(o.operands[i], NULL, 0, mode, quiet, &changed);
+		}
 		if (rc > status)
 			status = rc;
 		any_changed |= changed;
 	}
 	if (status == HP_EXIT_OK && mode == MODE_CHECK && any_changed)
 		status = HP_EXIT_FINDINGS;
-	hp_strv_free(&files);
 	return status;
 }

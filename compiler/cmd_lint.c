@@ -18,20 +18,15 @@
 #include "check/waiver.h"
 
 const char hp_help_lint[] =
-    "options:\n"
-    "  --format text|json|sarif|github\n"
-    "                            how diagnostics are written (default text, on stderr;\n"
-    "                            json, sarif and github go to stdout; github: GitHub\n"
-    "                            Actions workflow annotations)\n"
-    "  --werror                  warnings count as errors for the exit status\n"
-    "\n"
-    "PATH is a policy file or a directory: every *.hpol below it is linted, in\n"
-    "sorted order. Each file is compiled as a top-level policy with its includes.\n"
-    "Waiver files (*waivers.yaml, docs/waivers.md) are checked too: an expired or\n"
-    "malformed one is an error, one that expires within 30 days a warning.\n"
+    "PATH is a policy file, a directory (every *.hpol below it is linted, in\n"
+    "sorted order) or '-', standard input. Each file is compiled as a\n"
+    "top-level policy with its includes. Waiver files (*waivers.yaml,\n"
+    "docs/waivers.md) are checked too: an expired or malformed one is an\n"
+    "error, one that expires within 30 days a warning.\n"
     "\n"
     "exit status: 0 no error (and no warning with --werror), 1 errors found,\n"
-    "2 bad usage or a PATH that cannot be read.\n";
+    "2 bad usage or a PATH that cannot be read, 4 standard output cannot be\n"
+    "written.\n";
 
 enum { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_GITHUB };
 
@@ -150,63 +145,67 @@ static void lint_waivers(const char *path, int64_t today, hp_diag_recs *recs, bo
 
 int hp_cmd_lint(int argc, char **argv)
 {
+	static const char *const formats[] = {"text", "json", "sarif", "github"};
 	int format = FMT_TEXT;
-	bool werror = false;
-	hp_strv paths = {0};
-	bool opts_done = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!opts_done && strcmp(a, "--") == 0) {
-			opts_done = true;
-		} else if (!opts_done && strcmp(a, "--werror") == 0) {
+	bool werror = false, quiet = false;
+	hp_opts o;
+	hp_opts_begin(&o, argc, argv);
+	for (int id; (id = hp_opts_next(&o)) != HP_OPT_END;) {
+		switch (id) {
+		case HP_OPT_STOP:
+			return o.rc;
+		case HP_OPT_lint_werror:
 			werror = true;
-		} else if (!opts_done &&
-		           (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0)) {
-			const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!v) {
-				hp_strv_free(&paths);
-				return hp_cli_usage_error(
-				    "lint", "--format needs a value: text, json, sarif or github");
-			}
-			if (strcmp(v, "text") == 0)
-				format = FMT_TEXT;
-			else if (strcmp(v, "json") == 0)
-				format = FMT_JSON;
-			else if (strcmp(v, "sarif") == 0)
-				format = FMT_SARIF;
-			else if (strcmp(v, "github") == 0)
-				format = FMT_GITHUB;
-			else {
-				hp_strv_free(&paths);
-				return hp_cli_usage_error(
-				    "lint", "unknown format '%s': text, json, sarif or github", v);
-			}
-		} else if (!opts_done && a[0] == '-' && a[1]) {
-			hp_strv_free(&paths);
-			return hp_cli_usage_error("lint", "unknown option '%s'", a);
-		} else {
-			hp_strv_push(&paths, a);
+			break;
+		case HP_OPT_lint_quiet:
+			quiet = true;
+			break;
+		case HP_OPT_lint_format:
+			for (format = 0; format < 4 && strcmp(o.arg, formats[format]) != 0; format++)
+				;
+			if (format == 4)
+				return hp_cli_bad_value("lint", "--format", o.arg, formats, 4);
+			break;
 		}
 	}
-	if (!paths.n)
+	if (!o.noperands)
 		return hp_cli_usage_error("lint", "no policy to lint");
 
 	int status = HP_EXIT_OK;
 	hp_strv files = {0};
-	for (size_t i = 0; i < paths.n; i++) {
+	uint8_t *stdin_text = NULL;
+	size_t stdin_len = 0;
+	bool have_stdin = false;
+	for (int i = 0; i < o.noperands; i++) {
+		const char *path = o.operands[i];
 		struct stat st;
-		if (stat(paths.v[i], &st) != 0) {
-			hp_cli_error("lint", "%s: %s", paths.v[i], strerror(errno));
+		if (hp_cli_is_stdio(path)) {
+			hp_err err;
+			if (have_stdin) {
+				hp_strv_free(&files);
+				free(stdin_text);
+				return hp_cli_usage_error("lint",
+				                          "standard input ('-') named more than once");
+			}
+			have_stdin = true;
+			if (!hp_cli_read_stdin(HP_FRONT_MAX_FILE, &stdin_text, &stdin_len, &err)) {
+				hp_cli_error("lint", "%s", err.msg);
+				status = HP_EXIT_USAGE;
+				continue;
+			}
+			hp_strv_push(&files, path);
+		} else if (stat(path, &st) != 0) {
+			hp_cli_error("lint", "%s: %s", path, strerror(errno));
 			status = HP_EXIT_USAGE;
-			continue;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			if (walk(paths.v[i], &files, 0) < 0)
+		} else if (S_ISDIR(st.st_mode)) {
+			if (walk(path, &files, 0) < 0)
 				status = HP_EXIT_USAGE;
 		} else {
-			hp_strv_push(&files, paths.v[i]);
+			hp_strv_push(&files, path);
 		}
 	}
+	if (quiet)
+		format = -1;
 
 	hp_diag_style st = hp_diag_style_for(stderr);
 	hp_diag_recs recs = {0};
@@ -218,14 +217,18 @@ int hp_cmd_lint(int argc, char **argv)
 		status = HP_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < files.n; i++) {
-		if (is_waiver_file(files.v[i])) {
+		if (!hp_cli_is_stdio(files.v[i]) && is_waiver_file(files.v[i])) {
 			lint_waivers(files.v[i], today, &recs, format == FMT_TEXT, &shown, &nerr,
 			             &nwarn);
 			continue;
 		}
 		hp_diags d;
 		hp_diags_init(&d);
-		hp_program *p = hp_front_compile(files.v[i], NULL, &d);
+		hp_program *p =
+		    hp_cli_is_stdio(files.v[i])
+		        ? hp_front_compile_text(HP_STDIN_NAME, (const char *)stdin_text, stdin_len,
+		                                NULL, &d)
+		        : hp_front_compile(files.v[i], NULL, &d);
 		hp_diags_sort(&d);
 		for (size_t k = 0; k < d.n; k++) {
 			const hp_diag *g = &d.v[k];
@@ -249,7 +252,9 @@ int hp_cmd_lint(int argc, char **argv)
 		hp_program_free(p);
 		hp_diags_free(&d);
 	}
-	if (format == FMT_TEXT) {
+	if (format < 0) {
+		/* --quiet: the exit status alone */
+	} else if (format == FMT_TEXT) {
 		hp_diags sum;
 		hp_diags_init(&sum);
 		sum.nerrors = nerr;
@@ -263,13 +268,14 @@ int hp_cmd_lint(int argc, char **argv)
 			hp_diag_recs_github(&b, &recs);
 		else
 			hp_diag_recs_sarif(&b, &recs);
-		fwrite(b.data, 1, b.len, stdout);
+		if (!hp_cli_write_stdout("lint", b.data, b.len))
+			status = HP_EXIT_CANNOT_RUN;
 		hp_buf_free(&b);
 	}
 	if (status == HP_EXIT_OK && (nerr || (werror && nwarn)))
 		status = HP_EXIT_FINDINGS;
 	hp_diag_recs_free(&recs);
 	hp_strv_free(&files);
-	hp_strv_free(&paths);
+	free(stdin_text);
 	return status;
 }

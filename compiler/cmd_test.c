@@ -20,16 +20,6 @@
 #include "testrun.h"
 
 const char hp_help_test[] =
-    "options:\n"
-    "  --run REGEX            run only the cases whose name matches REGEX (POSIX extended)\n"
-    "  --format text|json|junit|tap\n"
-    "                         how results are written on standard output (default text);\n"
-    "                         JSON always includes coverage\n"
-    "  --coverage             print, per policy file and rule, whether each rule and each\n"
-    "                         assertion was seen passing and seen failing\n"
-    "  --coverage-min PERCENT fail unless rules and assertions are each covered both ways\n"
-    "                         at least PERCENT (0 to 100)\n"
-    "\n"
     "PATH is a test file or a directory: every *_test.yaml below it runs, in sorted\n"
     "order (default: the current directory). docs/testing.md describes test files.\n"
     "Each case runs the way `check --facts` does, and its decisions and rule results\n"
@@ -161,49 +151,41 @@ int hp_cmd_test(int argc, char **argv)
 	int rc = HP_EXIT_USAGE;
 	regex_t re;
 	bool have_re = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = NULL;
-		const char *opts[] = {"--run", "--format", "--coverage-min"};
-		int which = -1;
-		for (int k = 0; k < 3 && which < 0; k++) {
-			size_t n = strlen(opts[k]);
-			if (strncmp(a, opts[k], n) == 0 && (a[n] == '=' || a[n] == '\0')) {
-				which = k;
-				if (a[n] == '=')
-					v = a + n + 1;
-				else if (i + 1 < argc)
-					v = argv[++i];
-				else {
-					hp_cli_usage_error("test", "%s needs a value", opts[k]);
-					goto out;
-				}
-			}
-		}
-		if (which == 0) {
+	hp_opts o;
+	hp_opts_begin(&o, argc, argv);
+	for (int id; (id = hp_opts_next(&o)) != HP_OPT_END;) {
+		const char *v = o.arg;
+		switch (id) {
+		case HP_OPT_STOP:
+			rc = o.rc;
+			goto out;
+		case HP_OPT_test_run:
 			run = v;
-		} else if (which == 1) {
+			break;
+		case HP_OPT_test_format: {
 			static const char *const names[] = {"text", "json", "junit", "tap"};
 			int f = hp_lookup_name(names, 4, v);
 			if (f < 0) {
-				hp_cli_usage_error("test", "--format '%s' is not text, json, junit or tap", v);
+				rc = hp_cli_bad_value("test", "--format", v, names, 4);
 				goto out;
 			}
 			format = (hp_test_format)f;
-		} else if (which == 2) {
+			break;
+		}
+		case HP_OPT_test_coverage_min:
 			if (!parse_percent(v, &min)) {
-				hp_cli_usage_error("test", "--coverage-min '%s' is not a percentage from 0 to 100", v);
+				hp_cli_usage_error(
+				    "test", "--coverage-min '%s' is not a percentage from 0 to 100", v);
 				goto out;
 			}
-		} else if (strcmp(a, "--coverage") == 0) {
+			break;
+		case HP_OPT_test_coverage:
 			coverage = true;
-		} else if (a[0] == '-' && a[1]) {
-			hp_cli_usage_error("test", "unknown option '%s'", a);
-			goto out;
-		} else {
-			hp_strv_push(&paths, a);
+			break;
 		}
 	}
+	for (int i = 0; i < o.noperands; i++)
+		hp_strv_push(&paths, o.operands[i]);
 	if (run) {
 		int e = regcomp(&re, run, REG_EXTENDED | REG_NOSUB);
 		if (e) {

@@ -646,9 +646,9 @@ uint8_t *hp_codegen(const hp_program *p, size_t *len, hp_diags *d)
 	return out;
 }
 
-uint8_t *hp_compile_file(const char *path, size_t *len, hp_diags *d, hp_program **program)
+static uint8_t *compile_program(hp_program *p, const char *path, size_t *len, hp_diags *d,
+                                hp_program **program)
 {
-	hp_program *p = hp_front_compile(path, NULL, d);
 	uint8_t *out = NULL;
 	if (p->ok) {
 		out = hp_codegen(p, len, d);
@@ -667,4 +667,16 @@ uint8_t *hp_compile_file(const char *path, size_t *len, hp_diags *d, hp_program 
 	}
 	*program = p;
 	return out;
+}
+
+uint8_t *hp_compile_file(const char *path, size_t *len, hp_diags *d, hp_program **program)
+{
+	return compile_program(hp_front_compile(path, NULL, d), path, len, d, program);
+}
+
+uint8_t *hp_compile_text(const char *name, const char *text, size_t textlen, size_t *len,
+                         hp_diags *d, hp_program **program)
+{
+	return compile_program(hp_front_compile_text(name, text, textlen, NULL, d), name, len, d,
+	                       program);
 }

@@ -25,9 +25,15 @@ uint8_t *hp_codegen(const hp_program *p, size_t *len, hp_diags *d);
  * after the diagnostics are printed. */
 uint8_t *hp_compile_file(const char *path, size_t *len, hp_diags *d, hp_program **program);
 
-/* hp_compile_file with the diagnostics printed on stderr as a compiler
- * prints them: the source compiler hangar-policy registers for the
- * runtime's commands (policy.h). */
-uint8_t *hp_compile_source_printing(const char *path, size_t *len);
+/* The same for source text in memory named `name` (standard input);
+ * includes are relative to name's directory. */
+uint8_t *hp_compile_text(const char *name, const char *text, size_t textlen, size_t *len,
+                         hp_diags *d, hp_program **program);
+
+/* hp_compile_file (text NULL) or hp_compile_text with the diagnostics
+ * printed on stderr as a compiler prints them: the source compiler
+ * hangar-policy registers for the runtime's commands (policy.h). */
+uint8_t *hp_compile_source_printing(const char *path, const char *text, size_t textlen,
+                                    size_t *len);
 
 #endif

@@ -1,6 +1,8 @@
 /* diag.c: collecting, sorting and printing diagnostics (see diag.h). */
 #include "diag.h"
 
+#include "check/color.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,8 +162,7 @@ void hp_diags_sort(hp_diags *d)
 hp_diag_style hp_diag_style_for(FILE *f)
 {
 	hp_diag_style st = {false, 50};
-	const char *nc = getenv("NO_COLOR");
-	st.color = isatty(fileno(f)) && !(nc && *nc);
+	st.color = hp_color_for_fd(fileno(f));
 	return st;
 }
 

@@ -8,7 +8,7 @@
  *   help: did you mean 'setuid'?
  *
  * Diagnostics are printed sorted by file and position, capped, with a final
- * count. Colour only on a terminal, never when NO_COLOR is set.
+ * count. Colour by the rule of check/color.h (--color, NO_COLOR, CLICOLOR_FORCE, TERM).
  */
 #ifndef HP_DIAG_H
 #define HP_DIAG_H
@@ -98,7 +98,7 @@ typedef struct {
 	uint32_t max_shown; /* 0: no cap */
 } hp_diag_style;
 
-/* Colour when f is a terminal and NO_COLOR is unset or empty. */
+/* Colour by the one rule of check/color.h, for stream f. */
 hp_diag_style hp_diag_style_for(FILE *f);
 
 /* Print one diagnostic with its source line and underline. */

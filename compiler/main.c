@@ -6,8 +6,8 @@
 #include "check/default_policy.h"
 #include "check/policy.h"
 
-#define HP_COMMAND(name, where, usage, summary) \
-	{#name, usage, summary, hp_help_##name, hp_cmd_##name},
+#define HP_COMMAND(name, where, operands, summary) \
+	{#name, operands, summary, hp_help_##name, hp_cmd_##name},
 static const hp_command commands[] = {
 #include "check/commands.def"
 };

@@ -11,6 +11,7 @@
 
 #include "lib/atomic_file.h"
 #include "check/cli.h"
+#include "check/color.h"
 #include "check/commands.h"
 #include "check/default_policy.h"
 #include "probe/docset.h"
@@ -22,43 +23,12 @@
 #include "check/verdict.h"
 
 const char hp_help_check[] =
-    "options:\n"
-    "  --provider P       docker, kubernetes, e2b or cubesandbox; default: HANGAR_PROVIDER,\n"
-    "                     else the sandbox's markers (/.dockerenv, KUBERNETES_SERVICE_HOST,\n"
-    "                     E2B_SANDBOX); when none is certain the check asks for it (exit 2)\n"
-    "  --mode M           the turn mode whose decision is the exit status: auto, ask,\n"
-    "                     deny-risky or governed (default ask); the report covers all four\n"
-    "  --uid-split S      auto, required or off; default HANGAR_UID_SPLIT, else the\n"
-    "                     provider's default in the policy. Any other value is treated as\n"
-    "                     required, with a warning\n"
-    "  --root DIR         check the unpacked image root DIR, running nothing in it;\n"
-    "                     probes that need a live sandbox are skipped, so nothing splits\n"
-    "  --facts F          answer every probe from the facts file F (docs/facts.md);\n"
-    "                     repeatable, a later file's answer replaces an earlier one\n"
-    "  --document NAME=FILE  give the policy the YAML or JSON document FILE as NAME\n"
-    "                     (repeatable; docs/documents.md): a Pod or a workload manifest.\n"
-    "                     Without --facts or --root only the documents are checked:\n"
-    "                     every other probe is skipped, so nothing splits\n"
-    "  --record F         write every fact observed to F, as a facts file (a new file,\n"
-    "                     0600, atomically; a path others could redirect is refused)\n"
-    "  --role R           run only role R's checks (repeatable); without root, only\n"
-    "                     the role whose identity this process has can run\n"
-    "  --param NAME=VALUE override a param of the policy (repeatable)\n"
-    "  --format F         the report's form (docs/report.md): text (default), json,\n"
-    "                     junit (a test case per rule) or sarif (results at the rules)\n"
-    "  --waivers F        accept the failures the waiver file F waives (docs/waivers.md);\n"
-    "                     repeatable; an expired waiver is an error\n"
-    "  --only RULE,...    check only these rules; every other rule is skipped\n"
-    "  --skip RULE,...    skip these rules; a skipped rule never passes, so a mode\n"
-    "                     it counts for is not split\n"
-    "  --output F         write the report to F instead of standard output (a new file,\n"
-    "                     0644, atomically; a path others could redirect is refused)\n"
-    "\n"
-    "POLICY is compiled bytecode (hangar-policy also accepts source); without it\n"
-    "the policy built into this executable is used. Without --root or --facts the\n"
-    "running system is checked: as root, each role runs in a child process that\n"
-    "has become that role's identity. Nothing on the system is changed. A question\n"
-    "that cannot be answered is unknown, and unknown never passes.\n"
+    "POLICY is compiled bytecode (hangar-policy also accepts source; '-' is\n"
+    "standard input); without it the policy built into this executable is\n"
+    "used. Without --root or --facts the running system is checked: as root,\n"
+    "each role runs in a child process that has become that role's identity.\n"
+    "Nothing on the system is changed. A question that cannot be answered is\n"
+    "unknown, and unknown never passes.\n"
     "\n"
     "exit status (for the mode asked):\n"
     "  0  split: the driver runs as its own user\n"
@@ -67,25 +37,6 @@ const char hp_help_check[] =
     "  2  bad usage, or a policy, bytecode or facts file that does not load\n"
     "  4  the check could not run (an image root that cannot be opened, a\n"
     "     record or report that cannot be written)\n";
-
-/* An option that takes a value, as "--opt V" or "--opt=V": the value, or
- * NULL when a is not that option. *i moves past a separate value. */
-static const char *opt_value(const char *opt, int argc, char **argv, int *i, int *missing)
-{
-	size_t n = strlen(opt);
-	const char *a = argv[*i];
-	if (strncmp(a, opt, n) != 0)
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
 
 /* RULE,RULE,... appended to ids (empty items ignored). */
 static void split_ids(const char *v, hp_strv *ids)
@@ -106,70 +57,89 @@ int hp_cmd_check(int argc, char **argv)
 	hp_strv facts = {0}, names = {0}, values = {0}, documents = {0};
 	const char *policy = NULL, *root = NULL, *record = NULL, *output = NULL;
 	const char *provider_flag = NULL, *uid_split = NULL;
+	static const char *const formats[] = {"text", "json", "junit", "sarif"};
 	hp_mode mode = HP_MODE_ASK;
 	hp_report_format format = HP_FMT_TEXT;
+	bool quiet = false;
 	hp_strv waiver_files = {0}, only = {0}, skip = {0};
 	unsigned roles = 0;
 	int rc = HP_EXIT_USAGE;
 	hp_err err;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v;
-		int missing = 0;
-		if ((v = opt_value("--provider", argc, argv, &i, &missing))) {
+	hp_opts o;
+	hp_opts_begin(&o, argc, argv);
+	for (int id; (id = hp_opts_next(&o)) != HP_OPT_END;) {
+		const char *v = o.arg;
+		switch (id) {
+		case HP_OPT_STOP:
+			rc = o.rc;
+			goto out;
+		case HP_OPT_check_provider:
 			provider_flag = v;
-		} else if ((v = opt_value("--mode", argc, argv, &i, &missing))) {
+			break;
+		case HP_OPT_check_mode: {
 			int m = hp_lookup_name(hp_mode_names, HP_MODE_COUNT, v);
 			if (m < 0) {
-				char modes[128];
-				rc = hp_cli_usage_error(
-				    "check", "--mode '%s' is not %s", v,
-				    hp_names_text(modes, sizeof modes, hp_mode_names,
-				                  HP_MODE_COUNT, "or"));
+				rc = hp_cli_bad_value("check", "--mode", v, hp_mode_names,
+				                      HP_MODE_COUNT);
 				goto out;
 			}
 			mode = (hp_mode)m;
-		} else if ((v = opt_value("--uid-split", argc, argv, &i, &missing))) {
+			break;
+		}
+		case HP_OPT_check_uid_split:
 			uid_split = v;
-		} else if ((v = opt_value("--format", argc, argv, &i, &missing))) {
-			static const char *const formats[] = {"text", "json", "junit", "sarif"};
+			break;
+		case HP_OPT_check_format: {
 			int fm = hp_lookup_name(formats, 4, v);
 			if (fm < 0) {
-				rc = hp_cli_usage_error(
-				    "check", "--format '%s' is not text, json, junit or sarif", v);
+				rc = hp_cli_bad_value("check", "--format", v, formats, 4);
 				goto out;
 			}
 			format = (hp_report_format)fm;
-		} else if ((v = opt_value("--waivers", argc, argv, &i, &missing))) {
+			break;
+		}
+		case HP_OPT_check_waivers:
 			hp_strv_push(&waiver_files, v);
-		} else if ((v = opt_value("--only", argc, argv, &i, &missing))) {
+			break;
+		case HP_OPT_check_only:
 			split_ids(v, &only);
-		} else if ((v = opt_value("--skip", argc, argv, &i, &missing))) {
+			break;
+		case HP_OPT_check_skip:
 			split_ids(v, &skip);
-		} else if ((v = opt_value("--output", argc, argv, &i, &missing))) {
+			break;
+		case HP_OPT_check_output:
 			output = v;
-		} else if ((v = opt_value("--facts", argc, argv, &i, &missing))) {
+			break;
+		case HP_OPT_check_quiet:
+			quiet = true;
+			break;
+		case HP_OPT_check_facts:
 			hp_strv_push(&facts, v);
-		} else if ((v = opt_value("--document", argc, argv, &i, &missing))) {
+			break;
+		case HP_OPT_check_document:
 			hp_strv_push(&documents, v);
-		} else if ((v = opt_value("--root", argc, argv, &i, &missing))) {
+			break;
+		case HP_OPT_check_root:
 			if (root) {
 				rc = hp_cli_usage_error("check", "--root given twice");
 				goto out;
 			}
 			root = v;
-		} else if ((v = opt_value("--record", argc, argv, &i, &missing))) {
+			break;
+		case HP_OPT_check_record:
 			if (record) {
 				rc = hp_cli_usage_error("check", "--record given twice");
 				goto out;
 			}
 			record = v;
-		} else if ((v = opt_value("--role", argc, argv, &i, &missing))) {
+			break;
+		case HP_OPT_check_role:
 			if (!hp_session_role_bit(v, &roles, &err)) {
 				rc = hp_cli_usage_error("check", "%s", err.msg);
 				goto out;
 			}
-		} else if ((v = opt_value("--param", argc, argv, &i, &missing))) {
+			break;
+		case HP_OPT_check_param: {
 			const char *eq = strchr(v, '=');
 			if (!eq || eq == v) {
 				rc = hp_cli_usage_error("check",
@@ -180,19 +150,27 @@ int hp_cmd_check(int argc, char **argv)
 			hp_strv_push(&names, name);
 			free(name);
 			hp_strv_push(&values, eq + 1);
-		} else if (missing) {
-			rc = hp_cli_usage_error("check", "%s needs a value", a);
-			goto out;
-		} else if (a[0] == '-' && a[1]) {
-			rc = hp_cli_usage_error("check", "unknown option '%s'", a);
-			goto out;
-		} else if (policy) {
-			rc = hp_cli_usage_error("check", "one policy at a time ('%s' and '%s')",
-			                        policy, a);
-			goto out;
-		} else {
-			policy = a;
+			break;
 		}
+		}
+	}
+	if (o.noperands > 1) {
+		rc = hp_cli_usage_error("check", "one policy at a time ('%s' and '%s')",
+		                        o.operands[0], o.operands[1]);
+		goto out;
+	}
+	policy = o.noperands ? o.operands[0] : NULL;
+	if (output && hp_cli_is_stdio(output))
+		output = NULL;
+	if (quiet && output) {
+		rc = hp_cli_usage_error("check", "--quiet writes no report: --output has none to write");
+		goto out;
+	}
+	if (record && hp_cli_is_stdio(record) && !quiet && !output) {
+		rc = hp_cli_usage_error("check",
+		                        "--record - and the report would both go to standard output "
+		                        "(add --quiet or --output F)");
+		goto out;
 	}
 	if (root && facts.n) {
 		rc = hp_cli_usage_error("check", "--root and --facts cannot be used together");
@@ -208,7 +186,7 @@ int hp_cmd_check(int argc, char **argv)
 		hp_cli_error("check", "%s", err.msg);
 		goto out;
 	}
-	hp_bc *bc = policy ? hp_policy_load(policy, &err) : hp_default_policy_load(&err);
+	hp_bc *bc = policy ? hp_policy_load_operand(policy, &err) : hp_default_policy_load(&err);
 	if (!bc) {
 		if (err.msg[0])
 			hp_cli_error("check", "%s", err.msg);
@@ -278,19 +256,21 @@ int hp_cmd_check(int argc, char **argv)
 		                      uid_split,
 		                      getenv("HANGAR_UID_SPLIT"),
 		                      format,
-		                      format == HP_FMT_TEXT && !output && isatty(STDOUT_FILENO) &&
-		                          !getenv("NO_COLOR"),
+		                      format == HP_FMT_TEXT && !output &&
+		                          hp_color_for_fd(STDOUT_FILENO),
 		                      &waivers,
 		                      &only,
 		                      &skip};
 		hp_buf b = {0};
 		rc = hp_verdict(&run, &vo, &b);
-		if (output) {
+		if (quiet) {
+			/* the exit status alone */
+		} else if (output) {
 			if (!hp_safe_write(output, b.data, b.len, 0644, &err)) {
 				hp_cli_error("check", "--output %s", err.msg);
 				rc = HP_EXIT_CANNOT_RUN;
 			}
-		} else if (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
+		} else if (!hp_cli_write_stdout("check", b.data, b.len)) {
 			rc = HP_EXIT_CANNOT_RUN;
 		}
 		hp_buf_free(&b);

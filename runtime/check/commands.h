@@ -3,8 +3,8 @@
 #ifndef HP_COMMANDS_H
 #define HP_COMMANDS_H
 
-#define HP_COMMAND(name, where, usage, summary)   \
-	int hp_cmd_##name(int argc, char **argv); \
+#define HP_COMMAND(name, where, operands, summary) \
+	int hp_cmd_##name(int argc, char **argv);  \
 	extern const char hp_help_##name[];
 #include "check/commands.def"
 

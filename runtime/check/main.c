@@ -5,9 +5,10 @@
 #include "check/commands.h"
 #include "check/default_policy.h"
 
-#define HP_CMD_RUNTIME(name, usage, summary) {#name, usage, summary, hp_help_##name, hp_cmd_##name},
-#define HP_CMD_FULL(name, usage, summary)
-#define HP_COMMAND(name, where, usage, summary) HP_CMD_##where(name, usage, summary)
+#define HP_CMD_RUNTIME(name, operands, summary) \
+	{#name, operands, summary, hp_help_##name, hp_cmd_##name},
+#define HP_CMD_FULL(name, operands, summary)
+#define HP_COMMAND(name, where, operands, summary) HP_CMD_##where(name, operands, summary)
 static const hp_command commands[] = {
 #include "check/commands.def"
 };

@@ -3,6 +3,8 @@
  * never links compiler code. */
 #include "check/policy.h"
 
+#include "check/cli.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -59,10 +61,45 @@ hp_bc *hp_policy_load(const char *path, hp_err *err)
 		return NULL;
 	}
 	size_t len;
-	uint8_t *data = source_compiler(path, &len);
+	uint8_t *data = source_compiler(path, NULL, 0, &len);
 	if (!data)
 		return NULL;
 	hp_bc *bc = hp_bc_load(path, data, len, err);
 	free(data);
+	return bc;
+}
+
+hp_bc *hp_policy_load_operand(const char *operand, hp_err *err)
+{
+	if (!hp_cli_is_stdio(operand))
+		return hp_policy_load(operand, err);
+	err->msg[0] = '\0';
+	uint8_t *data;
+	size_t len;
+	if (!hp_cli_read_stdin(HP_POLICY_MAX_STDIN, &data, &len, err))
+		return NULL;
+	hp_bc *bc = hp_policy_load_mem(HP_STDIN_NAME, data, len, err);
+	free(data);
+	return bc;
+}
+
+hp_bc *hp_policy_load_mem(const char *name, const uint8_t *data, size_t len, hp_err *err)
+{
+	err->msg[0] = '\0';
+	if (len >= HP_BC_MAGIC_LEN && memcmp(data, HP_BC_MAGIC, HP_BC_MAGIC_LEN) == 0)
+		return hp_bc_load(name, data, len, err);
+	if (!source_compiler) {
+		hp_err_set(err,
+		           "%s: not compiled bytecode; this program runs compiled policies only "
+		           "(compile it with 'hangar-policy compile')",
+		           name);
+		return NULL;
+	}
+	size_t n;
+	uint8_t *bc_data = source_compiler(name, (const char *)data, len, &n);
+	if (!bc_data)
+		return NULL;
+	hp_bc *bc = hp_bc_load(name, bc_data, n, err);
+	free(bc_data);
 	return bc;
 }

@@ -2,7 +2,9 @@
  * YAML with double-quoted strings, one mapping per question. */
 #include "check/record.h"
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
@@ -322,9 +324,15 @@ bool hp_record_write(const char *path, const hp_bc *bc, const hp_globals *g,
 	hp_buf b = {0};
 	hp_record_text(&b, bc, g, roles, source);
 	hp_err e;
-	bool ok = hp_safe_write(path, b.data, b.len, 0600, &e);
-	if (!ok)
+	bool ok;
+	if (strcmp(path, "-") == 0) {
+		/* '-' is standard output, as for every file a command writes */
+		ok = fwrite(b.data, 1, b.len, stdout) == b.len && fflush(stdout) == 0;
+		if (!ok)
+			hp_err_set(err, "--record -: standard output: %s", strerror(errno));
+	} else if (!(ok = hp_safe_write(path, b.data, b.len, 0600, &e))) {
 		hp_err_set(err, "--record %s", e.msg);
+	}
 	hp_buf_free(&b);
 	return ok;
 }

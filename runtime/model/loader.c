@@ -1,8 +1,10 @@
 /* loader.c: reads a compiled policy into an hp_bc, checking the header,
  * the section directory, the checksum and every table before anything is
- * used, then hands the code to the verifier (verify.c). Every read goes
- * through bounds-checked helpers; every count is checked against the bytes
- * its section holds before an entry is read or memory is allocated for it.
+ * used, then hands the code to the verifier (verify.c). Every read of the
+ * file goes through one function, take(), which knows where the stretch
+ * being read ends and reports a truncation with its offset (the cursor,
+ * below); every count is checked against the bytes its section holds
+ * before memory is allocated for its entries.
  * Messages name the file, the byte offset and what is wrong. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,49 +41,110 @@ static bool fail(loader *l, size_t off, const char *fmt, ...)
 	return false;
 }
 
-static uint16_t rd16(const uint8_t *p)
+/* --- the cursor: every byte of the file is read through take() -------------
+ *
+ * A cursor reads a stretch of the file (the header, a section) from pos up
+ * to end, which the directory fixed before any table is read. take() is
+ * the one function that touches the file's bytes: it hands out n bytes at
+ * the cursor and moves past them, or fails, naming the offset, when fewer
+ * are left. The readers of numbers and reserved bytes are built on it, so
+ * no read can go past the end of its stretch whatever a count or an offset
+ * in the file says. */
+typedef struct {
+	loader *l;
+	size_t pos, end;
+	const char *what; /* the stretch, for messages: "header", "strings"... */
+} cursor;
+
+static cursor cursor_of(loader *l, hp_bc_section s)
 {
-	return (uint16_t)(p[0] | p[1] << 8);
+	return (cursor){l, l->sec_off[s], (size_t)l->sec_off[s] + l->sec_len[s],
+	                hp_bc_section_names[s]};
 }
 
-static uint32_t rd32(const uint8_t *p)
+static const uint8_t *take(cursor *c, size_t n)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	if (c->pos > c->end || n > c->end - c->pos) {
+		fail(c->l, c->pos, "%s truncated: %zu bytes needed, %zu left", c->what, n,
+		     c->pos > c->end ? 0 : c->end - c->pos);
+		return NULL;
+	}
+	const uint8_t *p = c->l->d + c->pos;
+	c->pos += n;
+	return p;
 }
 
-static uint64_t rd64(const uint8_t *p)
+static bool get_u8(cursor *c, uint8_t *v)
 {
-	return (uint64_t)rd32(p + 4) << 32 | rd32(p);
+	const uint8_t *p = take(c, 1);
+	if (p)
+		*v = p[0];
+	return p != NULL;
 }
 
-/* A table of count entries of size bytes starting at off, inside its
- * section's end: checked before any entry is read. */
-static bool table_fits(loader *l, hp_bc_section s, size_t off, uint32_t count, size_t size,
-                       const char *what)
+static bool get_u16(cursor *c, uint16_t *v)
 {
-	size_t end = (size_t)l->sec_off[s] + l->sec_len[s];
-	if (off > end || count > (end - off) / size)
-		return fail(l, off, "%s: %u entries of %zu bytes do not fit in the %zu bytes left",
-		            what, count, size, off > end ? 0 : end - off);
+	const uint8_t *p = take(c, 2);
+	if (p)
+		*v = (uint16_t)(p[0] | p[1] << 8);
+	return p != NULL;
+}
+
+static bool get_u32(cursor *c, uint32_t *v)
+{
+	const uint8_t *p = take(c, 4);
+	if (p)
+		*v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		     (uint32_t)p[3] << 24;
+	return p != NULL;
+}
+
+static bool get_u64(cursor *c, uint64_t *v)
+{
+	uint32_t lo, hi;
+	if (!get_u32(c, &lo) || !get_u32(c, &hi))
+		return false;
+	*v = (uint64_t)hi << 32 | lo;
 	return true;
 }
 
-static bool read_count(loader *l, hp_bc_section s, size_t off, uint32_t *count, const char *what)
+/* n reserved bytes, each 0. */
+static bool get_zero(cursor *c, size_t n, const char *what)
 {
-	size_t end = (size_t)l->sec_off[s] + l->sec_len[s];
-	if (off > end || end - off < 4)
-		return fail(l, off, "%s section truncated: no room for the %s count",
-		            hp_bc_section_names[s], what);
-	*count = rd32(l->d + off);
+	size_t at = c->pos;
+	const uint8_t *p = take(c, n);
+	if (!p)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return fail(c->l, at + i, "%s: reserved byte is %u, not 0", what, p[i]);
 	return true;
 }
 
-static bool section_end(loader *l, hp_bc_section s, size_t off)
+/* A table of count entries of size bytes at the cursor, inside its
+ * stretch: checked before memory is allocated for the entries. */
+static bool table_fits(cursor *c, uint32_t count, size_t size, const char *what)
 {
-	size_t end = (size_t)l->sec_off[s] + l->sec_len[s];
-	if (off != end)
-		return fail(l, off, "%zu bytes left over at the end of the %s section", end - off,
-		            hp_bc_section_names[s]);
+	if (c->pos > c->end || count > (c->end - c->pos) / size)
+		return fail(c->l, c->pos,
+		            "%s: %u entries of %zu bytes do not fit in the %zu bytes left", what,
+		            count, size, c->pos > c->end ? 0 : c->end - c->pos);
+	return true;
+}
+
+static bool read_count(cursor *c, uint32_t *count, const char *what)
+{
+	if (c->pos > c->end || c->end - c->pos < 4)
+		return fail(c->l, c->pos, "%s section truncated: no room for the %s count",
+		            c->what, what);
+	return get_u32(c, count);
+}
+
+static bool section_end(const cursor *c)
+{
+	if (c->pos != c->end)
+		return fail(c->l, c->pos, "%zu bytes left over at the end of the %s section",
+		            c->end - c->pos, c->what);
 	return true;
 }
 
@@ -96,37 +159,36 @@ static bool check_str(loader *l, const hp_bc *bc, size_t off, uint32_t i, bool o
 	return true;
 }
 
-static bool read_loc(loader *l, const hp_bc *bc, size_t off, hp_bc_loc *loc, const char *what)
+/* A string index at the cursor. */
+static bool get_str(cursor *c, const hp_bc *bc, uint32_t *i, bool optional, const char *what)
 {
-	loc->file = rd32(l->d + off);
-	loc->line = rd32(l->d + off + 4);
-	loc->col = rd32(l->d + off + 8);
-	if (!check_str(l, bc, off, loc->file, false, what))
+	size_t at = c->pos;
+	return get_u32(c, i) && check_str(c->l, bc, at, *i, optional, what);
+}
+
+static bool read_loc(cursor *c, const hp_bc *bc, hp_bc_loc *loc, const char *what)
+{
+	size_t at = c->pos;
+	if (!get_u32(c, &loc->file) || !get_u32(c, &loc->line) || !get_u32(c, &loc->col))
+		return false;
+	if (!check_str(c->l, bc, at, loc->file, false, what))
 		return false;
 	if (loc->line == 0 || loc->col == 0)
-		return fail(l, off + 4, "%s: line %u, column %u: both start at 1", what, loc->line,
-		            loc->col);
+		return fail(c->l, at + 4, "%s: line %u, column %u: both start at 1", what,
+		            loc->line, loc->col);
 	return true;
 }
 
-static bool read_region(loader *l, const hp_bc *bc, size_t off, hp_bc_region *r, const char *what)
+static bool read_region(cursor *c, const hp_bc *bc, hp_bc_region *r, const char *what)
 {
-	r->start = rd32(l->d + off);
-	r->len = rd32(l->d + off + 4);
+	size_t at = c->pos;
+	if (!get_u32(c, &r->start) || !get_u32(c, &r->len))
+		return false;
 	if (r->len == 0)
-		return fail(l, off + 4, "%s: empty code region", what);
+		return fail(c->l, at + 4, "%s: empty code region", what);
 	if (r->start >= bc->ncode || r->len > bc->ncode - r->start)
-		return fail(l, off, "%s: code region %u+%u out of range (%u instructions)", what,
+		return fail(c->l, at, "%s: code region %u+%u out of range (%u instructions)", what,
 		            r->start, r->len, bc->ncode);
-	return true;
-}
-
-static bool zero(loader *l, size_t off, size_t n, const char *what)
-{
-	for (size_t i = 0; i < n; i++)
-		if (l->d[off + i])
-			return fail(l, off + i, "%s: reserved byte is %u, not 0", what,
-			            l->d[off + i]);
 	return true;
 }
 
@@ -169,41 +231,55 @@ static bool first_duplicate(named *v, uint32_t n, uint32_t *i, uint32_t *j)
 
 static bool load_header(loader *l, hp_bc *bc)
 {
-	const uint8_t *d = l->d;
 	size_t need = HP_BC_HEADER_SIZE + (size_t)HP_SEC_COUNT * HP_BC_DIRENT_SIZE;
 	if (l->size < need)
 		return fail(l, l->size, "truncated: %zu bytes, a header needs %zu", l->size, need);
-	if (memcmp(d, HP_BC_MAGIC, HP_BC_MAGIC_LEN) != 0)
+	/* the checksum covers the whole file, its own field read as zeros */
+	cursor file = {l, 0, l->size, "file"};
+	const uint8_t *all = take(&file, l->size);
+	cursor h = {l, 0, need, "header"};
+	const uint8_t *magic = take(&h, HP_BC_MAGIC_LEN);
+	if (!all || !magic)
+		return false;
+	if (memcmp(magic, HP_BC_MAGIC, HP_BC_MAGIC_LEN) != 0)
 		return fail(l, 0, "bad magic: not a compiled hangar policy");
-	uint16_t version = rd16(d + 8), flags = rd16(d + 10);
+	uint16_t version, flags;
+	uint32_t length, sum, nsec;
+	uint64_t pversion;
+	if (!get_u16(&h, &version) || !get_u16(&h, &flags))
+		return false;
 	if (version != HP_BC_VERSION)
 		return fail(l, 8, "format version %u, this runtime reads version %u", version,
 		            HP_BC_VERSION);
 	if (flags != 0)
 		return fail(l, 10, "unknown flags 0x%04x", flags);
-	uint32_t length = rd32(d + 12);
+	if (!get_u32(&h, &length))
+		return false;
 	if (length != l->size)
 		return fail(l, 12, "length field says %u bytes, the file has %zu", length, l->size);
-	uint32_t sum = rd32(d + 16);
+	if (!get_u32(&h, &sum))
+		return false;
 	static const uint8_t zeros[4];
-	uint32_t crc = hp_crc32(0, d, 16);
+	uint32_t crc = hp_crc32(0, all, 16);
 	crc = hp_crc32(crc, zeros, 4);
-	crc = hp_crc32(crc, d + 20, l->size - 20);
+	crc = hp_crc32(crc, all + 20, l->size - 20);
 	if (crc != sum)
 		return fail(l, 16, "checksum mismatch: the file says %08x, its bytes give %08x",
 		            sum, crc);
 	bc->checksum = sum;
-	bc->name = rd32(d + 20);
-	bc->version = (int64_t)rd64(d + 24);
-	uint32_t nsec = rd32(d + 32);
+	if (!get_u32(&h, &bc->name) || !get_u64(&h, &pversion) || !get_u32(&h, &nsec))
+		return false;
+	bc->version = (int64_t)pversion;
 	if (nsec != HP_SEC_COUNT)
 		return fail(l, 32, "%u sections, this format has %u", nsec, HP_SEC_COUNT);
-	if (!zero(l, 36, 4, "header"))
+	if (!get_zero(&h, 4, "header"))
 		return false;
 	size_t expect = need;
 	for (unsigned i = 0; i < HP_SEC_COUNT; i++) {
-		size_t at = HP_BC_HEADER_SIZE + (size_t)i * HP_BC_DIRENT_SIZE;
-		uint32_t id = rd32(d + at), off = rd32(d + at + 4), len = rd32(d + at + 8);
+		size_t at = h.pos;
+		uint32_t id, off, len;
+		if (!get_u32(&h, &id) || !get_u32(&h, &off) || !get_u32(&h, &len))
+			return false;
 		if (id != i)
 			return fail(l, at, "section directory entry %u has id %u, expected %u (%s)",
 			            i, id, i, hp_bc_section_names[i]);
@@ -229,30 +305,36 @@ static bool load_header(loader *l, hp_bc *bc)
 
 static bool load_strings(loader *l, hp_bc *bc)
 {
-	size_t off = l->sec_off[HP_SEC_STRINGS];
+	cursor c = cursor_of(l, HP_SEC_STRINGS);
 	uint32_t n;
-	if (!read_count(l, HP_SEC_STRINGS, off, &n, "string"))
+	if (!read_count(&c, &n, "string") || !table_fits(&c, n, HP_BC_STRING_SIZE, "strings"))
 		return false;
-	off += 4;
-	if (!table_fits(l, HP_SEC_STRINGS, off, n, HP_BC_STRING_SIZE, "strings"))
-		return false;
-	size_t blob = off + (size_t)n * HP_BC_STRING_SIZE;
-	size_t bloblen = (size_t)l->sec_off[HP_SEC_STRINGS] + l->sec_len[HP_SEC_STRINGS] - blob;
+	/* the text follows the entries, to the section's end */
+	cursor text = c;
+	text.pos += (size_t)n * HP_BC_STRING_SIZE;
+	size_t blob = text.pos, bloblen = text.end - text.pos;
 	bc->strings = hp_xcalloc(n, sizeof *bc->strings);
 	bc->nstrings = n;
-	for (uint32_t i = 0; i < n; i++, off += HP_BC_STRING_SIZE) {
-		uint32_t so = rd32(l->d + off), sl = rd32(l->d + off + 4);
+	for (uint32_t i = 0; i < n; i++) {
+		size_t at = c.pos;
+		uint32_t so, sl;
+		if (!get_u32(&c, &so) || !get_u32(&c, &sl))
+			return false;
 		if (so > bloblen || sl >= bloblen - so)
 			return fail(
-			    l, off,
+			    l, at,
 			    "string %u: offset %u length %u out of range (%zu bytes of text)", i,
 			    so, sl, bloblen);
-		const uint8_t *p = l->d + blob + so;
+		cursor one = {l, blob + so, text.end, "strings"};
+		const uint8_t *p = take(&one, (size_t)sl + 1);
+		if (!p)
+			return false;
 		if (p[sl] != 0)
 			return fail(l, blob + so + sl, "string %u is not NUL-terminated", i);
 		const uint8_t *nul = memchr(p, 0, sl);
 		if (nul)
-			return fail(l, (size_t)(nul - l->d), "string %u contains a NUL byte", i);
+			return fail(l, blob + so + (size_t)(nul - p), "string %u contains a NUL byte",
+			            i);
 		size_t good = hp_utf8_prefix(p, sl);
 		if (good < sl)
 			return fail(l, blob + so + good, "string %u is not valid UTF-8", i);
@@ -264,23 +346,23 @@ static bool load_strings(loader *l, hp_bc *bc)
 
 static bool load_consts(loader *l, hp_bc *bc)
 {
-	size_t off = l->sec_off[HP_SEC_CONSTS];
+	cursor c = cursor_of(l, HP_SEC_CONSTS);
 	uint32_t n;
-	if (!read_count(l, HP_SEC_CONSTS, off, &n, "constant"))
-		return false;
-	off += 4;
-	if (!table_fits(l, HP_SEC_CONSTS, off, n, HP_BC_CONST_SIZE, "constants"))
+	if (!read_count(&c, &n, "constant") ||
+	    !table_fits(&c, n, HP_BC_CONST_SIZE, "constants"))
 		return false;
 	bc->consts = hp_xcalloc(n, sizeof *bc->consts);
 	bc->nconsts = n;
-	for (uint32_t i = 0; i < n; i++, off += HP_BC_CONST_SIZE) {
-		uint8_t t = l->d[off];
+	for (uint32_t i = 0; i < n; i++) {
+		size_t off = c.pos;
+		uint8_t t;
+		if (!get_u8(&c, &t))
+			return false;
 		if (t != HP_T_INT && t != HP_T_CAPS && t != HP_T_LIST)
 			return fail(l, off, "constant %u has type %u, not int, caps or list", i, t);
-		if (!zero(l, off + 1, 7, "constant"))
+		if (!get_zero(&c, 7, "constant") || !get_u64(&c, &bc->consts[i].value))
 			return false;
 		bc->consts[i].type = t;
-		bc->consts[i].value = rd64(l->d + off + 8);
 		/* a list is a run of strings: first in the low half, count in the high */
 		uint32_t first = (uint32_t)bc->consts[i].value;
 		uint32_t count = (uint32_t)(bc->consts[i].value >> 32);
@@ -292,55 +374,46 @@ static bool load_consts(loader *l, hp_bc *bc)
 			            "list constant %u: strings %u+%u out of range (%u strings)", i,
 			            first, count, bc->nstrings);
 	}
-	return section_end(l, HP_SEC_CONSTS, off);
+	return section_end(&c);
 }
 
 static bool load_code(loader *l, hp_bc *bc)
 {
-	size_t off = l->sec_off[HP_SEC_CODE];
+	cursor c = cursor_of(l, HP_SEC_CODE);
 	uint32_t n;
-	if (!read_count(l, HP_SEC_CODE, off, &n, "instruction"))
+	if (!read_count(&c, &n, "instruction") || !table_fits(&c, n, HP_BC_INSN_SIZE, "code"))
 		return false;
-	off += 4;
-	if (!table_fits(l, HP_SEC_CODE, off, n, HP_BC_INSN_SIZE, "code"))
-		return false;
-	bc->code_offset = (uint32_t)off;
+	bc->code_offset = (uint32_t)c.pos;
 	bc->code = hp_xcalloc(n, sizeof *bc->code);
 	bc->ncode = n;
-	for (uint32_t i = 0; i < n; i++, off += HP_BC_INSN_SIZE) {
-		const uint8_t *p = l->d + off;
-		bc->code[i].op = p[0];
-		bc->code[i].a = p[1];
-		bc->code[i].b = rd16(p + 2);
-		bc->code[i].c = rd32(p + 4);
+	for (uint32_t i = 0; i < n; i++) {
+		hp_insn *in = &bc->code[i];
+		if (!get_u8(&c, &in->op) || !get_u8(&c, &in->a) || !get_u16(&c, &in->b) ||
+		    !get_u32(&c, &in->c))
+			return false;
 	}
-	return section_end(l, HP_SEC_CODE, off);
+	return section_end(&c);
 }
 
 static bool load_params(loader *l, hp_bc *bc)
 {
-	size_t off = l->sec_off[HP_SEC_PARAMS];
+	cursor c = cursor_of(l, HP_SEC_PARAMS);
 	uint32_t n;
-	if (!read_count(l, HP_SEC_PARAMS, off, &n, "param"))
+	if (!read_count(&c, &n, "param") || !table_fits(&c, n, HP_BC_PARAM_SIZE, "params"))
 		return false;
-	off += 4;
-	if (!table_fits(l, HP_SEC_PARAMS, off, n, HP_BC_PARAM_SIZE, "params"))
-		return false;
+	size_t first_entry = c.pos;
 	bc->params = hp_xcalloc(n, sizeof *bc->params);
 	bc->nparams = n;
-	for (uint32_t i = 0; i < n; i++, off += HP_BC_PARAM_SIZE) {
+	for (uint32_t i = 0; i < n; i++) {
 		hp_bc_param *p = &bc->params[i];
-		p->name = rd32(l->d + off);
-		p->type = l->d[off + 4];
-		if (!check_str(l, bc, off, p->name, false, "param name"))
+		size_t off = c.pos;
+		if (!get_str(&c, bc, &p->name, false, "param name") || !get_u8(&c, &p->type))
 			return false;
-
 		if (p->type == HP_T_NONE || p->type >= HP_T_COUNT)
 			return fail(l, off + 4, "param %u: type %u is not a value type", i,
 			            p->type);
-		if (!zero(l, off + 5, 3, "param") ||
-		    !read_region(l, bc, off + 8, &p->code, "param") ||
-		    !read_loc(l, bc, off + 16, &p->loc, "param"))
+		if (!get_zero(&c, 3, "param") || !read_region(&c, bc, &p->code, "param") ||
+		    !read_loc(&c, bc, &p->loc, "param"))
 			return false;
 	}
 	named *v = hp_xcalloc(n ? n : 1, sizeof *v);
@@ -350,30 +423,29 @@ static bool load_params(loader *l, hp_bc *bc)
 	bool dup = first_duplicate(v, n, &di, &dj);
 	free(v);
 	if (dup)
-		return fail(l, l->sec_off[HP_SEC_PARAMS] + 4 + (size_t)di * HP_BC_PARAM_SIZE,
+		return fail(l, first_entry + (size_t)di * HP_BC_PARAM_SIZE,
 		            "param %u has the same name as param %u ('%s')", di, dj,
 		            hp_bc_str(bc, bc->params[di].name));
-	return section_end(l, HP_SEC_PARAMS, off);
+	return section_end(&c);
 }
 
 static bool load_roles(loader *l, hp_bc *bc)
 {
-	size_t off = l->sec_off[HP_SEC_ROLES];
+	cursor c = cursor_of(l, HP_SEC_ROLES);
 	uint32_t n;
-	if (!read_count(l, HP_SEC_ROLES, off, &n, "role"))
+	if (!read_count(&c, &n, "role"))
 		return false;
-	off += 4;
 	if (n > HP_ROLE_COUNT)
-		return fail(l, off - 4, "%u roles, there are only %u", n, HP_ROLE_COUNT);
-	if (!table_fits(l, HP_SEC_ROLES, off, n, HP_BC_ROLE_SIZE, "roles"))
+		return fail(l, c.pos - 4, "%u roles, there are only %u", n, HP_ROLE_COUNT);
+	if (!table_fits(&c, n, HP_BC_ROLE_SIZE, "roles"))
 		return false;
 	bc->roles = hp_xcalloc(n, sizeof *bc->roles);
 	bc->nroles = n;
-	for (uint32_t i = 0; i < n; i++, off += HP_BC_ROLE_SIZE) {
+	for (uint32_t i = 0; i < n; i++) {
 		hp_bc_role *r = &bc->roles[i];
-		const uint8_t *p = l->d + off;
-		r->role = p[0];
-		r->flags = p[1];
+		size_t off = c.pos;
+		if (!get_u8(&c, &r->role) || !get_u8(&c, &r->flags))
+			return false;
 		if (r->role >= HP_ROLE_COUNT)
 			return fail(l, off, "role %u: no role has id %u", i, r->role);
 		if (bc->role_index[r->role] >= 0)
@@ -385,9 +457,9 @@ static bool load_roles(loader *l, hp_bc *bc)
 		if ((r->flags & HP_BC_ROLE_NO_CAPS) && (r->flags & HP_BC_ROLE_KEEP_CAPS))
 			return fail(l, off + 1, "role %s: both no caps and keep caps",
 			            hp_role_names[r->role]);
-		if (!zero(l, off + 2, 2, "role"))
+		uint32_t k;
+		if (!get_zero(&c, 2, "role") || !get_u32(&c, &k))
 			return false;
-		uint32_t k = rd32(p + 4);
 		if (r->flags & HP_BC_ROLE_KEEP_CAPS) {
 			if (k >= bc->nconsts || bc->consts[k].type != HP_T_CAPS)
 				return fail(l, off + 4,
@@ -399,40 +471,32 @@ static bool load_roles(loader *l, hp_bc *bc)
 			            "role %s: kept capabilities given without the keep caps flag",
 			            hp_role_names[r->role]);
 		}
-		if (!read_region(l, bc, off + 8, &r->identity, "role identity") ||
-		    !read_region(l, bc, off + 16, &r->body, "role checks") ||
-		    !read_loc(l, bc, off + 24, &r->loc, "role"))
+		if (!read_region(&c, bc, &r->identity, "role identity") ||
+		    !read_region(&c, bc, &r->body, "role checks") ||
+		    !read_loc(&c, bc, &r->loc, "role"))
 			return false;
 	}
-	return section_end(l, HP_SEC_ROLES, off);
+	return section_end(&c);
 }
 
 static bool load_rules(loader *l, hp_bc *bc)
 {
-	size_t off = l->sec_off[HP_SEC_RULES];
+	cursor c = cursor_of(l, HP_SEC_RULES);
 	uint32_t n, na;
-	if (!read_count(l, HP_SEC_RULES, off, &n, "rule"))
+	if (!read_count(&c, &n, "rule") || !table_fits(&c, n, HP_BC_RULE_SIZE, "rules"))
 		return false;
-	off += 4;
-	if (!table_fits(l, HP_SEC_RULES, off, n, HP_BC_RULE_SIZE, "rules"))
-		return false;
+	size_t first_entry = c.pos;
 	bc->rules = hp_xcalloc(n, sizeof *bc->rules);
 	bc->nrules = n;
 	uint32_t next = 0;
-	for (uint32_t i = 0; i < n; i++, off += HP_BC_RULE_SIZE) {
+	for (uint32_t i = 0; i < n; i++) {
 		hp_bc_rule *r = &bc->rules[i];
-		const uint8_t *p = l->d + off;
-		r->id = rd32(p);
-		r->title = rd32(p + 4);
-		r->remedy = rd32(p + 8);
-		r->applies = rd32(p + 12);
-		r->first = rd32(p + 16);
-		r->count = rd32(p + 20);
-		if (!check_str(l, bc, off, r->id, false, "rule id") ||
-		    !check_str(l, bc, off + 4, r->title, false, "rule title") ||
-		    !check_str(l, bc, off + 8, r->remedy, true, "rule remedy"))
+		size_t off = c.pos;
+		if (!get_str(&c, bc, &r->id, false, "rule id") ||
+		    !get_str(&c, bc, &r->title, false, "rule title") ||
+		    !get_str(&c, bc, &r->remedy, true, "rule remedy") || !get_u32(&c, &r->applies) ||
+		    !get_u32(&c, &r->first) || !get_u32(&c, &r->count))
 			return false;
-
 		if (r->applies & ~HP_APPLIES_ALL)
 			return fail(l, off + 12,
 			            "rule %u: applicability mask 0x%x has bits past 0x%x", i,
@@ -443,7 +507,7 @@ static bool load_rules(loader *l, hp_bc *bc)
 		if (r->count > UINT32_MAX - next)
 			return fail(l, off + 20, "rule %u: %u assertions overflow", i, r->count);
 		next += r->count;
-		if (!read_loc(l, bc, off + 24, &r->loc, "rule"))
+		if (!read_loc(&c, bc, &r->loc, "rule"))
 			return false;
 	}
 	named *v = hp_xcalloc(n ? n : 1, sizeof *v);
@@ -453,31 +517,28 @@ static bool load_rules(loader *l, hp_bc *bc)
 	bool dup = first_duplicate(v, n, &di, &dj);
 	free(v);
 	if (dup)
-		return fail(l, l->sec_off[HP_SEC_RULES] + 4 + (size_t)di * HP_BC_RULE_SIZE,
+		return fail(l, first_entry + (size_t)di * HP_BC_RULE_SIZE,
 		            "rule %u has the same id as rule %u ('%s')", di, dj,
 		            hp_bc_str(bc, bc->rules[di].id));
-	if (!read_count(l, HP_SEC_RULES, off, &na, "assertion"))
+	if (!read_count(&c, &na, "assertion"))
 		return false;
-	off += 4;
 	if (na != next)
-		return fail(l, off - 4, "%u assertions, the rules have %u", na, next);
-	if (!table_fits(l, HP_SEC_RULES, off, na, HP_BC_ASSERTION_SIZE, "assertions"))
+		return fail(l, c.pos - 4, "%u assertions, the rules have %u", na, next);
+	if (!table_fits(&c, na, HP_BC_ASSERTION_SIZE, "assertions"))
 		return false;
 	bc->asserts = hp_xcalloc(na, sizeof *bc->asserts);
 	bc->nasserts = na;
-	bc->asserts_offset = (uint32_t)off;
+	bc->asserts_offset = (uint32_t)c.pos;
 	uint32_t rule = 0;
-	for (uint32_t i = 0; i < na; i++, off += HP_BC_ASSERTION_SIZE) {
+	for (uint32_t i = 0; i < na; i++) {
 		hp_bc_assertion *a = &bc->asserts[i];
-		const uint8_t *p = l->d + off;
+		size_t off = c.pos;
 		while (rule < n && i >= bc->rules[rule].first + bc->rules[rule].count)
 			rule++;
 		if (rule >= n)
 			return fail(l, off, "assertion %u belongs to no rule", i);
-		a->rule = rd32(p);
-		a->role = p[4];
-		a->kind = p[5];
-		a->text = rd32(p + 8);
+		if (!get_u32(&c, &a->rule) || !get_u8(&c, &a->role) || !get_u8(&c, &a->kind))
+			return false;
 		a->pc = HP_BC_NONE;
 		if (a->rule != rule)
 			return fail(l, off,
@@ -492,35 +553,34 @@ static bool load_rules(loader *l, hp_bc *bc)
 			return fail(l, off + 5,
 			            "assertion %u: kind %u is neither require nor forbid", i,
 			            a->kind);
-		if (!zero(l, off + 6, 2, "assertion") ||
-		    !check_str(l, bc, off + 8, a->text, false, "assertion text") ||
-		    !read_loc(l, bc, off + 12, &a->loc, "assertion"))
+		if (!get_zero(&c, 2, "assertion") ||
+		    !get_str(&c, bc, &a->text, false, "assertion text") ||
+		    !read_loc(&c, bc, &a->loc, "assertion"))
 			return false;
-				bc->rules[rule].roles |= 1u << a->role;
+		bc->rules[rule].roles |= 1u << a->role;
 		bc->roles[bc->role_index[a->role]].nasserts++;
 	}
-	return section_end(l, HP_SEC_RULES, off);
+	return section_end(&c);
 }
 
 static bool load_providers(loader *l, hp_bc *bc)
 {
-	size_t off = l->sec_off[HP_SEC_PROVIDERS];
+	cursor c = cursor_of(l, HP_SEC_PROVIDERS);
 	uint32_t n, nc;
-	if (!read_count(l, HP_SEC_PROVIDERS, off, &n, "provider"))
+	if (!read_count(&c, &n, "provider"))
 		return false;
-	off += 4;
 	if (n > HP_PROVIDER_COUNT)
-		return fail(l, off - 4, "%u providers, there are only %u", n, HP_PROVIDER_COUNT);
-	if (!table_fits(l, HP_SEC_PROVIDERS, off, n, HP_BC_PROVIDER_SIZE, "providers"))
+		return fail(l, c.pos - 4, "%u providers, there are only %u", n, HP_PROVIDER_COUNT);
+	if (!table_fits(&c, n, HP_BC_PROVIDER_SIZE, "providers"))
 		return false;
 	bc->providers = hp_xcalloc(n, sizeof *bc->providers);
 	bc->nproviders = n;
 	uint32_t next = 0;
-	for (uint32_t i = 0; i < n; i++, off += HP_BC_PROVIDER_SIZE) {
+	for (uint32_t i = 0; i < n; i++) {
 		hp_bc_provider *pv = &bc->providers[i];
-		const uint8_t *p = l->d + off;
-		pv->provider = p[0];
-		pv->uid_split = p[1];
+		size_t off = c.pos;
+		if (!get_u8(&c, &pv->provider) || !get_u8(&c, &pv->uid_split))
+			return false;
 		if (pv->provider >= HP_PROVIDER_COUNT)
 			return fail(l, off, "provider %u: no provider has id %u", i, pv->provider);
 		if (bc->provider_index[pv->provider] >= 0)
@@ -530,10 +590,9 @@ static bool load_providers(loader *l, hp_bc *bc)
 		if (pv->uid_split >= HP_SETTING_COUNT)
 			return fail(l, off + 1, "provider %s: uid_split default %u",
 			            hp_provider_names[pv->provider], pv->uid_split);
-		if (!zero(l, off + 2, 2, "provider"))
+		if (!get_zero(&c, 2, "provider") || !get_u32(&c, &pv->first) ||
+		    !get_u32(&c, &pv->count))
 			return false;
-		pv->first = rd32(p + 4);
-		pv->count = rd32(p + 8);
 		if (pv->first != next)
 			return fail(l, off + 4, "provider %s: first condition %u, expected %u",
 			            hp_provider_names[pv->provider], pv->first, next);
@@ -541,59 +600,56 @@ static bool load_providers(loader *l, hp_bc *bc)
 			return fail(l, off + 8, "provider %s: %u conditions overflow",
 			            hp_provider_names[pv->provider], pv->count);
 		next += pv->count;
-		if (!read_loc(l, bc, off + 12, &pv->loc, "provider"))
+		if (!read_loc(&c, bc, &pv->loc, "provider"))
 			return false;
 	}
-	if (!read_count(l, HP_SEC_PROVIDERS, off, &nc, "condition"))
+	if (!read_count(&c, &nc, "condition"))
 		return false;
-	off += 4;
 	if (nc != next)
-		return fail(l, off - 4, "%u conditions, the providers have %u", nc, next);
-	if (!table_fits(l, HP_SEC_PROVIDERS, off, nc, HP_BC_COND_SIZE, "conditions"))
+		return fail(l, c.pos - 4, "%u conditions, the providers have %u", nc, next);
+	if (!table_fits(&c, nc, HP_BC_COND_SIZE, "conditions"))
 		return false;
 	bc->conds = hp_xcalloc(nc, sizeof *bc->conds);
 	bc->nconds = nc;
-	for (uint32_t i = 0; i < nc; i++, off += HP_BC_COND_SIZE) {
-		hp_bc_cond *c = &bc->conds[i];
-		const uint8_t *p = l->d + off;
-		c->kind = p[0];
-		if (c->kind > HP_BC_NEVER)
+	for (uint32_t i = 0; i < nc; i++) {
+		hp_bc_cond *cd = &bc->conds[i];
+		size_t off = c.pos;
+		if (!get_u8(&c, &cd->kind))
+			return false;
+		if (cd->kind > HP_BC_NEVER)
 			return fail(l, off, "condition %u: kind %u is neither needs nor never", i,
-			            c->kind);
-		if (!zero(l, off + 1, 3, "condition") ||
-		    !read_region(l, bc, off + 4, &c->code, "condition"))
+			            cd->kind);
+		if (!get_zero(&c, 3, "condition") || !read_region(&c, bc, &cd->code, "condition") ||
+		    !get_str(&c, bc, &cd->text, false, "condition text") ||
+		    !get_u32(&c, &cd->because))
 			return false;
-		c->text = rd32(p + 12);
-		c->because = rd32(p + 16);
-		if (!check_str(l, bc, off + 12, c->text, false, "condition text"))
+		if (cd->kind == HP_BC_NEVER &&
+		    !check_str(l, bc, off + 16, cd->because, false, "condition reason"))
 			return false;
-		if (c->kind == HP_BC_NEVER &&
-		    !check_str(l, bc, off + 16, c->because, false, "condition reason"))
-			return false;
-		if (c->kind == HP_BC_NEEDS && c->because != HP_BC_NONE)
+		if (cd->kind == HP_BC_NEEDS && cd->because != HP_BC_NONE)
 			return fail(l, off + 16, "condition %u: a `split needs` has no reason", i);
-		if (!read_loc(l, bc, off + 20, &c->loc, "condition"))
+		if (!read_loc(&c, bc, &cd->loc, "condition"))
 			return false;
 	}
-	return section_end(l, HP_SEC_PROVIDERS, off);
+	return section_end(&c);
 }
 
 static bool load_srcmap(loader *l, hp_bc *bc)
 {
-	size_t off = l->sec_off[HP_SEC_SRCMAP];
+	cursor c = cursor_of(l, HP_SEC_SRCMAP);
 	uint32_t n;
-	if (!read_count(l, HP_SEC_SRCMAP, off, &n, "source map"))
-		return false;
-	off += 4;
-	if (!table_fits(l, HP_SEC_SRCMAP, off, n, HP_BC_SRCMAP_SIZE, "source map"))
+	if (!read_count(&c, &n, "source map") ||
+	    !table_fits(&c, n, HP_BC_SRCMAP_SIZE, "source map"))
 		return false;
 	if (bc->ncode > 0 && n == 0)
-		return fail(l, off - 4, "the source map is empty");
+		return fail(l, c.pos - 4, "the source map is empty");
 	bc->srcmap = hp_xcalloc(n, sizeof *bc->srcmap);
 	bc->nsrcmap = n;
-	for (uint32_t i = 0; i < n; i++, off += HP_BC_SRCMAP_SIZE) {
+	for (uint32_t i = 0; i < n; i++) {
 		hp_bc_srcmap *m = &bc->srcmap[i];
-		m->pc = rd32(l->d + off);
+		size_t off = c.pos;
+		if (!get_u32(&c, &m->pc))
+			return false;
 		if (i == 0 && m->pc != 0)
 			return fail(l, off, "source map starts at instruction %u, not 0", m->pc);
 		if (i > 0 && m->pc <= bc->srcmap[i - 1].pc)
@@ -603,12 +659,11 @@ static bool load_srcmap(loader *l, hp_bc *bc)
 		if (m->pc >= bc->ncode)
 			return fail(l, off, "source map entry %u: instruction %u out of range (%u)",
 			            i, m->pc, bc->ncode);
-		m->line_text = rd32(l->d + off + 16);
-		if (!read_loc(l, bc, off + 4, &m->loc, "source map") ||
-		    !check_str(l, bc, off + 16, m->line_text, false, "source line"))
+		if (!read_loc(&c, bc, &m->loc, "source map") ||
+		    !get_str(&c, bc, &m->line_text, false, "source line"))
 			return false;
 	}
-	return section_end(l, HP_SEC_SRCMAP, off);
+	return section_end(&c);
 }
 
 /* Every instruction belongs to exactly one region: no overlap, no code

@@ -1,11 +1,15 @@
 #!/bin/sh
 # uid-split-check.sh: the checks of policies/hangar.hpol written the way a
 # sandbox setup script does them today, in POSIX sh with coreutils, getent,
-# sudo and setpriv. It is the baseline `tests/bench/live-check.sh` measures
-# hangar-policy against; it is not used by hangar-policy itself.
+# sudo, setpriv and find, rule by rule (keep it in step with the policy: a
+# rule added there is a block added here). It is the baseline
+# `tests/bench/live-check.sh` measures hangar-policy against; it is not used
+# by hangar-policy itself.
 #
 # Environment: HANGAR_USER (hangar), AGENT_USER (the uid-1000 user),
-# DRIVER_PATH (the Debian default), HANGAR_HOME, HANGAR_CTL.
+# DRIVER_PATH (the Debian default), HANGAR_HOME, HANGAR_CTL; SETUID_MOUNTS,
+# when set, the mount points to scan whole for setuid-root, setgid-root and
+# file-capability programs (the image-wide scan), else the PATH entries are.
 # Prints one line per rule and exits 0 when all pass, 1 otherwise.
 set -u
 HANGAR_USER=${HANGAR_USER:-hangar}
@@ -13,7 +17,12 @@ AGENT_USER=${AGENT_USER:-$(getent passwd 1000 | cut -d: -f1)}
 DRIVER_PATH=${DRIVER_PATH:-/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}
 HANGAR_HOME=${HANGAR_HOME:-/var/lib/hangar}
 HANGAR_CTL=${HANGAR_CTL:-/var/lib/hangar-ctl}
-ALLOWED_SETUID="passwd chsh chfn gpasswd newgrp mount umount su sudo"
+ALLOWED_SETUID="passwd chsh chfn gpasswd newgrp sg mount umount su sudo sudoedit"
+ALLOWED_SETUID_PATHS="/usr/bin/passwd /usr/bin/chsh /usr/bin/chfn /usr/bin/gpasswd /usr/bin/newgrp
+/usr/bin/mount /usr/bin/umount /usr/bin/su /usr/bin/sudo /bin/su /bin/mount /bin/umount
+/usr/lib/openssh/ssh-keysign /usr/lib/dbus-1.0/dbus-daemon-launch-helper"
+ALLOWED_SETUID_PATHS=$(echo $ALLOWED_SETUID_PATHS)
+PRIVILEGED_GROUPS="sudo wheel admin root docker disk"
 failed=0
 
 result() { # rule ok?
@@ -37,30 +46,68 @@ ok=0
 	[ "$hangar_gid" != "$agent_gid" ] || ok=1
 result hangar-user $ok
 
-# agent-no-sudo
+# agent-no-sudo: sudo run live as the agent (both questions), and sudoers
 ok=0
 as_agent_sudo env -i PATH=/usr/bin:/bin sudo -n -k true </dev/null >/dev/null 2>&1 && ok=1
 as_agent_sudo env -i PATH=/usr/bin:/bin sudo -n -l </dev/null >/dev/null 2>&1 && ok=1
-for g in $(id -nG "$AGENT_USER" 2>/dev/null); do
-	case $g in sudo | wheel | admin | root | docker | disk) ok=1 ;; esac
-done
 if grep -rqsE "^[[:space:]]*($AGENT_USER|%|ALL)" /etc/sudoers /etc/sudoers.d 2>/dev/null; then
 	for g in $(id -nG "$AGENT_USER"); do
 		grep -rqsE "^[[:space:]]*(%$g|$AGENT_USER|ALL)[[:space:]]" /etc/sudoers /etc/sudoers.d && ok=1
 	done
 fi
+result agent-no-sudo $ok
+
+# agent-no-privileged-group
+ok=0
+for g in $(id -nG "$AGENT_USER" 2>/dev/null); do
+	case " $PRIVILEGED_GROUPS " in *" $g "*) ok=1 ;; esac
+done
+result agent-no-privileged-group $ok
+
+# setuid-root, setgid-root and file-capability programs in each PATH entry
+setuid_in() { # dir: their names, one a line
+	find "$1" -maxdepth 1 -type f \( \( -perm -4000 -user root \) -o \( -perm -2000 -group root \) \) \
+		-perm /111 2>/dev/null | sed 's|.*/||'
+	getcap "$1"/* 2>/dev/null | sed 's| .*||; s|.*/||'
+}
+
+# agent-no-root-password
+ok=0
 root_pw=$(getent shadow root | cut -d: -f2)
-[ -z "$root_pw" ] && [ -u /bin/su ] && ok=1
 IFS=:
 for dir in $DRIVER_PATH; do
 	unset IFS
-	for f in $(find "$dir" -maxdepth 1 -type f \( \( -perm -4000 -user root \) -o \( -perm -2000 -group root \) \) 2>/dev/null); do
-		case " $ALLOWED_SETUID " in *" $(basename "$f") "*) ;; *) ok=1 ;; esac
-	done
+	[ -z "$root_pw" ] && setuid_in "$dir" | grep -qx su && ok=1
 	IFS=:
 done
 unset IFS
-result agent-no-sudo $ok
+result agent-no-root-password $ok
+
+# agent-no-setuid
+ok=0
+if [ -n "${SETUID_MOUNTS:-}" ]; then
+	# every file, by path, on each mount without nosuid
+	for m in $SETUID_MOUNTS; do
+		find "$m" -xdev -type f \( \( -perm -4000 -user root \) -o \( -perm -2000 -group root \) \) \
+			-perm /111 2>/dev/null
+		getcap -r "$m" 2>/dev/null | sed 's| .*||'
+	done | sort -u >"${TMPDIR:-/tmp}/setuid.$$"
+	while read -r f; do
+		case " $ALLOWED_SETUID_PATHS " in *" $f "*) ;; *) ok=1 ;; esac
+	done <"${TMPDIR:-/tmp}/setuid.$$"
+	rm -f "${TMPDIR:-/tmp}/setuid.$$"
+else
+	IFS=:
+	for dir in $DRIVER_PATH; do
+		unset IFS
+		for f in $(setuid_in "$dir"); do
+			case " $ALLOWED_SETUID " in *" $f "*) ;; *) ok=1 ;; esac
+		done
+		IFS=:
+	done
+	unset IFS
+fi
+result agent-no-setuid $ok
 
 # path-not-agent-writable: each PATH entry and every directory above it
 ok=0
@@ -87,29 +134,53 @@ amb=$(as_hangar grep CapAmb /proc/self/status 2>/dev/null | awk '{print $2}')
 [ "$amb" = "00000000000000e0" ] || ok=1
 result driver-keeps-caps $ok
 
-# agent-reaches-nothing
+# agent-no-caps
 ok=0
-caps=$(as_agent grep -E '^Cap(Eff|Prm|Amb):' /proc/self/status | awk '{print $2}' | sort -u)
+caps=$(as_agent grep -E '^Cap(Inh|Eff|Prm|Amb):' /proc/self/status | awk '{print $2}' | sort -u)
 [ "$caps" = "0000000000000000" ] || ok=1
 [ "$(as_agent grep NoNewPrivs /proc/self/status | awk '{print $2}')" = 1 ] || ok=1
-as_hangar sleep 30 &
+result agent-no-caps $ok
+
+# agent-reaches-nothing
+ok=0
+# exec: the canary must be hangar's process itself, not a root subshell
+# waiting for it
+(exec setpriv --reuid="$hangar_uid" --regid="$hangar_gid" --init-groups -- sleep 30) &
 canary=$!
-sleep 0.05
+# until it is hangar's (no fixed sleep: that would only pad the script)
+n=0
+while [ "$(awk '/^Uid:/ { print $2 }' /proc/$canary/status 2>/dev/null)" != "$hangar_uid" ] &&
+	[ $n -lt 1000 ]; do n=$((n + 1)); done
 as_agent kill -0 "$canary" 2>/dev/null && ok=1
 as_agent sh -c "head -c1 /proc/$canary/mem" >/dev/null 2>&1 && ok=1
 kill "$canary" 2>/dev/null
 wait "$canary" 2>/dev/null
+result agent-reaches-nothing $ok
+
+# hangar-dirs
+ok=0
 as_agent test -r "$HANGAR_CTL" && ok=1
-as_agent test -w "$HANGAR_CTL" && ok=1
-as_agent test -w "$HANGAR_HOME" && ok=1
+for d in "$HANGAR_CTL" "$HANGAR_HOME"; do
+	while :; do
+		as_agent test -w "$d" && ok=1
+		[ "$d" = / ] && break
+		d=$(dirname "$d")
+	done
+done
 [ "$(stat -c %u "$HANGAR_HOME" 2>/dev/null)" = "$hangar_uid" ] || ok=1
 [ "$(stat -c %u "$HANGAR_CTL" 2>/dev/null)" = "$hangar_uid" ] || ok=1
-result agent-reaches-nothing $ok
+case $(stat -c %a "$HANGAR_CTL" 2>/dev/null) in ?00 | 700) ;; *) ok=1 ;; esac
+result hangar-dirs $ok
 
 # harness-settings
 ok=0
 for f in /etc/claude-code/managed-settings.json "$HANGAR_HOME/harness"; do
-	as_agent test -w "$f" && ok=1
+	d=$f
+	while :; do
+		as_agent test -w "$d" && ok=1
+		[ "$d" = / ] && break
+		d=$(dirname "$d")
+	done
 	o=$(stat -c %u "$f" 2>/dev/null)
 	[ "$o" = 0 ] || [ "$o" = "$hangar_uid" ] || ok=1
 done
