@@ -52,11 +52,43 @@ static void split_ids(const char *v, hp_strv *ids)
 	}
 }
 
+/* --container: a recording made live in one container, as its own user,
+ * of one role. */
+static bool container_ok(const char *name, bool offline, unsigned roles, hp_err *err)
+{
+	size_t n = strlen(name);
+	bool ok = n > 0 && n <= 253;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		     (name[i] >= '0' && name[i] <= '9') || name[i] == '-' || name[i] == '_' ||
+		     name[i] == '.';
+	if (!ok) {
+		hp_err_set(err, "--container '%s' is not a container's name", name);
+		return false;
+	}
+	if (offline) {
+		hp_err_set(err, "--container records a live container: not with --root, --facts or "
+		                "--document");
+		return false;
+	}
+	if (!roles || (roles & (roles - 1))) {
+		hp_err_set(err, "--container needs exactly one --role: the role of the container's "
+		                "own user");
+		return false;
+	}
+	if (geteuid() == 0) {
+		hp_err_set(err, "--container records what the container's own user sees: run it "
+		                "as that user, not as root");
+		return false;
+	}
+	return true;
+}
+
 int hp_cmd_check(int argc, char **argv)
 {
 	hp_strv facts = {0}, names = {0}, values = {0}, documents = {0};
 	const char *policy = NULL, *root = NULL, *record = NULL, *output = NULL;
-	const char *provider_flag = NULL, *uid_split = NULL;
+	const char *provider_flag = NULL, *uid_split = NULL, *container = NULL;
 	static const char *const formats[] = {"text", "json", "junit", "sarif"};
 	hp_mode mode = HP_MODE_ASK;
 	hp_report_format format = HP_FMT_TEXT;
@@ -119,6 +151,13 @@ int hp_cmd_check(int argc, char **argv)
 		case HP_OPT_check_document:
 			hp_strv_push(&documents, v);
 			break;
+		case HP_OPT_check_container:
+			if (container) {
+				rc = hp_cli_usage_error("check", "--container given twice");
+				goto out;
+			}
+			container = v;
+			break;
 		case HP_OPT_check_root:
 			if (root) {
 				rc = hp_cli_usage_error("check", "--root given twice");
@@ -174,6 +213,10 @@ int hp_cmd_check(int argc, char **argv)
 	}
 	if (root && facts.n) {
 		rc = hp_cli_usage_error("check", "--root and --facts cannot be used together");
+		goto out;
+	}
+	if (container && !container_ok(container, root || facts.n || documents.n, roles, &err)) {
+		rc = hp_cli_usage_error("check", "%s", err.msg);
 		goto out;
 	}
 	/* The provider first: asking for it must not wait for a whole check.
@@ -245,6 +288,7 @@ int hp_cmd_check(int argc, char **argv)
 	so.nparams = names.n;
 	so.roles = roles;
 	so.record = record;
+	so.container = container;
 	hp_session s;
 	hp_session_status st = ok ? hp_session_run(bc, &so, &s, &err) : HP_SESSION_USAGE;
 	if (ok && st != HP_SESSION_OK)
@@ -260,7 +304,8 @@ int hp_cmd_check(int argc, char **argv)
 		                          hp_color_for_fd(STDOUT_FILENO),
 		                      &waivers,
 		                      &only,
-		                      &skip};
+		                      &skip,
+		                      getenv("HANGAR_K8S_DRIVER_SIDECAR")};
 		hp_buf b = {0};
 		rc = hp_verdict(&run, &vo, &b);
 		if (quiet) {

@@ -6,7 +6,11 @@
  * unknown is "not proven", so it never leads to a split. Without a split,
  * auto turns run single-user; turns with approvals (ask, deny-risky,
  * governed) are refused under `required` and otherwise run single-user with
- * a warning, since the agent could then answer its own approvals. */
+ * a warning, since the agent could then answer its own approvals.
+ *
+ * On kubernetes an auto turn runs in the agent's container as it always
+ * did (seed 002): only turns with approvals use the driver sidecar, so an
+ * auto turn is single-user, and that is no cause for a warning. */
 #include "check/decide.h"
 
 #include <string.h>
@@ -53,6 +57,14 @@ static const char *setting_origin(const hp_uid_split *s)
 static bool approval_mode(hp_mode m)
 {
 	return m != HP_MODE_AUTO;
+}
+
+/* A provider whose auto turns run in the agent's container whatever the
+ * rules say: kubernetes, where the driver's user is the sidecar's and only
+ * turns with approvals use it. */
+static bool auto_in_agent_container(hp_provider p)
+{
+	return p == HP_PROVIDER_KUBERNETES;
 }
 
 /* The sentence for a rule that keeps a mode from splitting. */
@@ -140,6 +152,12 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 
 	hp_strv global_warnings = {0};
 	setting_warnings(&global_warnings, pp, setting);
+	if (pp->provider == HP_PROVIDER_KUBERNETES && pp->sidecar &&
+	    strcmp(pp->sidecar, "true") != 0 && strcmp(pp->sidecar, "false") != 0)
+		hp_strv_pushf(&global_warnings,
+		              "HANGAR_K8S_DRIVER_SIDECAR value '%s' is not true or false: treated as "
+		              "no sidecar",
+		              pp->sidecar);
 	if (offline)
 		hp_strv_pushf(
 		    &global_warnings,
@@ -149,6 +167,11 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 
 	for (int m = 0; m < HP_MODE_COUNT; m++) {
 		hp_strv *reasons = &out->reasons[m];
+		if (m == HP_MODE_AUTO && auto_in_agent_container(pp->provider))
+			hp_strv_pushf(reasons,
+			              "on %s an auto turn runs in the agent's container, as the "
+			              "agent: only turns with approvals get the driver sidecar",
+			              prov);
 		hp_strv_extend(reasons, &common);
 		hp_applies bit = HP_APPLIES_BIT(m, pp->provider);
 		for (size_t i = 0; i < nrules; i++) {

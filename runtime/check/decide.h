@@ -45,6 +45,10 @@ typedef struct {
 	size_t nneeds;
 	const hp_condition *never;
 	size_t nnever;
+	/* kubernetes: HANGAR_K8S_DRIVER_SIDECAR as the deciding call has it
+	 * (NULL unset); only "true" adds the sidecar, and a value other than
+	 * true or false is a warning (the policy's `split needs` decides) */
+	const char *sidecar;
 } hp_provider_policy;
 
 typedef enum { HP_SOURCE_FLAG, HP_SOURCE_ENV, HP_SOURCE_DEFAULT } hp_setting_source;

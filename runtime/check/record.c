@@ -248,11 +248,16 @@ static void seen_free(seen_set *s)
 	free(s->slot);
 }
 
-static void put_facts(hp_buf *out, const hp_role_result *r, seen_set *seen, hp_pool *pool)
+/* in_container: a recording made in a container, which holds no document
+ * answers (a document comes from the deciding call, docs/facts.md) */
+static void put_facts(hp_buf *out, const hp_role_result *r, seen_set *seen, hp_pool *pool,
+                      bool in_container)
 {
 	for (uint32_t i = 0; i < r->nfacts; i++) {
 		const hp_fact *f = &r->facts[i];
 		if (f->probe >= HP_PROBE_COUNT)
+			continue;
+		if (in_container && hp_probes[f->probe].part == HP_PART_DOC)
 			continue;
 		const hp_probe_info *pi = &hp_probes[f->probe];
 		hp_value arg, ans;
@@ -294,6 +299,12 @@ static void put_facts(hp_buf *out, const hp_role_result *r, seen_set *seen, hp_p
 void hp_record_text(hp_buf *out, const hp_bc *bc, const hp_globals *g, const hp_role_result *roles,
                     const char *source)
 {
+	hp_record_text_in(out, bc, g, roles, source, NULL);
+}
+
+void hp_record_text_in(hp_buf *out, const hp_bc *bc, const hp_globals *g,
+                       const hp_role_result *roles, const char *source, const char *container)
+{
 	hp_pool pool;
 	hp_pool_init(&pool, (size_t)1 << 31);
 	seen_set seen = {0};
@@ -303,11 +314,17 @@ void hp_record_text(hp_buf *out, const hp_bc *bc, const hp_globals *g, const hp_
 	const hp_str *name = bc->name < bc->nstrings ? &bc->strings[bc->name] : NULL;
 	if (name && valid_utf8(name->p, name->len) && !memchr(name->p, '\n', name->len))
 		put_str(out, name->p, name->len);
-	hp_buf_puts(out, "\nversion: 1\nfacts:\n");
+	hp_buf_puts(out, "\nversion: 1\n");
+	if (container) {
+		hp_buf_puts(out, "container: ");
+		put_str(out, container, strlen(container));
+		hp_buf_putc(out, '\n');
+	}
+	hp_buf_puts(out, "facts:\n");
 	size_t before = out->len;
-	put_facts(out, &g->facts, &seen, &pool);
+	put_facts(out, &g->facts, &seen, &pool, container != NULL);
 	for (int r = 0; r < HP_ROLE_COUNT; r++)
-		put_facts(out, &roles[r], &seen, &pool);
+		put_facts(out, &roles[r], &seen, &pool, container != NULL);
 	if (out->len == before) {
 		/* an empty list, still a list */
 		out->len = before - 1;
@@ -319,10 +336,11 @@ void hp_record_text(hp_buf *out, const hp_bc *bc, const hp_globals *g, const hp_
 }
 
 bool hp_record_write(const char *path, const hp_bc *bc, const hp_globals *g,
-                     const hp_role_result *roles, const char *source, hp_err *err)
+                     const hp_role_result *roles, const char *source, const char *container,
+                     hp_err *err)
 {
 	hp_buf b = {0};
-	hp_record_text(&b, bc, g, roles, source);
+	hp_record_text_in(&b, bc, g, roles, source, container);
 	hp_err e;
 	bool ok;
 	if (strcmp(path, "-") == 0) {

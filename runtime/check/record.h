@@ -25,10 +25,15 @@
  * the backend ("live", "rootfs") for the file's first comment. */
 void hp_record_text(hp_buf *out, const hp_bc *bc, const hp_globals *g, const hp_role_result *roles,
                     const char *source);
+/* The same for a recording made in a container (--container NAME): the
+ * file says so, and its facts are that container's (docs/facts.md). */
+void hp_record_text_in(hp_buf *out, const hp_bc *bc, const hp_globals *g,
+                       const hp_role_result *roles, const char *source, const char *container);
 
 /* hp_record_text written to path atomically (hp_atomic_write, mode 0600:
  * a recording can hold the check's own environment). false with err. */
 bool hp_record_write(const char *path, const hp_bc *bc, const hp_globals *g,
-                     const hp_role_result *roles, const char *source, hp_err *err);
+                     const hp_role_result *roles, const char *source, const char *container,
+                     hp_err *err);
 
 #endif

@@ -150,6 +150,43 @@ static void ident_fail(role_ident *ri, hp_role r, const char *msg)
 	hp_err_set(&ri->why, "role %s cannot run: %s", hp_role_names[r], msg);
 }
 
+/* --container: the role is this process as the container made it (its uid,
+ * which may have no passwd entry, its groups, its capabilities and
+ * no_new_privs as they are), so the recording shows what that identity
+ * sees there. Only the roles --role selects; nothing is switched. */
+static const role_ident *container_ident(sess *x, hp_role r, role_ident *ri)
+{
+	if (x->o->roles && !(x->o->roles & (1u << r))) {
+		ident_fail(ri, r, "in a container only the role of the container's own user runs");
+		return ri;
+	}
+	int n = getgroups(0, NULL);
+	if (n < 0 || n > HP_ID_MAX_GROUPS) {
+		ident_fail(ri, r, "cannot read this process's groups");
+		return ri;
+	}
+	ri->groups = hp_xcalloc((size_t)n + 1, sizeof *ri->groups);
+	n = getgroups(n, ri->groups);
+	if (n < 0) {
+		ident_fail(ri, r, "cannot read this process's groups");
+		return ri;
+	}
+	ri->ngroups = (size_t)n;
+	hp_identity *id = &ri->id;
+	id->kind = HP_ID_UNCHANGED;
+	id->uid = geteuid();
+	id->gid = getegid();
+	id->groups = ri->groups;
+	id->ngroups = ri->ngroups;
+	id->dumpable = 0;
+	ri->cred.uid = id->uid;
+	ri->cred.gid = id->gid;
+	ri->cred.groups = ri->groups;
+	ri->cred.ngroups = ri->ngroups;
+	ri->ok = true;
+	return ri;
+}
+
 /* From the identity phase one computed (a uid or a user) to ids, groups
  * from the root's etc/group, and how the switch is made. */
 static const role_ident *ident_of(sess *x, hp_role r)
@@ -160,6 +197,8 @@ static const role_ident *ident_of(sess *x, hp_role r)
 	x->ident_done[r] = true;
 	memset(ri, 0, sizeof *ri);
 	int idx = x->bc->role_index[r];
+	if (x->o->container && idx >= 0)
+		return container_ident(x, r, ri);
 	const hp_value *iv = &x->g->identity[r];
 	if (idx < 0) {
 		ident_fail(ri, r, "the policy does not declare it");
@@ -853,7 +892,7 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 					s->live_needed +=
 					    s->eval.roles[r].outcomes[k].kind == HP_OUT_SKIPPED;
 		if (o->record && !hp_record_write(o->record, bc, &s->eval.globals, s->eval.roles,
-		                                  s->backend, err))
+		                                  s->backend, o->container, err))
 			st = HP_SESSION_FAILED;
 	}
 	stop_sudo_jobs(&x);

@@ -80,6 +80,10 @@ typedef struct {
 	unsigned deadline_ms; /* the whole check; every child's deadline fits in it */
 	unsigned sudo_ms;     /* each run of sudo (live) */
 	const char *record;   /* --record F, or NULL */
+	/* --container NAME (live, not root): the selected role runs as this
+	 * process is, the container's own user, and the recording says which
+	 * container it was made in; NULL otherwise */
+	const char *container;
 	unsigned root_flags;  /* extra hp_root flags (tests: HP_ROOT_WALK) */
 } hp_session_opts;
 

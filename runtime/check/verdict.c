@@ -80,6 +80,7 @@ void hp_judge(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j)
 	select_rules(o, j);
 	j->setting = hp_uid_split_resolve(o->uid_split_flag, o->uid_split_env,
 	                                  j->pp.default_setting);
+	j->pp.sidecar = o->sidecar_env;
 	hp_decide(&j->pp, &j->setting, j->rules, j->nrules, run->offline, run->live_needed,
 	          &j->d);
 }
@@ -99,10 +100,18 @@ int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
 	const hp_bc *bc = run->eval->bc;
 	hp_judgement j;
 	hp_judge(run, o, &j);
-	/* The report shows a rule's evidence only when it did not pass. */
+	/* The report shows a rule's evidence only when it did not pass, and
+	 * only the rules that count for the provider in some mode (a rule
+	 * `when provider != kubernetes` says nothing about a pod). */
 	hp_report_rule *rules = hp_xcalloc(j.nrules ? j.nrules : 1, sizeof *rules);
-	for (size_t i = 0; i < j.nrules; i++)
-		rules[i] = (hp_report_rule){j.rules[i].id,
+	size_t nrules = 0;
+	for (size_t i = 0; i < j.nrules; i++) {
+		bool counts = false;
+		for (int m = 0; m < HP_MODE_COUNT; m++)
+			counts |= (j.rules[i].applies & HP_APPLIES_BIT(m, o->provider)) != 0;
+		if (!counts)
+			continue;
+		rules[nrules++] = (hp_report_rule){j.rules[i].id,
 		                            j.rules[i].title,
 		                            j.rules[i].location,
 		                            j.rules[i].remedy,
@@ -110,6 +119,7 @@ int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
 		                            &j.rules[i].evidence,
 		                            j.rules[i].result == HP_RESULT_PASS ? 0 : 1,
 		                            j.rules[i].waiver};
+	}
 	hp_strv notes = {0};
 	if (run->notes)
 		hp_strv_extend(&notes, run->notes);
@@ -120,7 +130,7 @@ int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
 	                 o->mode,
 	                 &j.d,
 	                 rules,
-	                 j.nrules,
+	                 nrules,
 	                 run->offline,
 	                 &notes,
 	                 bc->path};

@@ -35,6 +35,8 @@ typedef struct {
 	/* --only and --skip: rule ids (checked against the program by
 	 * hp_verdict_check_rules), or NULL */
 	const hp_strv *only, *skip;
+	/* HANGAR_K8S_DRIVER_SIDECAR as set, or NULL: checked for kubernetes */
+	const char *sidecar_env;
 } hp_verdict_opts;
 
 /* Every rule id in --only and --skip names a rule of the program; false

@@ -18,6 +18,10 @@ typedef struct {
 	uint32_t parent; /* index of the parent entry, or NONE */
 	const char *key; /* the step: a key, or NULL for an index */
 	uint32_t index;
+	/* a mapping kept by a filter ([privileged=true]): the field that
+	 * matched, whose place is the evidence; NULL otherwise */
+	const dnode *witness;
+	const char *wkey;
 } sel;
 
 #define NONE UINT32_MAX
@@ -135,7 +139,7 @@ static bool add_sel(qrun *q, const dnode *n, uint32_t parent, const char *key, u
 		return false;
 	}
 	q->v = hp_xgrow(q->v, &q->cap, q->n + 1, sizeof *q->v);
-	q->v[q->n++] = (sel){n, parent, key, index};
+	q->v[q->n++] = (sel){n, parent, key, index, NULL, NULL};
 	return true;
 }
 
@@ -283,6 +287,13 @@ static bool apply(qrun *q, const step *st, size_t from, size_t to)
 					return false;
 				if (keep && !add_sel(q, n, q->v[i].parent, q->v[i].key, q->v[i].index))
 					return false;
+				/* the key's text is the document's: the step is not kept */
+				for (uint32_t k = 0; keep && k + 1 < n->n; k += 2)
+					if (strcmp(n->kids[k]->s, st->key) == 0) {
+						q->v[q->n - 1].witness = n->kids[k + 1];
+						q->v[q->n - 1].wkey = n->kids[k]->s;
+						break;
+					}
 			}
 			break;
 		}
@@ -345,9 +356,12 @@ static void put_where(hp_buf *where, qrun *q, uint32_t i, const char *rest)
 {
 	if (!where)
 		return;
-	const dnode *n = q->v[i].n;
+	const sel *e = &q->v[i];
+	const dnode *n = e->witness ? e->witness : e->n;
 	hp_buf_printf(where, "%s:%u:%u: ", q->d->file, n->line, n->col);
 	write_path(where, q, i);
+	if (e->witness && !(rest && *rest))
+		hp_buf_printf(where, ".%s", e->wkey);
 	if (rest && *rest) {
 		/* the steps the document did not have, as the query wrote them */
 		bool none = where->len >= 14 &&

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/bytecode.h"
+#include "probe/env_answer.h"
 
 struct hp_docset {
 	hp_backend base;
@@ -113,6 +114,9 @@ static hp_value ds_ask(hp_backend *b, hp_role role, hp_probe_id probe, const hp_
 	if (!hp_docset_probe(probe)) {
 		if (s->behind)
 			return hp_backend_ask(s->behind, role, probe, arg, pool);
+		/* the check's own environment is known wherever it runs */
+		if (probe == HP_PROBE_ENV && arg->state == HP_VAL_KNOWN && arg->type == HP_T_STR)
+			return hp_env_answer(arg->u.s.p, pool);
 		return hp_v_skipped(t, "only documents were checked: what the sandbox would answer "
 		                       "is not known");
 	}

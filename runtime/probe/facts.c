@@ -3,6 +3,7 @@
  * aliases or tags), then each fact is checked against probes.def and
  * stored in a hash table keyed by role, probe and argument. */
 #include "probe/facts.h"
+#include "probe/env_answer.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,7 +21,8 @@ typedef struct {
 	uint8_t probe, role; /* role ANY_ROLE: every role */
 	hp_value arg, answer;
 	const char *where;   /* where the recorded answer came from (a document's place), or NULL */
-	uint32_t file, line; /* where it was given: file index, 1-based line */
+	uint32_t file, line; /* where it was given: file index (1-based), 1-based line */
+	uint32_t container;  /* the file's container: index in containers, 0 for none */
 } fact;
 
 struct hp_facts {
@@ -31,6 +33,11 @@ struct hp_facts {
 	uint32_t *slots; /* open addressing: index + 1, 0 empty */
 	size_t nslots;
 	uint32_t nfiles;
+	char **files;       /* by file index - 1: names, for messages */
+	char **containers;  /* by container index - 1 */
+	uint32_t ncontainers;
+	uint32_t container; /* the container of the file being read */
+	bool amend;         /* the file being read replaces earlier answers */
 };
 
 /* --- the YAML tree ------------------------------------------------------------ */
@@ -337,6 +344,8 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 		return arg ? NULL : &RANGE_MODE;
 	case HP_PROBE_LINKS:
 		return arg ? NULL : &RANGE_LINKS;
+	case HP_PROBE_PROCESS_UID:
+		return arg ? NULL : &RANGE_ID;
 	case HP_PROBE_DOC_INT:
 		return arg ? NULL : &RANGE_DOC;
 	case HP_PROBE_DOC_COUNT:
@@ -548,15 +557,21 @@ static bool typed_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_val
 
 /* --- the table ------------------------------------------------------------------------ */
 
-static fact *lookup(hp_facts *f, unsigned probe, unsigned role, const hp_value *arg, uint64_t h,
-                    size_t *slot)
+/* The fact for a question in a container, or with container ANY_CONTAINER
+ * the first one after *from (an index into slots, for the next call). */
+#define ANY_CONTAINER UINT32_MAX
+static fact *lookup_in(hp_facts *f, unsigned probe, unsigned role, const hp_value *arg,
+                       uint64_t h, uint32_t container, size_t *slot)
 {
 	if (!f->nslots)
 		return NULL;
-	size_t k = h & (f->nslots - 1);
+	size_t k = slot && container == ANY_CONTAINER && *slot != SIZE_MAX
+	               ? (*slot + 1) & (f->nslots - 1)
+	               : h & (f->nslots - 1);
 	while (f->slots[k]) {
 		fact *x = &f->v[f->slots[k] - 1];
 		if (x->hash == h && x->probe == probe && x->role == role &&
+		    (container == ANY_CONTAINER || x->container == container) &&
 		    hp_value_equal(&x->arg, arg)) {
 			if (slot)
 				*slot = k;
@@ -565,8 +580,19 @@ static fact *lookup(hp_facts *f, unsigned probe, unsigned role, const hp_value *
 		k = (k + 1) & (f->nslots - 1);
 	}
 	if (slot)
-		*slot = k;
+		*slot = container == ANY_CONTAINER ? SIZE_MAX : k;
 	return NULL;
+}
+
+static fact *lookup(hp_facts *f, unsigned probe, unsigned role, const hp_value *arg, uint64_t h,
+                    size_t *slot)
+{
+	return lookup_in(f, probe, role, arg, h, f->container, slot);
+}
+
+static const char *container_name(const hp_facts *f, uint32_t c)
+{
+	return c ? f->containers[c - 1] : "(none)";
 }
 
 static void grow_table(hp_facts *f)
@@ -582,6 +608,30 @@ static void grow_table(hp_facts *f)
 	free(f->slots);
 	f->slots = slots;
 	f->nslots = n;
+}
+
+/* The file's container (a recording made with check --container). */
+static bool set_container(hp_facts *f, reader *r, const node *n)
+{
+	if (!scalar(r, n, "the container"))
+		return false;
+	bool ok = n->len > 0 && n->len <= 253;
+	for (uint32_t i = 0; ok && i < n->len; i++) {
+		char c = n->s[i];
+		ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		     c == '-' || c == '_' || c == '.';
+	}
+	if (!ok)
+		return nfail(r, n, "the container '%s' is not a container's name", n->s);
+	for (uint32_t i = 0; i < f->ncontainers; i++)
+		if (strcmp(f->containers[i], n->s) == 0) {
+			f->container = i + 1;
+			return true;
+		}
+	f->containers = hp_xrealloc(f->containers, (f->ncontainers + 1) * sizeof *f->containers);
+	f->containers[f->ncontainers++] = hp_xstrdup(n->s);
+	f->container = f->ncontainers;
+	return true;
 }
 
 static const char *const fact_keys[] = {"role",   "probe", "arg", "answer",
@@ -632,6 +682,11 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 		return false;
 	if (!ans)
 		return nfail(r, n, "a fact needs an answer");
+	if (f->container && pi->part == HP_PART_DOC)
+		return nfail(r, pn,
+		             "a recording made in container %s cannot answer %s: a document comes "
+		             "from the deciding call (--document)",
+		             container_name(f, f->container), pi->name);
 	hp_value answer;
 	const char *reason = NULL;
 	if (why) {
@@ -669,18 +724,40 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 	if (old && old->file == f->nfiles)
 		return nfail(r, n, "the same question is answered at line %u", old->line);
 	if (old) {
-		/* a later file's answer replaces an earlier one */
-		old->answer = answer;
-		old->where = where;
-		old->file = f->nfiles;
-		old->line = n->line;
+		/* another file about the same container: it must agree, never
+		 * replace (which file came last must not decide anything) */
+		bool same = old->answer.state == answer.state &&
+		            (answer.state != HP_VAL_KNOWN || hp_value_equal(&old->answer, &answer));
+		if (!same && f->amend) {
+			old->answer = answer;
+			old->where = where;
+			old->file = f->nfiles;
+			old->line = n->line;
+			return true;
+		}
+		if (!same)
+			return nfail(r, n,
+			             "the same question is answered differently at %s:%u%s%s%s",
+			             f->files[old->file - 1], old->line,
+			             f->container ? " (container " : "",
+			             f->container ? container_name(f, f->container) : "",
+			             f->container ? ")" : "");
 		return true;
 	}
 	f->v = hp_xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v);
 	f->v[f->n] =
-	    (fact){h, (uint8_t)probe, (uint8_t)role, arg, answer, where, f->nfiles, n->line};
+	    (fact){h,     (uint8_t)probe, (uint8_t)role, arg,         answer,
+	           where, f->nfiles,      n->line,       f->container};
 	f->slots[slot] = (uint32_t)++f->n;
 	return true;
+}
+
+bool hp_facts_amend(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err)
+{
+	f->amend = true;
+	bool ok = hp_facts_load(f, name, text, len, err);
+	f->amend = false;
+	return ok;
 }
 
 bool hp_facts_load(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err)
@@ -689,6 +766,9 @@ bool hp_facts_load(hp_facts *f, const char *name, const char *text, size_t len, 
 	hp_pool_init(&tree, (size_t)1 << 31);
 	reader r = {name, err, &tree, 0};
 	f->nfiles++;
+	f->files = hp_xrealloc(f->files, f->nfiles * sizeof *f->files);
+	f->files[f->nfiles - 1] = hp_xstrdup(name);
+	f->container = 0;
 	bool ok = false;
 	if (len > HP_FACTS_MAX_FILE) {
 		rfail(&r, 1, 1, "%zu bytes, more than the limit of %u", len, HP_FACTS_MAX_FILE);
@@ -702,8 +782,8 @@ bool hp_facts_load(hp_facts *f, const char *name, const char *text, size_t len, 
 		      kind_name(root));
 		goto out;
 	}
-	static const char *const top_keys[] = {"version", "facts", NULL};
-	if (!check_keys(&r, root, top_keys, "version and facts"))
+	static const char *const top_keys[] = {"version", "facts", "container", NULL};
+	if (!check_keys(&r, root, top_keys, "version, facts and container"))
 		goto out;
 	const node *version = get(root, "version"), *list = get(root, "facts");
 	int64_t v;
@@ -719,6 +799,9 @@ bool hp_facts_load(hp_facts *f, const char *name, const char *text, size_t len, 
 		nfail(&r, list, "'facts' must be a list, not %s", kind_name(list));
 		goto out;
 	}
+	const node *cn = get(root, "container");
+	if (cn && !set_container(f, &r, cn))
+		goto out;
 	for (uint32_t i = 0; i < list->n; i++)
 		if (!add_fact(f, &r, list->kids[i]))
 			goto out;
@@ -747,15 +830,49 @@ size_t hp_facts_count(const hp_facts *f)
 /* --- the backend -------------------------------------------------------------------------- */
 
 /* The fact that answers a question: the role's own, else the one for every role. */
-static const fact *answering(hp_facts *f, hp_role role, hp_probe_id probe, const hp_value *arg)
+/* The first fact for the question in any container, and in *other one of
+ * another container that answers it differently (NULL when they agree). */
+static const fact *any_container(hp_facts *f, unsigned probe, unsigned role, const hp_value *arg,
+                                 const fact **other)
+{
+	uint64_t h = hp_question_hash(probe, role, arg);
+	size_t slot = SIZE_MAX;
+	const fact *first = NULL;
+	*other = NULL;
+	for (const fact *x; (x = lookup_in(f, probe, role, arg, h, ANY_CONTAINER, &slot));) {
+		if (!first) {
+			first = x;
+		} else if (x->answer.state != first->answer.state ||
+		           (x->answer.state == HP_VAL_KNOWN &&
+		            !hp_value_equal(&x->answer, &first->answer))) {
+			*other = x;
+			break;
+		}
+		if (slot == SIZE_MAX)
+			break;
+	}
+	return first;
+}
+
+/* The fact that answers a question: the role's own, else the one for every
+ * role; *other as any_container. */
+static const fact *answering2(hp_facts *f, hp_role role, hp_probe_id probe, const hp_value *arg,
+                              const fact **other)
 {
 	/* facts about a global probe never have a role */
 	const fact *x = NULL;
 	if (hp_probes[probe].scope == HP_SCOPE_ROLE)
-		x = lookup(f, probe, role, arg, hp_question_hash(probe, role, arg), NULL);
+		x = any_container(f, probe, role, arg, other);
 	if (!x)
-		x = lookup(f, probe, ANY_ROLE, arg, hp_question_hash(probe, ANY_ROLE, arg), NULL);
+		x = any_container(f, probe, ANY_ROLE, arg, other);
 	return x;
+}
+
+static const fact *answering(hp_facts *f, hp_role role, hp_probe_id probe, const hp_value *arg)
+{
+	const fact *other;
+	const fact *x = answering2(f, role, probe, arg, &other);
+	return other ? NULL : x;
 }
 
 static const char *facts_where(hp_backend *b, hp_role role, hp_probe_id probe,
@@ -770,10 +887,27 @@ static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const 
                           hp_pool *pool)
 {
 	hp_facts *f = (hp_facts *)b;
-	const fact *x = answering(f, role, probe, arg);
-	if (x)
-		return x->answer;
+	/* hangar's own settings come from the deciding call, never from a
+	 * recording made where the agent could write it */
+	if (probe == HP_PROBE_ENV && arg->state == HP_VAL_KNOWN && arg->type == HP_T_STR &&
+	    hp_env_is_setting(arg->u.s.p))
+		return hp_env_answer(arg->u.s.p, pool);
+	const fact *other;
+	const fact *x = answering2(f, role, probe, arg, &other);
 	hp_buf m = {0};
+	if (x && !other)
+		return x->answer;
+	if (x) {
+		/* two containers disagree: neither is taken */
+		hp_buf_printf(&m, "answered differently in container %s (%s:%u) and %s (%s:%u)",
+		              container_name(f, x->container), f->files[x->file - 1], x->line,
+		              container_name(f, other->container), f->files[other->file - 1],
+		              other->line);
+		char *reason = hp_pool_strndup(pool, m.data, m.len);
+		hp_buf_free(&m);
+		return hp_v_unknown(hp_probes[probe].result,
+		                    reason ? reason : "answered differently in two containers");
+	}
 	hp_buf_printf(&m, "no fact answers %s", hp_probes[probe].name);
 	if (arg->type != HP_T_NONE) {
 		hp_buf_putc(&m, '(');
@@ -804,6 +938,12 @@ void hp_facts_free(hp_facts *f)
 	hp_pool_free(&f->pool);
 	free(f->v);
 	free(f->slots);
+	for (uint32_t i = 0; i < f->nfiles; i++)
+		free(f->files[i]);
+	free(f->files);
+	for (uint32_t i = 0; i < f->ncontainers; i++)
+		free(f->containers[i]);
+	free(f->containers);
 	free(f);
 }
 

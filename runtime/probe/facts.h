@@ -27,11 +27,20 @@ typedef struct hp_facts hp_facts;
 hp_facts *hp_facts_new(void);
 void hp_facts_free(hp_facts *f);
 
-/* Add the facts of a file (a later file's fact replaces an earlier one for
- * the same question). false with err = "FILE:LINE:COL: what is wrong". */
+/* Add the facts of a file. A file may name the container it was recorded
+ * in (docs/facts.md): a question a file of the same container answered
+ * differently is an error naming both files and lines, never replaced;
+ * files of different containers keep their answers apart, and a question
+ * they answer differently is UNKNOWN. hangar's own settings (env HANGAR_*)
+ * are never answered from facts, only from this process's environment.
+ * false with err = "FILE:LINE:COL: what is wrong". */
 bool hp_facts_load_file(hp_facts *f, const char *path, hp_err *err);
 /* The same from memory, named name in messages. */
 bool hp_facts_load(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err);
+/* Facts that amend those loaded before: an answer here replaces an earlier
+ * file's for the same question. Only for a test's own edits of its base
+ * facts (hangar-policy test, docs/testing.md): check never amends. */
+bool hp_facts_amend(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err);
 
 /* Whether the facts reader knows the kernel's range of probe's int
  * argument (arg) or int answer: every probe with an int has one, and a fact

@@ -172,6 +172,17 @@ hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_p
 	case HP_PROBE_READ_ONLY:
 	case HP_PROBE_FS_TYPE:
 		return mount_probe(s, p, arg->u.s.p, pool);
+	case HP_PROBE_PROCESS_UID: {
+		uid_t ru, eu, su;
+		if (getresuid(&ru, &eu, &su) < 0)
+			return hp_sysb_unknown(pool, p, "process_uid: cannot read this process's uids");
+		if (ru != eu || eu != su)
+			return hp_sysb_unknown(pool, p,
+			                       "process_uid: the real, effective and saved uids "
+			                       "differ (%u, %u, %u)",
+			                       (unsigned)ru, (unsigned)eu, (unsigned)su);
+		return hp_v_int((int64_t)eu);
+	}
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
 	HP_PROBE_CASE_UNLESS(part, PROC, id)
 #include "model/probes.def"

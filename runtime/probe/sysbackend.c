@@ -1,6 +1,7 @@
 /* sysbackend.c: the live/rootfs backend's set-up, its role context and the
  * dispatch of each probe to the file that answers it. */
 #include "probe/sysb.h"
+#include "probe/env_answer.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,15 +51,8 @@ hp_value hp_sysb_env(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_po
 {
 	(void)s;
 	switch (p) {
-	case HP_PROBE_ENV: {
-		const char *name = arg->u.s.p;
-		if (!*name || strchr(name, '='))
-			return hp_sysb_unknown(pool, p, "env(\"%s\"): not a variable name", name);
-		const char *v = getenv(name);
-		if (!v)
-			return hp_v_absent(HP_T_STR, NULL);
-		return hp_sysb_str(pool, p, v, strlen(v));
-	}
+	case HP_PROBE_ENV:
+		return hp_env_answer(arg->u.s.p, pool);
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
 	HP_PROBE_CASE_UNLESS(part, ENV, id)
 #include "model/probes.def"

@@ -64,7 +64,7 @@ static void test_table(void **state)
 		                     "env(\"X\") is \"false\"", NULL};
 		hp_condition never = {"unauthenticated", "p.hpol:4:5",
 		                      never_holds ? HP_TRUE : HP_FALSE, "true", "no token"};
-		hp_provider_policy pp = {prov, dflt, &need, 1, &never, 1};
+		hp_provider_policy pp = {prov, dflt, &need, 1, &never, 1, NULL};
 		hp_rule_outcome rule = {"r1",
 		                        "title",
 		                        NULL,
@@ -143,7 +143,7 @@ static void test_sentences(void **state)
 	hp_condition never = {"env(\"HANGAR_E2B_ALLOW_UNAUTHENTICATED_ENVD\") == \"1\"",
 	                      "policies/cubesandbox.hpol:5:5", HP_UNKNOWN, "env read failed",
 	                      "envd answers without a token: a split would protect nothing"};
-	hp_provider_policy pp = {HP_PROVIDER_CUBESANDBOX, HP_SETTING_REQUIRED, NULL, 0, &never, 1};
+	hp_provider_policy pp = {HP_PROVIDER_CUBESANDBOX, HP_SETTING_REQUIRED, NULL, 0, &never, 1, NULL};
 	hp_rule_outcome rules[] = {
 	    {"agent-no-sudo", "an agent with sudo can answer its own approvals", "remove the grant",
 	     "policies/hangar.hpol:20:1", HP_RESULT_ERROR, HP_APPLIES_ALL,

@@ -151,7 +151,7 @@ static void test_selections(void **state)
 	assert_string_equal(q(d, HP_DOC_STR, "spec.containers[*].name"),
 	                    "unknown (pod.yaml:7:13: spec.containers[0].name selects 2 values, not one)");
 	assert_string_equal(q(d, HP_DOC_COUNT, "spec.containers[*].securityContext[runAsUser=1000]"),
-	                    "1 @ pod.yaml:8:24: spec.containers[0].securityContext");
+	                    "1 @ pod.yaml:8:36: spec.containers[0].securityContext.runAsUser");
 	/* a filter on a value of another type is unknown: a quoted "true" is not missed */
 	assert_string_equal(q(d, HP_DOC_COUNT, "spec.containers[*].securityContext[privileged=true]"),
 	                    "unknown (pod.yaml:8:54: spec.containers[0].securityContext.privileged "
@@ -261,11 +261,17 @@ static void test_docset_backend(void **state)
 	arg = hp_v_str("X", 1);
 	v = hp_backend_ask(b, HP_ROLE_ROOT, HP_PROBE_ENV, &arg, &pool);
 	assert_string_equal(v.u.s.p, "1");
-	/* documents alone: every other probe is skipped */
+	/* documents alone: every other probe is skipped, but the check's own
+	 * environment is known */
 	hp_docset *alone = hp_docset_new();
 	b = hp_docset_backend(alone, NULL);
-	v = hp_backend_ask(b, HP_ROLE_ROOT, HP_PROBE_ENV, &arg, &pool);
+	hp_value path = hp_v_str("/etc", 4);
+	v = hp_backend_ask(b, HP_ROLE_AGENT, HP_PROBE_WRITABLE, &path, &pool);
 	assert_int_equal(v.state, HP_VAL_SKIPPED);
+	setenv("HP_TEST_DOC_ENV", "x", 1);
+	hp_value name = hp_v_str("HP_TEST_DOC_ENV", 15);
+	v = hp_backend_ask(b, HP_ROLE_ROOT, HP_PROBE_ENV, &name, &pool);
+	assert_string_equal(v.u.s.p, "x");
 	arg = hp_v_str("pod:spec", 8);
 	v = hp_backend_ask(b, HP_ROLE_ROOT, HP_PROBE_DOC_STR, &arg, &pool);
 	assert_int_equal(v.state, HP_VAL_UNKNOWN);

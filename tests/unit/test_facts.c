@@ -115,11 +115,63 @@ static void test_answers(void **state)
 	                    "unknown (no fact answers user(\"nobody\"))");
 	assert_string_equal(ask(f, HP_ROLE_HANGAR, HP_PROBE_SUDO, NULL),
 	                    "unknown (no fact answers sudo as hangar)");
-	/* a later file's answer replaces an earlier one */
+	/* a later file never replaces an earlier one: agreeing is fine,
+	 * disagreeing is an error naming both */
+	const char *same = "facts:\n  - {role: agent, probe: writable, arg: /tmp, answer: false}\n";
+	assert_true(hp_facts_load(f, "same.yaml", same, strlen(same), &err));
 	const char *more = "facts:\n  - {role: agent, probe: writable, arg: /tmp, answer: true}\n";
-	assert_true(hp_facts_load(f, "more.yaml", more, strlen(more), &err));
-	assert_int_equal(hp_facts_count(f), 13);
-	assert_string_equal(ask(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/tmp"), "true");
+	assert_false(hp_facts_load(f, "more.yaml", more, strlen(more), &err));
+	assert_string_equal(err.msg, "more.yaml:2:5: the same question is answered differently "
+	                             "at good.yaml:20");
+	assert_string_equal(ask(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/tmp"), "false");
+	hp_facts_free(f);
+}
+
+/* One file per container of a pod: apart, never overriding each other. */
+static void test_containers(void **state)
+{
+	(void)state;
+	hp_err err;
+	hp_facts *f = hp_facts_new();
+	const char *a = "container: sandbox\nfacts:\n"
+	                "  - {role: agent, probe: writable, arg: /var/lib/hangar, answer: false}\n"
+	                "  - {probe: owner, arg: /etc, answer: 0}\n"
+	                "  - {probe: env, arg: HANGAR_K8S_DRIVER_SIDECAR, answer: \"true\"}\n";
+	const char *b = "container: hangar-driver\nfacts:\n"
+	                "  - {role: hangar, probe: no_new_privs, answer: true}\n"
+	                "  - {probe: owner, arg: /etc, answer: 1001}\n";
+	assert_true(hp_facts_load(f, "a.yaml", a, strlen(a), &err));
+	assert_true(hp_facts_load(f, "b.yaml", b, strlen(b), &err));
+	assert_string_equal(ask(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/var/lib/hangar"), "false");
+	assert_string_equal(ask(f, HP_ROLE_HANGAR, HP_PROBE_NO_NEW_PRIVS, NULL), "true");
+	/* two containers disagree: neither answer is taken */
+	assert_string_equal(ask(f, HP_ROLE_ROOT, HP_PROBE_OWNER, "/etc"),
+	                    "unknown (answered differently in container sandbox (a.yaml:4) and "
+	                    "hangar-driver (b.yaml:4))");
+	/* hangar's own settings are this process's, never a recording's */
+	unsetenv("HANGAR_K8S_DRIVER_SIDECAR");
+	assert_string_equal(ask(f, HP_ROLE_ROOT, HP_PROBE_ENV, "HANGAR_K8S_DRIVER_SIDECAR"),
+	                    "absent");
+	setenv("HANGAR_K8S_DRIVER_SIDECAR", "false", 1);
+	assert_string_equal(ask(f, HP_ROLE_ROOT, HP_PROBE_ENV, "HANGAR_K8S_DRIVER_SIDECAR"),
+	                    "\"false\"");
+	unsetenv("HANGAR_K8S_DRIVER_SIDECAR");
+	/* a second recording of one container that disagrees */
+	const char *a2 = "container: sandbox\nfacts:\n"
+	                 "  - {role: agent, probe: writable, arg: /var/lib/hangar, answer: true}\n";
+	assert_false(hp_facts_load(f, "a2.yaml", a2, strlen(a2), &err));
+	assert_string_equal(err.msg, "a2.yaml:3:5: the same question is answered differently at "
+	                             "a.yaml:3 (container sandbox)");
+	/* a recording made in a container holds no document answers */
+	const char *d = "container: sandbox\nfacts:\n"
+	                "  - {probe: doc_bool, arg: \"pod:spec.hostPID\", answer: false}\n";
+	assert_false(hp_facts_load(f, "d.yaml", d, strlen(d), &err));
+	assert_string_equal(err.msg, "d.yaml:3:13: a recording made in container sandbox cannot "
+	                             "answer doc_bool: a document comes from the deciding call "
+	                             "(--document)");
+	const char *bad = "container: \"a b\"\nfacts: []\n";
+	assert_false(hp_facts_load(f, "bad.yaml", bad, strlen(bad), &err));
+	assert_string_equal(err.msg, "bad.yaml:1:12: the container 'a b' is not a container's name");
 	hp_facts_free(f);
 }
 
@@ -142,7 +194,7 @@ static void test_structure_errors(void **state)
 	EXPECT(load("- a\n"),
 	       "f.yaml:1:1: the file must be a mapping with a 'facts' list, not a list");
 	EXPECT(load("facts: []\nextra: 1\n"),
-	       "f.yaml:2:1: unknown key 'extra' (the keys are version and facts)");
+	       "f.yaml:2:1: unknown key 'extra' (the keys are version, facts and container)");
 	EXPECT(load("version: 2\nfacts: []\n"),
 	       "f.yaml:1:10: version 2: this runtime reads version 1");
 	EXPECT(load("version: one\nfacts: []\n"),
@@ -313,6 +365,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_fact_errors),
 	    cmocka_unit_test(test_int_ranges),
 	    cmocka_unit_test(test_limits),
+	    cmocka_unit_test(test_containers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

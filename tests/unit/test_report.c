@@ -33,7 +33,7 @@ static void make(hp_decisions *d, hp_report *r, hp_report_rule *rules, hp_strv *
 	    {"agent-no-sudo", "an agent with sudo", NULL, "policies/hangar.hpol:20:1",
 	     HP_RESULT_FAIL, HP_APPLIES_ALL, "sudo: true", NULL},
 	};
-	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0};
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL};
 	hp_uid_split s = hp_uid_split_resolve(NULL, "required", HP_SETTING_AUTO);
 	hp_decide(&pp, &s, outs, 2, false, 0, d);
 	hp_strv_push(notes, "role hangar not run: needs root");
