@@ -323,24 +323,24 @@ void hp_testrun_case(hp_testrun *tr, const hp_test_case *c, hp_case_result *out)
 		error(out, msg);
 		return;
 	}
-	hp_facts *f = hp_facts_new();
+	hp_facts *f = hp_probe_facts_new();
 	bool ok = true;
 	/* documents answer in front of the facts, as check --document does */
-	hp_docset *docs = c->doc_names.n ? hp_docset_new() : NULL;
+	hp_docset *docs = c->doc_names.n ? hp_probe_docset_new() : NULL;
 	for (size_t i = 0; ok && i < c->doc_names.n; i++) {
 		char *spec = hp_xasprintf("%s=%s", c->doc_names.v[i], c->doc_files.v[i]);
-		ok = hp_docset_add(docs, spec, &err);
+		ok = hp_probe_docset_add(docs, spec, &err);
 		free(spec);
 	}
 	for (size_t i = 0; ok && i < c->facts_files.n; i++)
-		ok = hp_facts_load_file(f, c->facts_files.v[i], &err);
+		ok = hp_probe_facts_load_file(f, c->facts_files.v[i], &err);
 	for (size_t i = 0; ok && i < c->ninline; i++)
-		ok = hp_facts_amend(f, c->file, c->inline_facts[i].text, c->inline_facts[i].len,
+		ok = hp_probe_facts_amend(f, c->file, c->inline_facts[i].text, c->inline_facts[i].len,
 		                    &err);
 	if (!ok) {
 		error(out, err.msg);
-		hp_facts_free(f);
-		hp_docset_free(docs);
+		hp_probe_facts_free(f);
+		hp_probe_docset_free(docs);
 		return;
 	}
 	hp_param_override *ov = hp_xcalloc(c->param_names.n + 1, sizeof *ov);
@@ -350,7 +350,7 @@ void hp_testrun_case(hp_testrun *tr, const hp_test_case *c, hp_case_result *out)
 	hp_session_opts_default(&so);
 	so.source = HP_SESSION_FACTS;
 	so.docs = docs;
-	so.facts = hp_facts_backend(f);
+	so.facts = hp_probe_facts_backend(f);
 	so.params = ov;
 	so.nparams = c->param_names.n;
 
@@ -395,8 +395,8 @@ void hp_testrun_case(hp_testrun *tr, const hp_test_case *c, hp_case_result *out)
 	if (ok)
 		hp_session_free(&s);
 	hp_waivers_free(&w);
-	hp_facts_free(f);
-	hp_docset_free(docs);
+	hp_probe_facts_free(f);
+	hp_probe_docset_free(docs);
 	free(ov);
 	if (out->status == HP_CASE_PASS && out->diffs.n)
 		out->status = HP_CASE_FAIL;

@@ -223,7 +223,7 @@ int hp_cmd_check(int argc, char **argv)
 	 * Facts and image roots carry no markers of a running sandbox, so there
 	 * only --provider or HANGAR_PROVIDER say which. */
 	hp_provider provider;
-	if (!hp_provider_detect(provider_flag, getenv,
+	if (!hp_probe_provider_detect(provider_flag, getenv,
 	                        (facts.n || root || documents.n) ? NULL : "/", &provider,
 	                        &err)) {
 		hp_cli_error("check", "%s", err.msg);
@@ -260,14 +260,14 @@ int hp_cmd_check(int argc, char **argv)
 	if (ok && !(ok = hp_waivers_check(&waivers, bc, &err)))
 		hp_cli_error("check", "%s", err.msg);
 	hp_facts *f = NULL;
-	hp_docset *docs = documents.n ? hp_docset_new() : NULL;
+	hp_docset *docs = documents.n ? hp_probe_docset_new() : NULL;
 	for (size_t i = 0; i < documents.n && ok; i++)
-		if (!(ok = hp_docset_add(docs, documents.v[i], &err)))
+		if (!(ok = hp_probe_docset_add(docs, documents.v[i], &err)))
 			hp_cli_error("check", "%s", err.msg);
 	if (ok && facts.n) {
-		f = hp_facts_new();
+		f = hp_probe_facts_new();
 		for (size_t i = 0; i < facts.n && ok; i++)
-			if (!(ok = hp_facts_load_file(f, facts.v[i], &err)))
+			if (!(ok = hp_probe_facts_load_file(f, facts.v[i], &err)))
 				hp_cli_error("check", "%s", err.msg);
 	}
 	hp_param_override *ov = hp_xcalloc(names.n ? names.n : 1, sizeof *ov);
@@ -280,9 +280,9 @@ int hp_cmd_check(int argc, char **argv)
 	                                 : HP_SESSION_LIVE;
 	so.root_dir = root;
 	if (f)
-		so.facts = hp_facts_backend(f);
+		so.facts = hp_probe_facts_backend(f);
 	else if (docs && !root)
-		so.facts = hp_docset_backend(docs, NULL); /* the documents alone */
+		so.facts = hp_probe_docset_backend(docs, NULL); /* the documents alone */
 	so.docs = so.facts && !f ? NULL : docs;
 	so.params = ov;
 	so.nparams = names.n;
@@ -325,8 +325,8 @@ int hp_cmd_check(int argc, char **argv)
 	if (ok)
 		hp_session_free(&s);
 	free(ov);
-	hp_facts_free(f);
-	hp_docset_free(docs);
+	hp_probe_facts_free(f);
+	hp_probe_docset_free(docs);
 	hp_waivers_free(&waivers);
 	hp_bc_free(bc);
 out:

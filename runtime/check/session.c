@@ -138,7 +138,7 @@ static void resolve_role_params(sess *x)
 static uint64_t all_caps(void)
 {
 	hp_err e;
-	int last = hp_cap_last_cap(&e);
+	int last = hp_os_cap_last_cap(&e);
 	if (last < 0)
 		last = CAP_LAST_CAP;
 	return last >= 63 ? UINT64_MAX : (1ull << (last + 1)) - 1;
@@ -241,7 +241,7 @@ static const role_ident *ident_of(sess *x, hp_role r)
 	uid_t u;
 	gid_t g;
 	hp_err e;
-	hp_tri t = hp_sys_user_ids(x->sys, name, uid, &u, &g, &ri->groups, &ri->ngroups, &e);
+	hp_tri t = hp_probe_sys_user_ids(x->sys, name, uid, &u, &g, &ri->groups, &ri->ngroups, &e);
 	if (t != HP_TRUE) {
 		char d[600];
 		if (t == HP_FALSE && name)
@@ -374,7 +374,7 @@ static int self_restrict(const hp_identity *id)
 
 static int left_ms(const sess *x)
 {
-	int64_t l = x->end - hp_now_ms();
+	int64_t l = x->end - hp_os_now_ms();
 	return l <= 0 ? 0 : l > INT32_MAX ? INT32_MAX : (int)l;
 }
 
@@ -419,8 +419,8 @@ static size_t sudo_dirs(char **dirs, char **path_copy)
 			continue;
 		dirs[n++] = d;
 	}
-	for (size_t i = 0; i < hp_sudo_n_std_dirs && n < MAX_SUDO_DIRS; i++)
-		dirs[n++] = (char *)hp_sudo_std_dirs[i];
+	for (size_t i = 0; i < hp_os_sudo_n_std_dirs && n < MAX_SUDO_DIRS; i++)
+		dirs[n++] = (char *)hp_os_sudo_std_dirs[i];
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		bool dup = false;
@@ -448,13 +448,13 @@ static hp_tri ask_sudo(sess *x, const role_ident *ri, hp_err *why)
 		return HP_UNKNOWN;
 	}
 	hp_sudo_opts so = {.deadline_ms = (int)per, .out_cap = SUDO_OUT_CAP};
-	const hp_root *root = hp_sys_root(x->sys);
+	const hp_root *root = hp_probe_sys_root(x->sys);
 	if (x->root) {
 		hp_identity plain = ri->id;
 		plain.kind = HP_ID_PLAIN;
 		plain.no_new_privs = 0;
 		plain.dumpable = 0;
-		t = hp_sudo_probe_as(root, &plain, (const char *const *)dirs, n, &so, why);
+		t = hp_os_sudo_probe_as(root, &plain, (const char *const *)dirs, n, &so, why);
 	} else {
 		hp_sudo_job a = {root, (const char *const *)dirs, n, &so};
 		hp_child_opts co = {.identity = NULL,
@@ -467,10 +467,10 @@ static hp_tri ask_sudo(sess *x, const role_ident *ri, hp_err *why)
 		hp_frame f;
 		hp_err e;
 		t = HP_UNKNOWN;
-		if (hp_child_run(&co, hp_sudo_child, &a, &f, &e) != HP_TRUE) {
+		if (hp_os_child_run(&co, hp_os_sudo_child, &a, &f, &e) != HP_TRUE) {
 			hp_err_set(why, "sudo: %s", e.msg);
 		} else {
-			t = hp_sudo_child_answer(&f, why);
+			t = hp_os_sudo_child_answer(&f, why);
 			hp_frame_free(&f);
 		}
 	}
@@ -510,7 +510,7 @@ static void start_sudo_jobs(sess *x)
 			continue;
 		}
 		if (pid == 0) {
-			hp_reset_signals();
+			hp_os_reset_signals();
 			setpgid(0, 0);
 			close(p[0]);
 			if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
@@ -525,7 +525,7 @@ static void start_sudo_jobs(sess *x)
 		close(p[1]);
 		setpgid(pid, pid);
 		j->pid = pid;
-		j->pidfd = hp_sys_pidfd_open(pid, 0);
+		j->pidfd = hp_os_sys_pidfd_open(pid, 0);
 		j->fd = p[0];
 	}
 }
@@ -540,7 +540,7 @@ static bool finish_sudo_job(sess *x, hp_role r, hp_tri *t, hp_err *why)
 	size_t n = 0;
 	int64_t end = x->end;
 	while (n < sizeof buf - 1) {
-		int left = (int)(end - hp_now_ms());
+		int left = (int)(end - hp_os_now_ms());
 		struct pollfd pf = {j->fd, POLLIN, 0};
 		int pr = left > 0 ? poll(&pf, 1, left) : 0;
 		if (pr < 0 && errno == EINTR)
@@ -556,7 +556,7 @@ static bool finish_sudo_job(sess *x, hp_role r, hp_tri *t, hp_err *why)
 	}
 	buf[n] = '\0';
 	close(j->fd);
-	hp_kill_reap(j->pid, j->pidfd);
+	hp_os_kill_reap(j->pid, j->pidfd);
 	if (j->pidfd >= 0)
 		close(j->pidfd);
 	j->pid = 0;
@@ -577,7 +577,7 @@ static void stop_sudo_jobs(sess *x)
 		struct sudo_job *j = &x->sudo[r];
 		if (j->pid <= 0)
 			continue;
-		hp_kill_reap(j->pid, j->pidfd);
+		hp_os_kill_reap(j->pid, j->pidfd);
 		close(j->fd);
 		if (j->pidfd >= 0)
 			close(j->pidfd);
@@ -600,7 +600,7 @@ static int role_child(void *varg, hp_frame_writer *out)
 	child_arg *a = varg;
 	if (a->self && self_restrict(a->self) < 0)
 		return -1;
-	hp_sys_set_role(a->x->sys, &a->ctx);
+	hp_probe_sys_set_role(a->x->sys, &a->ctx);
 	hp_role_result res;
 	hp_vm_run_role(a->x->bc, a->x->g, a->role, a->x->b, &a->lim, &res);
 	hp_buf enc = {0};
@@ -635,7 +635,7 @@ static void start_canaries(sess *x, hp_role r, hp_canary c[HP_ROLE_COUNT], hp_sy
 			/* as the role's real process is after its execve */
 			cid.dumpable = 1;
 			int dl = left_ms(x) < 2000 ? left_ms(x) : 2000;
-			if (dl < MIN_CHILD_MS || hp_canary_start(&c[t], &cid, dl, &e) != HP_TRUE)
+			if (dl < MIN_CHILD_MS || hp_os_canary_start(&c[t], &cid, dl, &e) != HP_TRUE)
 				whys[t] = hp_xstrdup(
 				    dl < MIN_CHILD_MS ? "the check's deadline passed" : e.msg);
 		}
@@ -659,7 +659,7 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
 	char *sudo_why = NULL;
 	int keep[3 + HP_ROLE_COUNT];
 	size_t nkeep = 0;
-	keep[nkeep++] = hp_sys_root(x->sys)->fd;
+	keep[nkeep++] = hp_probe_sys_root(x->sys)->fd;
 	if (live) {
 		start_canaries(x, r, can, &ctx, cwhy);
 		for (int t = 0; t < HP_ROLE_COUNT; t++)
@@ -676,9 +676,9 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
 	bool helper = false;
 	if (r != HP_ROLE_ROOT && x->root && uses_global_files(&x->use[r])) {
 		hp_err e;
-		helper = hp_sys_helper_start(x->sys, &e);
+		helper = hp_probe_sys_helper_start(x->sys, &e);
 		if (helper)
-			keep[nkeep++] = hp_sys_helper_fd(x->sys);
+			keep[nkeep++] = hp_probe_sys_helper_fd(x->sys);
 	}
 	int dl = left_ms(x);
 	ctx.helper_ms = dl;
@@ -693,7 +693,7 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
 		if (max > HP_SESSION_MAX_RESULT)
 			max = HP_SESSION_MAX_RESULT;
 		hp_child_opts co = {.identity = as_self ? NULL : &ri->id,
-		                    .cwd_fd = hp_sys_root(x->sys)->fd,
+		                    .cwd_fd = hp_probe_sys_root(x->sys)->fd,
 		                    .keep_fds = keep,
 		                    .nkeep = nkeep,
 		                    .deadline_ms = dl,
@@ -701,7 +701,7 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
 		                    .max_records = 4};
 		hp_frame f;
 		hp_err e;
-		if (hp_child_run(&co, role_child, &a, &f, &e) != HP_TRUE) {
+		if (hp_os_child_run(&co, role_child, &a, &f, &e) != HP_TRUE) {
 			char *m = hp_xasprintf("role %s: %s", hp_role_names[r], e.msg);
 			stopped(out, r, m);
 			free(m);
@@ -725,10 +725,10 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
 		s->ran[r] = true;
 	}
 	if (helper)
-		hp_sys_helper_stop(x->sys);
+		hp_probe_sys_helper_stop(x->sys);
 	for (int t = 0; t < HP_ROLE_COUNT; t++) {
 		if (live && can[t].pid > 0)
-			hp_canary_stop(&can[t]);
+			hp_os_canary_stop(&can[t]);
 		free(cwhy[t]);
 	}
 	free(sudo_why);
@@ -743,7 +743,7 @@ static void run_role_here(sess *x, hp_role r, const role_ident *ri, hp_role_resu
 		ctx.role = r;
 		ctx.as_role = false;
 		ctx.cred = ri->cred;
-		hp_sys_set_role(x->sys, &ctx);
+		hp_probe_sys_set_role(x->sys, &ctx);
 	}
 	hp_limits lim = role_limits(x, left_ms(x));
 	hp_vm_run_role(x->bc, x->g, r, x->b, &lim, out);
@@ -836,7 +836,7 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
                                  hp_err *err)
 {
 	memset(s, 0, sizeof *s);
-	int64_t start = hp_now_ms();
+	int64_t start = hp_os_now_ms();
 	sess x;
 	memset(&x, 0, sizeof x);
 	x.bc = bc;
@@ -854,11 +854,11 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 	scan_program(&x, used);
 	/* a backstop beyond the deadline every child already keeps: what this
 	 * process does itself could block on a hung filesystem */
-	hp_cleanup_install((o->deadline_ms ? o->deadline_ms : HP_SESSION_DEFAULT_MS) + BACKSTOP_MS);
+	hp_os_cleanup_install((o->deadline_ms ? o->deadline_ms : HP_SESSION_DEFAULT_MS) + BACKSTOP_MS);
 	if (o->source == HP_SESSION_FACTS) {
 		if (!o->facts) {
 			hp_err_set(err, "no facts were given");
-			hp_cleanup_restore();
+			hp_os_cleanup_restore();
 			return HP_SESSION_FAILED;
 		}
 		x.b = o->facts;
@@ -867,18 +867,18 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		                      o->source == HP_SESSION_ROOTFS ? HP_SYS_ROOTFS : HP_SYS_LIVE,
 		                  .root_dir = o->root_dir,
 		                  .root_flags = o->root_flags};
-		x.sys = hp_sys_open(&so, err);
+		x.sys = hp_probe_sys_open(&so, err);
 		if (!x.sys) {
-			hp_cleanup_restore();
+			hp_os_cleanup_restore();
 			return HP_SESSION_FAILED;
 		}
-		x.b = hp_sys_backend(x.sys);
-		s->offline = hp_sys_offline(x.sys);
-		hp_sys_preload(x.sys, used);
+		x.b = hp_probe_sys_backend(x.sys);
+		s->offline = hp_probe_sys_offline(x.sys);
+		hp_probe_sys_preload(x.sys, used);
 	}
 	hp_backend *inner = x.b;
 	if (o->docs)
-		x.b = hp_docset_backend(o->docs, x.b);
+		x.b = hp_probe_docset_backend(o->docs, x.b);
 	s->backend = inner->ops->name;
 	hp_limits l1 = role_limits(&x, left_ms(&x));
 	hp_eval_opts eo = {.run_role = run_role, .ctx = &x, .roles = 0, .limits = &l1};
@@ -900,8 +900,8 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		free(x.ident[r].groups);
 	if (x.sys)
 		hp_backend_destroy(inner);
-	hp_cleanup_restore();
-	s->millis = hp_now_ms() - start;
+	hp_os_cleanup_restore();
+	s->millis = hp_os_now_ms() - start;
 	return st;
 }
 

@@ -6,7 +6,7 @@
 
 #include "lib/textesc.h"
 
-void hp_colon_init(hp_colon_reader *r, char *buf, size_t len, const char *file, const char *noun)
+void hp_etc_colon_init(hp_colon_reader *r, char *buf, size_t len, const char *file, const char *noun)
 {
 	r->buf = buf;
 	r->len = len;
@@ -49,7 +49,7 @@ static int check_name(const hp_colon_reader *r, const char *name, hp_err *err)
 /* Bytes that stop the scan of a line. */
 static const unsigned char stop[256] = {['\0'] = 1, ['\n'] = 1, ['\r'] = 1, [':'] = 1};
 
-int hp_colon_next(hp_colon_reader *r, char **fields, size_t nfields, const char *layout,
+int hp_etc_colon_next(hp_colon_reader *r, char **fields, size_t nfields, const char *layout,
                   hp_err *err)
 {
 	for (;;) {
@@ -168,7 +168,7 @@ static int id_error(const hp_colon_reader *r, const char *s, const char *kind, i
 	return -1;
 }
 
-int hp_colon_id(const hp_colon_reader *r, const char *s, const char *kind, unsigned *out,
+int hp_etc_colon_id(const hp_colon_reader *r, const char *s, const char *kind, unsigned *out,
                 hp_err *err)
 {
 	if (!*s)

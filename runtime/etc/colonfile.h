@@ -27,18 +27,18 @@ typedef struct {
 } hp_colon_reader;
 
 /* buf holds len bytes of the file and a '\0' after them. */
-void hp_colon_init(hp_colon_reader *r, char *buf, size_t len, const char *file, const char *noun);
+void hp_etc_colon_init(hp_colon_reader *r, char *buf, size_t len, const char *file, const char *noun);
 
 /* Cut the next entry into exactly nfields NUL-terminated fields; layout names
  * them for the message when the count is wrong. Returns 1 for an entry, 0 at
  * the end, -1 on an error (err says which line and why). Blank lines are
  * skipped. */
-int hp_colon_next(hp_colon_reader *r, char **fields, size_t nfields, const char *layout,
+int hp_etc_colon_next(hp_colon_reader *r, char **fields, size_t nfields, const char *layout,
                   hp_err *err);
 
 /* Parse a uid or gid field: decimal digits only, at most 4294967294.
  * kind is "uid" or "gid". Returns 0, or -1 with err set (file:line). */
-int hp_colon_id(const hp_colon_reader *r, const char *s, const char *kind, unsigned *out,
+int hp_etc_colon_id(const hp_colon_reader *r, const char *s, const char *kind, unsigned *out,
                 hp_err *err);
 
 #endif

@@ -7,9 +7,9 @@
 
 #include "lib/textesc.h"
 
-const char *const hp_nss_db_names[HP_NSS_NDB] = {"passwd", "group", "shadow", "sudoers"};
+const char *const hp_etc_nss_db_names[HP_NSS_NDB] = {"passwd", "group", "shadow", "sudoers"};
 
-const char *const hp_nss_userdb_paths[] = {
+const char *const hp_etc_nss_userdb_paths[] = {
     "/etc/userdb",
     "/run/userdb",
     "/run/host/userdb",
@@ -19,13 +19,13 @@ const char *const hp_nss_userdb_paths[] = {
     NULL,
 };
 
-void hp_nsswitch_default(hp_nsswitch *ns, const char *file)
+void hp_etc_nsswitch_default(hp_nsswitch *ns, const char *file)
 {
 	for (int d = 0; d < HP_NSS_NDB; d++) {
 		ns->src[d] = HP_NSS_FILES;
 		snprintf(ns->why[d], sizeof ns->why[d],
 		         "%s does not exist: %s comes from the files only", file,
-		         hp_nss_db_names[d]);
+		         hp_etc_nss_db_names[d]);
 	}
 }
 
@@ -38,8 +38,8 @@ static int is_blank(char c)
 static int db_of(const char *name, size_t n)
 {
 	for (int d = 0; d < HP_NSS_NDB; d++)
-		if (strlen(hp_nss_db_names[d]) == n &&
-		    strncasecmp(name, hp_nss_db_names[d], n) == 0)
+		if (strlen(hp_etc_nss_db_names[d]) == n &&
+		    strncasecmp(name, hp_etc_nss_db_names[d], n) == 0)
 			return d;
 	if (n == 10 && strncasecmp(name, "initgroups", 10) == 0)
 		return HP_NSS_GROUP;
@@ -189,13 +189,13 @@ static void parse_line(hp_nsswitch *ns, const char *s, size_t n, const char *fil
 		SETTLE(ns, db, HP_NSS_FILES, "%s:%u: %s uses files only", file, line, dbname);
 }
 
-void hp_nsswitch_parse(const char *buf, size_t len, const char *file, hp_nsswitch *ns)
+void hp_etc_nsswitch_parse(const char *buf, size_t len, const char *file, hp_nsswitch *ns)
 {
 	for (int d = 0; d < HP_NSS_NDB; d++) {
 		ns->src[d] = HP_NSS_FILES;
 		snprintf(ns->why[d], sizeof ns->why[d],
 		         "%s has no %s line: it comes from the files only", file,
-		         hp_nss_db_names[d]);
+		         hp_etc_nss_db_names[d]);
 	}
 	if (memchr(buf, '\0', len)) {
 		for (int d = 0; d < HP_NSS_NDB; d++) {
@@ -214,7 +214,7 @@ void hp_nsswitch_parse(const char *buf, size_t len, const char *file, hp_nsswitc
 	}
 }
 
-hp_tri hp_nsswitch_files_only(const hp_nsswitch *ns, hp_nss_db db, hp_tri systemd_records,
+hp_tri hp_etc_nsswitch_files_only(const hp_nsswitch *ns, hp_nss_db db, hp_tri systemd_records,
                               hp_err *why)
 {
 	switch (ns->src[db]) {

@@ -9,7 +9,7 @@
  *                  only etc/sudoers when it finds no "sudoers:" line);
  *   FILES_SYSTEMD  "files" and "systemd" (Debian's and Ubuntu's default).
  *                  nss-systemd adds the users of systemd's user records:
- *                  JSON drop-ins in the directories of hp_nss_userdb_paths
+ *                  JSON drop-ins in the directories of hp_etc_nss_userdb_paths
  *                  and the varlink services in /run/systemd/userdb/
  *                  (DynamicUser=, homed, machined), and memberships from
  *                  them. With none of those it adds only synthesized root
@@ -39,23 +39,23 @@ typedef struct {
 	char why[HP_NSS_NDB][256]; /* what decided it, with file:line */
 } hp_nsswitch;
 
-extern const char *const hp_nss_db_names[HP_NSS_NDB];
+extern const char *const hp_etc_nss_db_names[HP_NSS_NDB];
 
 /* Where systemd finds user and group records (NULL-terminated): if any of
  * these holds an entry, "systemd" can add users the files do not have. */
-extern const char *const hp_nss_userdb_paths[];
+extern const char *const hp_etc_nss_userdb_paths[];
 
 /* No nsswitch.conf: every database is FILES. */
-void hp_nsswitch_default(hp_nsswitch *ns, const char *file);
+void hp_etc_nsswitch_default(hp_nsswitch *ns, const char *file);
 
 /* Read nsswitch.conf from a buffer (need not be NUL-terminated). */
-void hp_nsswitch_parse(const char *buf, size_t len, const char *file, hp_nsswitch *ns);
+void hp_etc_nsswitch_parse(const char *buf, size_t len, const char *file, hp_nsswitch *ns);
 
 /* Whether the files are the only source for db: HP_TRUE for FILES;
  * for FILES_SYSTEMD the answer is the negation of systemd_records (whether
  * any systemd user record exists, which the caller checks); HP_FALSE for
  * OTHER; HP_UNKNOWN for MALFORMED. why says why it is not HP_TRUE. */
-hp_tri hp_nsswitch_files_only(const hp_nsswitch *ns, hp_nss_db db, hp_tri systemd_records,
+hp_tri hp_etc_nsswitch_files_only(const hp_nsswitch *ns, hp_nss_db db, hp_tri systemd_records,
                               hp_err *why);
 
 #endif

@@ -42,7 +42,7 @@ static int check_days(const hp_colon_reader *r, char **f, hp_err *err)
 	return 0;
 }
 
-hp_shadow *hp_shadow_parse(const char *buf, size_t len, const char *file, hp_err *err)
+hp_shadow *hp_etc_shadow_parse(const char *buf, size_t len, const char *file, hp_err *err)
 {
 	static const char layout[] = "name:password:lastchg:min:max:warn:inactive:expire:reserved";
 	hp_shadow *sh = hp_xcalloc(1, sizeof *sh);
@@ -51,11 +51,11 @@ hp_shadow *hp_shadow_parse(const char *buf, size_t len, const char *file, hp_err
 		memcpy(sh->text, buf, len);
 	sh->text[len] = '\0';
 	hp_colon_reader r;
-	hp_colon_init(&r, sh->text, len, file, "user");
+	hp_etc_colon_init(&r, sh->text, len, file, "user");
 	size_t cap = 0;
 	char *f[9];
 	int rc;
-	while ((rc = hp_colon_next(&r, f, 9, layout, err)) > 0) {
+	while ((rc = hp_etc_colon_next(&r, f, 9, layout, err)) > 0) {
 		if (check_days(&r, f, err) < 0) {
 			rc = -1;
 			break;
@@ -64,7 +64,7 @@ hp_shadow *hp_shadow_parse(const char *buf, size_t len, const char *file, hp_err
 		sh->e[sh->n++] = (shadow_entry){f[0], f[1], r.line};
 	}
 	if (rc < 0) {
-		hp_shadow_free(sh);
+		hp_etc_shadow_free(sh);
 		return NULL;
 	}
 	hp_idxtab_init(&sh->by_name, sh->n);
@@ -74,14 +74,14 @@ hp_shadow *hp_shadow_parse(const char *buf, size_t len, const char *file, hp_err
 			hp_esc_buf e;
 			hp_err_set(err, "%s:%u: duplicate user \"%s\" (first at line %u)", file,
 			           sh->e[i].line, hp_escs(&e, sh->e[i].name), sh->e[prev].line);
-			hp_shadow_free(sh);
+			hp_etc_shadow_free(sh);
 			return NULL;
 		}
 	}
 	return sh;
 }
 
-void hp_shadow_free(hp_shadow *sh)
+void hp_etc_shadow_free(hp_shadow *sh)
 {
 	if (!sh)
 		return;
@@ -91,17 +91,17 @@ void hp_shadow_free(hp_shadow *sh)
 	free(sh);
 }
 
-const char *hp_shadow_password(const hp_shadow *sh, const char *name)
+const char *hp_etc_shadow_password(const hp_shadow *sh, const char *name)
 {
 	uint32_t i = hp_idxtab_find_name(&sh->by_name, name, entry_name, sh);
 	return i == HP_IDX_NONE ? NULL : sh->e[i].passwd;
 }
 
-hp_tri hp_password_empty(const hp_userdb *db, const hp_shadow *sh, const char *shadow_file,
+hp_tri hp_etc_password_empty(const hp_userdb *db, const hp_shadow *sh, const char *shadow_file,
                          const char *name, hp_err *why)
 {
 	hp_esc_buf e;
-	const hp_user *u = hp_userdb_user(db, name);
+	const hp_user *u = hp_etc_userdb_user(db, name);
 	if (!u) {
 		hp_err_set(why, "no user \"%s\"", hp_escs(&e, name));
 		return HP_UNKNOWN;
@@ -119,7 +119,7 @@ hp_tri hp_password_empty(const hp_userdb *db, const hp_shadow *sh, const char *s
 		hp_err_set(why, "%s could not be read", shadow_file);
 		return HP_UNKNOWN;
 	}
-	const char *pw = hp_shadow_password(sh, name);
+	const char *pw = hp_etc_shadow_password(sh, name);
 	if (!pw) {
 		hp_err_set(why, "%s has no entry for \"%s\"", shadow_file, hp_escs(&e, name));
 		return HP_UNKNOWN;

@@ -18,17 +18,17 @@
 typedef struct hp_shadow hp_shadow;
 
 /* NULL on error (err says why). The buffer is copied. */
-hp_shadow *hp_shadow_parse(const char *buf, size_t len, const char *file, hp_err *err);
-void hp_shadow_free(hp_shadow *sh);
+hp_shadow *hp_etc_shadow_parse(const char *buf, size_t len, const char *file, hp_err *err);
+void hp_etc_shadow_free(hp_shadow *sh);
 
 /* The password field of name, or NULL when the file has no entry for it. */
-const char *hp_shadow_password(const hp_shadow *sh, const char *name);
+const char *hp_etc_shadow_password(const hp_shadow *sh, const char *name);
 
 /* Whether the password of user name is empty. The password field of
  * etc/passwd decides unless it is "x", which points to etc/shadow ("##name",
  * an adjunct file, is unknown); sh may be NULL when etc/shadow could not be
  * read. why explains a HP_UNKNOWN. */
-hp_tri hp_password_empty(const hp_userdb *db, const hp_shadow *sh, const char *shadow_file,
+hp_tri hp_etc_password_empty(const hp_userdb *db, const hp_shadow *sh, const char *shadow_file,
                          const char *name, hp_err *why);
 
 #endif

@@ -9,14 +9,14 @@
 #include "lib/textesc.h"
 #include "lib/xalloc.h"
 
-void hp_sudo_conf_default(hp_sudo_conf *c, const char *sudoers)
+void hp_etc_sudo_conf_default(hp_sudo_conf *c, const char *sudoers)
 {
 	c->sudoers_file = hp_xstrdup(sudoers);
 	c->ok = true;
 	c->why[0] = '\0';
 }
 
-void hp_sudo_conf_free(hp_sudo_conf *c)
+void hp_etc_sudo_conf_free(hp_sudo_conf *c)
 {
 	free(c->sudoers_file);
 	c->sudoers_file = NULL;
@@ -129,10 +129,10 @@ static bool set_line(hp_sudo_conf *c, const char *file, unsigned line, const cha
 	return bad(c, file, line, "a Set the runtime does not know", s, n);
 }
 
-void hp_sudo_conf_parse(const char *buf, size_t len, const char *file, const char *sudoers,
+void hp_etc_sudo_conf_parse(const char *buf, size_t len, const char *file, const char *sudoers,
                         hp_sudo_conf *c)
 {
-	hp_sudo_conf_default(c, sudoers);
+	hp_etc_sudo_conf_default(c, sudoers);
 	if (memchr(buf, '\0', len)) {
 		c->ok = false;
 		snprintf(c->why, sizeof c->why, "%s: NUL byte in the file", file);

@@ -20,9 +20,9 @@ typedef struct {
 
 /* No sudo.conf: the defaults; sudoers is the compiled-in sudoers path that
  * goes with this sudo.conf. */
-void hp_sudo_conf_default(hp_sudo_conf *c, const char *sudoers);
-void hp_sudo_conf_parse(const char *buf, size_t len, const char *file, const char *sudoers,
+void hp_etc_sudo_conf_default(hp_sudo_conf *c, const char *sudoers);
+void hp_etc_sudo_conf_parse(const char *buf, size_t len, const char *file, const char *sudoers,
                         hp_sudo_conf *c);
-void hp_sudo_conf_free(hp_sudo_conf *c);
+void hp_etc_sudo_conf_free(hp_sudo_conf *c);
 
 #endif

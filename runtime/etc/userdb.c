@@ -72,16 +72,16 @@ static int parse_passwd(hp_userdb *db, const char *buf, size_t len, const char *
 	char *f[7];
 	int rc;
 	db->pw_text = copy_text(buf, len);
-	hp_colon_init(&r, db->pw_text, len, file, "user");
-	while ((rc = hp_colon_next(&r, f, 7, layout, err)) > 0) {
+	hp_etc_colon_init(&r, db->pw_text, len, file, "user");
+	while ((rc = hp_etc_colon_next(&r, f, 7, layout, err)) > 0) {
 		hp_user u = {.name = f[0],
 		             .passwd = f[1],
 		             .gecos = f[4],
 		             .home = f[5],
 		             .shell = f[6],
 		             .line = r.line};
-		if (hp_colon_id(&r, f[2], "uid", &u.uid, err) < 0 ||
-		    hp_colon_id(&r, f[3], "gid", &u.gid, err) < 0)
+		if (hp_etc_colon_id(&r, f[2], "uid", &u.uid, err) < 0 ||
+		    hp_etc_colon_id(&r, f[3], "gid", &u.gid, err) < 0)
 			return -1;
 		db->users = hp_xgrow(db->users, &cap, db->nusers + 1, sizeof *db->users);
 		db->users[db->nusers++] = u;
@@ -156,11 +156,11 @@ static int parse_group(hp_userdb *db, const char *buf, size_t len, const char *f
 	char *f[4];
 	int rc;
 	db->gr_text = copy_text(buf, len);
-	hp_colon_init(&r, db->gr_text, len, file, "group");
-	while ((rc = hp_colon_next(&r, f, 4, layout, err)) > 0) {
+	hp_etc_colon_init(&r, db->gr_text, len, file, "group");
+	while ((rc = hp_etc_colon_next(&r, f, 4, layout, err)) > 0) {
 		hp_group g = {.name = f[0], .passwd = f[1], .line = r.line};
 		size_t start = db->nmembers;
-		if (hp_colon_id(&r, f[2], "gid", &g.gid, err) < 0 ||
+		if (hp_etc_colon_id(&r, f[2], "gid", &g.gid, err) < 0 ||
 		    split_members(db, &r, f[3], &mcap, (uint32_t)db->ngroups, err) < 0) {
 			rc = -1;
 			break;
@@ -224,19 +224,19 @@ static int parse_group(hp_userdb *db, const char *buf, size_t len, const char *f
 	return 0;
 }
 
-hp_userdb *hp_userdb_parse(const char *passwd, size_t passwd_len, const char *passwd_file,
+hp_userdb *hp_etc_userdb_parse(const char *passwd, size_t passwd_len, const char *passwd_file,
                            const char *group, size_t group_len, const char *group_file, hp_err *err)
 {
 	hp_userdb *db = hp_xcalloc(1, sizeof *db);
 	if (parse_passwd(db, passwd, passwd_len, passwd_file, err) < 0 ||
 	    parse_group(db, group, group_len, group_file, err) < 0) {
-		hp_userdb_free(db);
+		hp_etc_userdb_free(db);
 		return NULL;
 	}
 	return db;
 }
 
-void hp_userdb_free(hp_userdb *db)
+void hp_etc_userdb_free(hp_userdb *db)
 {
 	if (!db)
 		return;
@@ -260,45 +260,45 @@ void hp_userdb_free(hp_userdb *db)
 	free(db);
 }
 
-size_t hp_userdb_nusers(const hp_userdb *db)
+size_t hp_etc_userdb_nusers(const hp_userdb *db)
 {
 	return db->nusers;
 }
 
-const hp_user *hp_userdb_user_at(const hp_userdb *db, size_t i)
+const hp_user *hp_etc_userdb_user_at(const hp_userdb *db, size_t i)
 {
 	return i < db->nusers ? &db->users[i] : NULL;
 }
 
-size_t hp_userdb_ngroups(const hp_userdb *db)
+size_t hp_etc_userdb_ngroups(const hp_userdb *db)
 {
 	return db->ngroups;
 }
 
-const hp_group *hp_userdb_group_at(const hp_userdb *db, size_t i)
+const hp_group *hp_etc_userdb_group_at(const hp_userdb *db, size_t i)
 {
 	return i < db->ngroups ? &db->groups[i] : NULL;
 }
 
-const hp_user *hp_userdb_user(const hp_userdb *db, const char *name)
+const hp_user *hp_etc_userdb_user(const hp_userdb *db, const char *name)
 {
 	uint32_t i = hp_idxtab_find_name(&db->user_by_name, name, user_name, db);
 	return i == HP_IDX_NONE ? NULL : &db->users[i];
 }
 
-const hp_user *hp_userdb_user_by_uid(const hp_userdb *db, uint32_t uid)
+const hp_user *hp_etc_userdb_user_by_uid(const hp_userdb *db, uint32_t uid)
 {
 	uint32_t i = hp_idxtab_find_id(&db->user_by_uid, uid, user_uid, db);
 	return i == HP_IDX_NONE ? NULL : &db->users[i];
 }
 
-const hp_group *hp_userdb_group(const hp_userdb *db, const char *name)
+const hp_group *hp_etc_userdb_group(const hp_userdb *db, const char *name)
 {
 	uint32_t i = hp_idxtab_find_name(&db->group_by_name, name, group_name, db);
 	return i == HP_IDX_NONE ? NULL : &db->groups[i];
 }
 
-const hp_group *hp_userdb_group_by_gid(const hp_userdb *db, uint32_t gid)
+const hp_group *hp_etc_userdb_group_by_gid(const hp_userdb *db, uint32_t gid)
 {
 	uint32_t i = hp_idxtab_find_id(&db->group_by_gid, gid, group_gid, db);
 	return i == HP_IDX_NONE ? NULL : &db->groups[i];
@@ -309,7 +309,7 @@ static uint32_t gid_of_out(const void *ctx, uint32_t i)
 	return ((const hp_user_groups *)ctx)->gids[i];
 }
 
-void hp_userdb_user_groups(const hp_userdb *db, const hp_user *u, hp_user_groups *out)
+void hp_etc_userdb_user_groups(const hp_userdb *db, const hp_user *u, hp_user_groups *out)
 {
 	memset(out, 0, sizeof *out);
 	size_t n = 1;
@@ -341,19 +341,19 @@ void hp_userdb_user_groups(const hp_userdb *db, const hp_user *u, hp_user_groups
 	}
 }
 
-void hp_user_groups_free(hp_user_groups *g)
+void hp_etc_user_groups_free(hp_user_groups *g)
 {
 	free(g->gids);
 	free(g->names);
 	memset(g, 0, sizeof *g);
 }
 
-size_t hp_userdb_nfindings(const hp_userdb *db)
+size_t hp_etc_userdb_nfindings(const hp_userdb *db)
 {
 	return db->nfindings;
 }
 
-const char *hp_userdb_finding(const hp_userdb *db, size_t i)
+const char *hp_etc_userdb_finding(const hp_userdb *db, size_t i)
 {
 	return i < db->nfindings ? db->findings[i] : NULL;
 }

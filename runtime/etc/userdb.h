@@ -41,22 +41,22 @@ typedef struct hp_userdb hp_userdb;
 /* Parse both files; the buffers need not be NUL-terminated and are copied.
  * The file names are for messages ("etc/passwd"). NULL on error, with err
  * set to the first problem. */
-hp_userdb *hp_userdb_parse(const char *passwd, size_t passwd_len, const char *passwd_file,
+hp_userdb *hp_etc_userdb_parse(const char *passwd, size_t passwd_len, const char *passwd_file,
                            const char *group, size_t group_len, const char *group_file,
                            hp_err *err);
-void hp_userdb_free(hp_userdb *db);
+void hp_etc_userdb_free(hp_userdb *db);
 
-size_t hp_userdb_nusers(const hp_userdb *db);
-const hp_user *hp_userdb_user_at(const hp_userdb *db, size_t i);
-size_t hp_userdb_ngroups(const hp_userdb *db);
-const hp_group *hp_userdb_group_at(const hp_userdb *db, size_t i);
+size_t hp_etc_userdb_nusers(const hp_userdb *db);
+const hp_user *hp_etc_userdb_user_at(const hp_userdb *db, size_t i);
+size_t hp_etc_userdb_ngroups(const hp_userdb *db);
+const hp_group *hp_etc_userdb_group_at(const hp_userdb *db, size_t i);
 
 /* NULL when there is no such entry. By id: the first in file order, as
  * getpwuid and getgrgid answer with the files backend. */
-const hp_user *hp_userdb_user(const hp_userdb *db, const char *name);
-const hp_user *hp_userdb_user_by_uid(const hp_userdb *db, uint32_t uid);
-const hp_group *hp_userdb_group(const hp_userdb *db, const char *name);
-const hp_group *hp_userdb_group_by_gid(const hp_userdb *db, uint32_t gid);
+const hp_user *hp_etc_userdb_user(const hp_userdb *db, const char *name);
+const hp_user *hp_etc_userdb_user_by_uid(const hp_userdb *db, uint32_t uid);
+const hp_group *hp_etc_userdb_group(const hp_userdb *db, const char *name);
+const hp_group *hp_etc_userdb_group_by_gid(const hp_userdb *db, uint32_t gid);
 
 /* A user's groups, as initgroups would build them from the files: gids has
  * the primary gid first, then the gid of every group listing the user as a
@@ -70,12 +70,12 @@ typedef struct {
 	size_t nnames;
 } hp_user_groups;
 
-void hp_userdb_user_groups(const hp_userdb *db, const hp_user *u, hp_user_groups *out);
-void hp_user_groups_free(hp_user_groups *g);
+void hp_etc_userdb_user_groups(const hp_userdb *db, const hp_user *u, hp_user_groups *out);
+void hp_etc_user_groups_free(hp_user_groups *g);
 
 /* Findings: accounts with uid 0 other than root ("etc/passwd:3: account
  * \"toor\" has uid 0 besides root"). The database is still usable. */
-size_t hp_userdb_nfindings(const hp_userdb *db);
-const char *hp_userdb_finding(const hp_userdb *db, size_t i);
+size_t hp_etc_userdb_nfindings(const hp_userdb *db);
+const char *hp_etc_userdb_finding(const hp_userdb *db, size_t i);
 
 #endif

@@ -87,7 +87,7 @@ static hp_tri access_fallback(int fd, int mode, const char *cause, hp_err *why)
 {
 	hp_err e;
 	char p[64];
-	if (!plain_access_exact(&e) || hp_proc_fd_path(fd, p, sizeof p, &e) < 0) {
+	if (!plain_access_exact(&e) || hp_os_proc_fd_path(fd, p, sizeof p, &e) < 0) {
 		hp_err_set(why, "faccessat2 %s and plain faccessat is not exact here (%s): %s cannot "
 		                "be asked",
 		           cause, e.msg, mode_word(mode));
@@ -103,14 +103,14 @@ static hp_tri access_fallback(int fd, int mode, const char *cause, hp_err *why)
 	return HP_UNKNOWN;
 }
 
-hp_tri hp_access_kernel(int fd, int mode, hp_err *why)
+hp_tri hp_os_access_kernel(int fd, int mode, hp_err *why)
 {
 	if (mode != HP_ACC_READ && mode != HP_ACC_WRITE && mode != HP_ACC_EXEC &&
 	    mode != (HP_ACC_WRITE | HP_ACC_EXEC)) {
 		hp_err_set(why, "access: unsupported mode %d", mode);
 		return HP_UNKNOWN;
 	}
-	if (hp_sys_faccessat2(fd, "", mode, AT_EACCESS | AT_EMPTY_PATH) == 0)
+	if (hp_os_sys_faccessat2(fd, "", mode, AT_EACCESS | AT_EMPTY_PATH) == 0)
 		return HP_TRUE;
 	int e = errno;
 	switch (e) {
@@ -124,7 +124,7 @@ hp_tri hp_access_kernel(int fd, int mode, hp_err *why)
 		/* an immutable file explains EPERM for write; nothing else does */
 		hp_fileinfo fi;
 		hp_err ign;
-		if ((mode & HP_ACC_WRITE) && hp_fd_info(fd, &fi, &ign) == HP_TRUE &&
+		if ((mode & HP_ACC_WRITE) && hp_os_fd_info(fd, &fi, &ign) == HP_TRUE &&
 		    (fi.attrs_known & HP_ATTR_IMMUTABLE) && (fi.attrs & HP_ATTR_IMMUTABLE))
 			return HP_FALSE;
 		return access_fallback(fd, mode, "refused with EPERM (a seccomp filter or an LSM)",
@@ -136,7 +136,7 @@ hp_tri hp_access_kernel(int fd, int mode, hp_err *why)
 	}
 }
 
-hp_tri hp_self_has_cap(int cap, hp_err *why)
+hp_tri hp_os_self_has_cap(int cap, hp_err *why)
 {
 	cap_t c = cap_get_proc();
 	if (!c) {
@@ -178,17 +178,17 @@ static hp_tri owner_rule(int fd, const hp_fileinfo *fi, int mode, int check_moun
 	return HP_TRUE;
 }
 
-hp_tri hp_access_live(int fd, int mode, hp_err *why)
+hp_tri hp_os_access_live(int fd, int mode, hp_err *why)
 {
-	hp_tri t = hp_access_kernel(fd, mode, why);
+	hp_tri t = hp_os_access_kernel(fd, mode, why);
 	if (t != HP_FALSE)
 		return t;
 	hp_fileinfo fi;
-	if (hp_fd_info(fd, &fi, why) != HP_TRUE)
+	if (hp_os_fd_info(fd, &fi, why) != HP_TRUE)
 		return HP_UNKNOWN;
 	int owner = fi.uid == geteuid();
 	if (!owner) {
-		hp_tri fo = hp_self_has_cap(CAP_FOWNER, why);
+		hp_tri fo = hp_os_self_has_cap(CAP_FOWNER, why);
 		if (fo == HP_UNKNOWN)
 			return HP_UNKNOWN;
 		owner = fo == HP_TRUE;
@@ -203,7 +203,7 @@ hp_tri hp_access_live(int fd, int mode, hp_err *why)
 static hp_tri read_acl(int fd, hp_acl *acl, hp_err *why)
 {
 	char p[64];
-	if (hp_proc_fd_path(fd, p, sizeof p, why) < 0)
+	if (hp_os_proc_fd_path(fd, p, sizeof p, why) < 0)
 		return HP_UNKNOWN;
 	enum { CAP_BYTES = 4 + 8 * HP_ACL_MAX_ENTRIES };
 	unsigned char *buf = hp_xmalloc(CAP_BYTES);
@@ -216,7 +216,7 @@ static hp_tri read_acl(int fd, hp_acl *acl, hp_err *why)
 		hp_err_set(why, "reading the ACL: %s", strerror(e));
 		return HP_UNKNOWN;
 	}
-	hp_tri t = hp_acl_parse(buf, (size_t)n, acl, why);
+	hp_tri t = hp_os_acl_parse(buf, (size_t)n, acl, why);
 	free(buf);
 	return t;
 }
@@ -236,12 +236,12 @@ static int has(uint64_t caps, int cap)
 	return (caps >> cap) & 1;
 }
 
-hp_tri hp_access_computed(int fd, const hp_cred *c, int mode, hp_err *why)
+hp_tri hp_os_access_computed(int fd, const hp_cred *c, int mode, hp_err *why)
 {
 	hp_fileinfo fi;
-	if (hp_fd_info(fd, &fi, why) != HP_TRUE)
+	if (hp_os_fd_info(fd, &fi, why) != HP_TRUE)
 		return HP_UNKNOWN;
-	if (fi.uid == hp_overflow_uid() || fi.gid == hp_overflow_gid()) {
+	if (fi.uid == hp_os_overflow_uid() || fi.gid == hp_os_overflow_gid()) {
 		hp_err_set(why, "owned by the overflow id %u:%u (unmapped in this user namespace)",
 		           (unsigned)fi.uid, (unsigned)fi.gid);
 		return HP_UNKNOWN;
@@ -273,8 +273,8 @@ hp_tri hp_access_computed(int fd, const hp_cred *c, int mode, hp_err *why)
 	for (size_t i = 0; i < c->ngroups; i++)
 		groups[i + 1] = c->groups[i];
 	if (has_acl == HP_TRUE) {
-		granted = hp_acl_grants(&acl, fi.uid, fi.gid, c->uid, groups, ng, want);
-		hp_acl_free(&acl);
+		granted = hp_os_acl_grants(&acl, fi.uid, fi.gid, c->uid, groups, ng, want);
+		hp_os_acl_free(&acl);
 	} else {
 		unsigned bits;
 		if (c->uid == fi.uid)

@@ -38,11 +38,11 @@
 enum { HP_ACC_READ = 4, HP_ACC_WRITE = 2, HP_ACC_EXEC = 1 };
 
 /* The kernel's answer for the calling process, nothing added. */
-hp_tri hp_access_kernel(int fd, int mode, hp_err *why);
+hp_tri hp_os_access_kernel(int fd, int mode, hp_err *why);
 
 /* The kernel's answer with the owner rule: what `readable`, `writable` and
  * `executable` report for a live role. */
-hp_tri hp_access_live(int fd, int mode, hp_err *why);
+hp_tri hp_os_access_live(int fd, int mode, hp_err *why);
 
 /* A role's credentials, for computed answers. caps is the effective set as
  * a mask (bit n is capability n). */
@@ -55,10 +55,10 @@ typedef struct {
 } hp_cred;
 
 /* The computed answer for cred, with the owner rule. */
-hp_tri hp_access_computed(int fd, const hp_cred *cred, int mode, hp_err *why);
+hp_tri hp_os_access_computed(int fd, const hp_cred *cred, int mode, hp_err *why);
 
 /* Whether the calling process has capability cap in its effective set:
  * HP_UNKNOWN when it cannot be read. */
-hp_tri hp_self_has_cap(int cap, hp_err *why);
+hp_tri hp_os_self_has_cap(int cap, hp_err *why);
 
 #endif

@@ -18,7 +18,7 @@
 
 static int reopen_via_proc(int opath_fd)
 {
-	return hp_proc_reopen(opath_fd, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	return hp_os_proc_reopen(opath_fd, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 }
 
 static hp_tri read_all(int fd, const char *name, size_t cap, size_t hint, char **buf, size_t *len,
@@ -38,12 +38,12 @@ static hp_tri read_all(int fd, const char *name, size_t cap, size_t hint, char *
 static hp_tri check_regular(int fd, const char *name, size_t cap, hp_fileinfo *fi, hp_err *why)
 {
 	hp_err e;
-	if (hp_fd_info(fd, fi, &e) != HP_TRUE) {
+	if (hp_os_fd_info(fd, fi, &e) != HP_TRUE) {
 		hp_err_set(why, "%s: %s", name, e.msg);
 		return HP_UNKNOWN;
 	}
 	if (fi->type != HP_FT_FILE) {
-		hp_err_set(why, "%s: not a regular file (%s)", name, hp_ftype_name(fi->type));
+		hp_err_set(why, "%s: not a regular file (%s)", name, hp_os_ftype_name(fi->type));
 		return HP_UNKNOWN;
 	}
 	if (fi->size > cap) {
@@ -65,7 +65,7 @@ static hp_tri read_checked(int rfd, const hp_fileinfo *fi, const char *name, siz
 	return read_all(rfd, name, cap, (size_t)fi->size, buf, len, why);
 }
 
-hp_tri hp_read_fd_bounded(int opath_fd, const char *name, size_t cap, char **buf, size_t *len,
+hp_tri hp_os_read_fd_bounded(int opath_fd, const char *name, size_t cap, char **buf, size_t *len,
                           hp_err *why)
 {
 	*buf = NULL;
@@ -87,13 +87,13 @@ hp_tri hp_read_fd_bounded(int opath_fd, const char *name, size_t cap, char **buf
 	return t;
 }
 
-hp_tri hp_read_file_in_root(const hp_root *r, const char *path, size_t cap, char **buf, size_t *len,
+hp_tri hp_os_read_file_in_root(const hp_root *r, const char *path, size_t cap, char **buf, size_t *len,
                             hp_err *why)
 {
 	*buf = NULL;
 	*len = 0;
 	int fd;
-	hp_tri t = hp_resolve(r, path, 0, &fd, why);
+	hp_tri t = hp_os_resolve(r, path, 0, &fd, why);
 	if (t != HP_TRUE)
 		return t;
 	hp_fileinfo fi;
@@ -108,7 +108,7 @@ hp_tri hp_read_file_in_root(const hp_root *r, const char *path, size_t cap, char
 		uint64_t res = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
 		if (r->flags & HP_ROOT_OFFLINE)
 			res |= RESOLVE_NO_XDEV;
-		rfd = hp_sys_openat2(r->fd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0,
+		rfd = hp_os_sys_openat2(r->fd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0,
 		                     res);
 		e = errno;
 	}

@@ -30,12 +30,12 @@
 /* The cap the etc files and mountinfo are read with. */
 enum { HP_READ_CAP_DEFAULT = 4 * 1024 * 1024 };
 
-hp_tri hp_read_file_in_root(const hp_root *r, const char *path, size_t cap, char **buf, size_t *len,
+hp_tri hp_os_read_file_in_root(const hp_root *r, const char *path, size_t cap, char **buf, size_t *len,
                             hp_err *why);
 
 /* The same for an O_PATH descriptor already resolved; name is used in
  * messages only. */
-hp_tri hp_read_fd_bounded(int opath_fd, const char *name, size_t cap, char **buf, size_t *len,
+hp_tri hp_os_read_fd_bounded(int opath_fd, const char *name, size_t cap, char **buf, size_t *len,
                           hp_err *why);
 
 #endif

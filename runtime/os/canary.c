@@ -18,18 +18,18 @@
 
 static void canary_main(const hp_identity *id, int wfd, pid_t parent)
 {
-	hp_reset_signals();
+	hp_os_reset_signals();
 	setpgid(0, 0);
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	const char *err = NULL;
 	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
 		err = "canary: cannot put /dev/null on 0-2";
-	else if (hp_close_fds_except(&wfd, 1) < 0)
+	else if (hp_os_close_fds_except(&wfd, 1) < 0)
 		err = "canary: cannot close inherited descriptors";
 	else if (chdir("/") < 0)
 		err = "canary: cannot change to /";
 	hp_err e;
-	if (!err && hp_identity_become(id, &e) != HP_TRUE)
+	if (!err && hp_os_identity_become(id, &e) != HP_TRUE)
 		err = e.msg;
 	if (!err && (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent))
 		err = "canary: its parent is gone";
@@ -42,18 +42,18 @@ static void canary_main(const hp_identity *id, int wfd, pid_t parent)
 		pause();
 }
 
-void hp_canary_stop(hp_canary *c)
+void hp_os_canary_stop(hp_canary *c)
 {
 	if (c->pid <= 0)
 		return;
-	(void)hp_kill_reap(c->pid, c->pidfd);
+	(void)hp_os_kill_reap(c->pid, c->pidfd);
 	if (c->pidfd >= 0)
 		close(c->pidfd);
 	c->pid = 0;
 	c->pidfd = -1;
 }
 
-hp_tri hp_canary_start(hp_canary *c, const hp_identity *id, int deadline_ms, hp_err *why)
+hp_tri hp_os_canary_start(hp_canary *c, const hp_identity *id, int deadline_ms, hp_err *why)
 {
 	c->pid = 0;
 	c->pidfd = -1;
@@ -76,12 +76,12 @@ hp_tri hp_canary_start(hp_canary *c, const hp_identity *id, int deadline_ms, hp_
 	}
 	close(p[1]);
 	c->pid = pid;
-	c->pidfd = hp_sys_pidfd_open(pid, 0);
+	c->pidfd = hp_os_sys_pidfd_open(pid, 0);
 	char buf[600];
 	size_t n = 0;
-	int64_t end = hp_now_ms() + deadline_ms;
+	int64_t end = hp_os_now_ms() + deadline_ms;
 	for (;;) {
-		int64_t left = end - hp_now_ms();
+		int64_t left = end - hp_os_now_ms();
 		struct pollfd pf = {p[0], POLLIN, 0};
 		int r = left > 0 ? poll(&pf, 1, (int)left) : 0;
 		if (r < 0 && errno == EINTR)
@@ -105,7 +105,7 @@ hp_tri hp_canary_start(hp_canary *c, const hp_identity *id, int deadline_ms, hp_
 		hp_err_set(why, "canary: no word from it within %d ms", deadline_ms);
 	else
 		hp_err_set(why, "%s", buf);
-	hp_canary_stop(c);
+	hp_os_canary_stop(c);
 	return HP_UNKNOWN;
 }
 
@@ -128,7 +128,7 @@ static hp_tri alive(const hp_canary *c, hp_err *why)
 	char rel[64], buf[512];
 	snprintf(rel, sizeof rel, "%d/stat", (int)c->pid);
 	hp_err e;
-	if (hp_proc_read_small(rel, buf, sizeof buf, &e) < 0) {
+	if (hp_os_proc_read_small(rel, buf, sizeof buf, &e) < 0) {
 		hp_err_set(why, "canary: %s", e.msg);
 		return HP_UNKNOWN;
 	}
@@ -151,14 +151,14 @@ static hp_tri settle(const hp_canary *c, hp_tri t, hp_err *why)
 	return t;
 }
 
-hp_tri hp_canary_signal(const hp_canary *c, hp_err *why)
+hp_tri hp_os_canary_signal(const hp_canary *c, hp_err *why)
 {
 	if (alive(c, why) != HP_TRUE)
 		return HP_UNKNOWN;
 	int r = -1, e = ENOSYS;
 	const char *how = "pidfd_send_signal";
 	if (c->pidfd >= 0) {
-		r = hp_sys_pidfd_send_signal(c->pidfd, 0);
+		r = hp_os_sys_pidfd_send_signal(c->pidfd, 0);
 		e = errno;
 	}
 	if (r < 0 && e == ENOSYS) {
@@ -180,7 +180,7 @@ hp_tri hp_canary_signal(const hp_canary *c, hp_err *why)
 
 static void yama_note(char *buf, size_t n)
 {
-	int y = hp_yama_ptrace_scope();
+	int y = hp_os_yama_ptrace_scope();
 	if (y < 0)
 		snprintf(buf, n, "Yama not present");
 	else
@@ -204,7 +204,7 @@ static void undo_seize(pid_t pid)
 	ptrace(PTRACE_DETACH, pid, NULL, NULL);
 }
 
-hp_tri hp_canary_ptrace(const hp_canary *c, hp_err *why)
+hp_tri hp_os_canary_ptrace(const hp_canary *c, hp_err *why)
 {
 	if (alive(c, why) != HP_TRUE)
 		return HP_UNKNOWN;
@@ -224,11 +224,11 @@ hp_tri hp_canary_ptrace(const hp_canary *c, hp_err *why)
 	return HP_UNKNOWN;
 }
 
-hp_tri hp_canary_proc_mem(const hp_canary *c, hp_err *why)
+hp_tri hp_os_canary_proc_mem(const hp_canary *c, hp_err *why)
 {
 	if (alive(c, why) != HP_TRUE)
 		return HP_UNKNOWN;
-	int pfd = hp_proc_open(why);
+	int pfd = hp_os_proc_open(why);
 	if (pfd < 0)
 		return HP_UNKNOWN;
 	char rel[48];

@@ -16,8 +16,8 @@
  * Success is true, EPERM or EACCES is false (for proc_mem, ENOENT while the
  * canary is alive is false as well: hidepid hides it), anything else, or a
  * canary that is no longer alive before or after the attempt, is unknown.
- * hp_canary_stop SIGKILLs and reaps it, always; a canary whose switch
- * failed is reaped before hp_canary_start returns.
+ * hp_os_canary_stop SIGKILLs and reaps it, always; a canary whose switch
+ * failed is reaped before hp_os_canary_start returns.
  */
 #ifndef HP_CANARY_H
 #define HP_CANARY_H
@@ -33,13 +33,13 @@ typedef struct {
 	int pidfd; /* -1 without pidfds */
 } hp_canary;
 
-hp_tri hp_canary_start(hp_canary *c, const hp_identity *id, int deadline_ms, hp_err *why);
-void hp_canary_stop(hp_canary *c);
+hp_tri hp_os_canary_start(hp_canary *c, const hp_identity *id, int deadline_ms, hp_err *why);
+void hp_os_canary_stop(hp_canary *c);
 
 /* From the probing role's child. why is set for every answer (evidence or
  * reason). */
-hp_tri hp_canary_signal(const hp_canary *c, hp_err *why);
-hp_tri hp_canary_ptrace(const hp_canary *c, hp_err *why);
-hp_tri hp_canary_proc_mem(const hp_canary *c, hp_err *why);
+hp_tri hp_os_canary_signal(const hp_canary *c, hp_err *why);
+hp_tri hp_os_canary_ptrace(const hp_canary *c, hp_err *why);
+hp_tri hp_os_canary_proc_mem(const hp_canary *c, hp_err *why);
 
 #endif

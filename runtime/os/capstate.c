@@ -63,7 +63,7 @@ static int parse_ids(const char *s, const char *end, uint32_t ids[4])
 	return (s == end || *s == '\n') ? 0 : -1;
 }
 
-hp_tri hp_capstate_parse_status(const char *buf, size_t len, hp_capstate *s, hp_err *why)
+hp_tri hp_os_capstate_parse_status(const char *buf, size_t len, hp_capstate *s, hp_err *why)
 {
 	memset(s, 0, sizeof *s);
 	s->dumpable = -1;
@@ -145,18 +145,18 @@ static int flag_mask(cap_t c, cap_flag_t which, int last, uint64_t *out)
 	return 0;
 }
 
-hp_tri hp_capstate_self(hp_capstate *s, hp_err *why)
+hp_tri hp_os_capstate_self(hp_capstate *s, hp_err *why)
 {
 	char *buf = hp_xmalloc(16384);
-	if (hp_proc_read_small("self/status", buf, 16384, why) < 0) {
+	if (hp_os_proc_read_small("self/status", buf, 16384, why) < 0) {
 		free(buf);
 		return HP_UNKNOWN;
 	}
-	hp_tri t = hp_capstate_parse_status(buf, strlen(buf), s, why);
+	hp_tri t = hp_os_capstate_parse_status(buf, strlen(buf), s, why);
 	free(buf);
 	if (t != HP_TRUE)
 		return t;
-	int last = hp_cap_last_cap(why);
+	int last = hp_os_cap_last_cap(why);
 	if (last < 0)
 		return HP_UNKNOWN;
 	uint64_t valid = last == 63 ? UINT64_MAX : (1ull << (last + 1)) - 1;

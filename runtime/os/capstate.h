@@ -35,9 +35,9 @@ typedef struct {
 
 /* Parse the text of a /proc/PID/status file: Uid, Gid, CapInh, CapPrm,
  * CapEff, CapBnd, CapAmb and NoNewPrivs must all be there, once. */
-hp_tri hp_capstate_parse_status(const char *buf, size_t len, hp_capstate *s, hp_err *why);
+hp_tri hp_os_capstate_parse_status(const char *buf, size_t len, hp_capstate *s, hp_err *why);
 
 /* The calling process, from both sources (see above). */
-hp_tri hp_capstate_self(hp_capstate *s, hp_err *why);
+hp_tri hp_os_capstate_self(hp_capstate *s, hp_err *why);
 
 #endif

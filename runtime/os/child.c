@@ -35,7 +35,7 @@ static int kept(int fd, const int *keep, size_t n)
 
 static int close_by_proc(const int *keep, size_t n)
 {
-	int pfd = hp_proc_open(NULL);
+	int pfd = hp_os_proc_open(NULL);
 	if (pfd < 0)
 		return -1;
 	int dfd = openat(pfd, "self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -66,7 +66,7 @@ static int close_by_proc(const int *keep, size_t n)
 	return 0;
 }
 
-int hp_close_fds_except(const int *keep_in, size_t n)
+int hp_os_close_fds_except(const int *keep_in, size_t n)
 {
 	if (n > MAX_KEEP)
 		return -1;
@@ -82,7 +82,7 @@ int hp_close_fds_except(const int *keep_in, size_t n)
 		unsigned upto = i < k ? (unsigned)keep[i] : ~0U;
 		if (i < k && (unsigned)keep[i] < first)
 			continue; /* a duplicate */
-		if (upto > first && hp_sys_close_range(first, upto - 1, 0) < 0)
+		if (upto > first && hp_os_sys_close_range(first, upto - 1, 0) < 0)
 			ok = 0;
 		if (i < k)
 			first = (unsigned)keep[i] + 1;
@@ -125,7 +125,7 @@ static void send_error(int fd, const char *reason)
 	_exit(0);
 }
 
-void hp_reset_signals(void)
+void hp_os_reset_signals(void)
 {
 	sigset_t all;
 	sigemptyset(&all);
@@ -138,7 +138,7 @@ void hp_reset_signals(void)
 
 static void child_main(const hp_child_opts *o, hp_child_fn fn, void *arg, int wfd, pid_t parent)
 {
-	hp_reset_signals();
+	hp_os_reset_signals();
 	setpgid(0, 0);
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null < 0)
@@ -154,13 +154,13 @@ static void child_main(const hp_child_opts *o, hp_child_fn fn, void *arg, int wf
 	for (size_t i = 0; i < o->nkeep; i++)
 		keep[i] = o->keep_fds[i];
 	keep[o->nkeep] = wfd;
-	if (hp_close_fds_except(keep, o->nkeep + 1) < 0)
+	if (hp_os_close_fds_except(keep, o->nkeep + 1) < 0)
 		send_error(wfd, "child: cannot close inherited descriptors");
 	if ((o->cwd_fd >= 0 ? fchdir(o->cwd_fd) : chdir("/")) < 0)
 		send_error(wfd, "child: cannot change to the root directory");
 	if (o->identity) {
 		hp_err e;
-		if (hp_identity_become(o->identity, &e) != HP_TRUE)
+		if (hp_os_identity_become(o->identity, &e) != HP_TRUE)
 			send_error(wfd, e.msg);
 	}
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
@@ -174,7 +174,7 @@ static void child_main(const hp_child_opts *o, hp_child_fn fn, void *arg, int wf
 	_exit(0);
 }
 
-void hp_reap_group(pid_t pgid)
+void hp_os_reap_group(pid_t pgid)
 {
 	for (int i = 0; i < 100; i++) {
 		pid_t r = waitpid(-pgid, NULL, WNOHANG);
@@ -189,27 +189,27 @@ void hp_reap_group(pid_t pgid)
 	}
 }
 
-int hp_kill_reap(pid_t pid, int pidfd)
+int hp_os_kill_reap(pid_t pid, int pidfd)
 {
 	/* pid is unreaped, so neither it nor its group id can have been reused */
 	kill(-pid, SIGKILL);
-	if (pidfd < 0 || hp_sys_pidfd_send_signal(pidfd, SIGKILL) < 0)
+	if (pidfd < 0 || hp_os_sys_pidfd_send_signal(pidfd, SIGKILL) < 0)
 		kill(pid, SIGKILL);
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	hp_reap_group(pid);
+	hp_os_reap_group(pid);
 	return st;
 }
 
 static int remaining(int64_t end)
 {
-	int64_t left = end - hp_now_ms();
+	int64_t left = end - hp_os_now_ms();
 	return left < 0 ? 0 : (left > INT32_MAX ? INT32_MAX : (int)left);
 }
 
 /* Wait, without reaping, until the child exits or the deadline passes. */
-int hp_wait_exit(pid_t pid, int pidfd, int64_t end)
+int hp_os_wait_exit(pid_t pid, int pidfd, int64_t end)
 {
 	for (;;) {
 		siginfo_t si;
@@ -230,7 +230,7 @@ int hp_wait_exit(pid_t pid, int pidfd, int64_t end)
 	}
 }
 
-hp_tri hp_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame *result,
+hp_tri hp_os_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame *result,
                     hp_err *why)
 {
 	memset(result, 0, sizeof *result);
@@ -245,7 +245,7 @@ hp_tri hp_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame 
 		hp_err_set(why, "child: pipe: %s", strerror(errno));
 		return HP_UNKNOWN;
 	}
-	int64_t end = hp_now_ms() + o->deadline_ms;
+	int64_t end = hp_os_now_ms() + o->deadline_ms;
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -260,7 +260,7 @@ hp_tri hp_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame 
 	}
 	close(p[1]);
 	setpgid(pid, pid); /* also done by the child: whichever runs first */
-	int pidfd = hp_sys_pidfd_open(pid, 0);
+	int pidfd = hp_os_sys_pidfd_open(pid, 0);
 	size_t cap = 4096, len = 0;
 	unsigned char *buf = hp_xmalloc(cap);
 	hp_tri res = HP_UNKNOWN;
@@ -289,10 +289,10 @@ hp_tri hp_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame 
 		}
 	}
 	close(p[0]);
-	if (!timed_out && !too_big && hp_wait_exit(pid, pidfd, end) < 0)
+	if (!timed_out && !too_big && hp_os_wait_exit(pid, pidfd, end) < 0)
 		timed_out = 1;
 	/* whatever happened, nothing of the child's may stay running */
-	int st = hp_kill_reap(pid, pidfd);
+	int st = hp_os_kill_reap(pid, pidfd);
 	if (pidfd >= 0)
 		close(pidfd);
 	if (timed_out) {

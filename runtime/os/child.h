@@ -66,28 +66,28 @@ typedef int (*hp_child_fn)(void *arg, hp_frame_writer *out);
 
 /* Run fn(arg) in a child as described. On HP_TRUE, *result holds the
  * records (free with hp_frame_free). */
-hp_tri hp_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame *result,
+hp_tri hp_os_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame *result,
                     hp_err *why);
 
 /* Close every descriptor above 2 except keep[0..n) (used in the child, and
  * by sudo_live before exec). 0, or -1 when even the fallback failed. */
-int hp_close_fds_except(const int *keep, size_t n);
+int hp_os_close_fds_except(const int *keep, size_t n);
 
 /* For any process the runtime forks: default handlers for every signal
  * and an empty mask (the parent's handlers are not the child's business). */
-void hp_reset_signals(void);
+void hp_os_reset_signals(void);
 
 /* Wait, without reaping, until child pid exits or the monotonic deadline
- * end (hp_now_ms) passes: 0, or -1 at the deadline. pidfd may be -1. */
-int hp_wait_exit(pid_t pid, int pidfd, int64_t end);
+ * end (hp_os_now_ms) passes: 0, or -1 at the deadline. pidfd may be -1. */
+int hp_os_wait_exit(pid_t pid, int pidfd, int64_t end);
 
 /* SIGKILL child pid's process group and pid (pidfd when there is one),
  * reap it and what its group left behind; its wait status. */
-int hp_kill_reap(pid_t pid, int pidfd);
+int hp_os_kill_reap(pid_t pid, int pidfd);
 
 /* Reap what is left of process group pgid among the caller's children
  * (orphans come to the caller when it is a child subreaper): for about
  * 200 ms at most, until none is left. */
-void hp_reap_group(pid_t pgid);
+void hp_os_reap_group(pid_t pgid);
 
 #endif

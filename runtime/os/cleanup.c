@@ -104,7 +104,7 @@ static size_t list_procs(int procfd)
 	return n;
 }
 
-int hp_kill_descendants(void)
+int hp_os_kill_descendants(void)
 {
 	int procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (procfd < 0)
@@ -152,7 +152,7 @@ int hp_kill_descendants(void)
 
 static void on_fatal(int sig)
 {
-	hp_kill_descendants();
+	hp_os_kill_descendants();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -160,7 +160,7 @@ static void on_fatal(int sig)
 static void on_backstop(int sig)
 {
 	(void)sig;
-	hp_kill_descendants();
+	hp_os_kill_descendants();
 	(void)!write(STDERR_FILENO, backstop_msg, backstop_len);
 	_exit(4);
 }
@@ -178,7 +178,7 @@ static size_t put_uint(char *p, unsigned v)
 	return n;
 }
 
-void hp_cleanup_install(unsigned backstop_ms)
+void hp_os_cleanup_install(unsigned backstop_ms)
 {
 	if (installed)
 		return;
@@ -206,7 +206,7 @@ void hp_cleanup_install(unsigned backstop_ms)
 	armed = true;
 }
 
-void hp_cleanup_restore(void)
+void hp_os_cleanup_restore(void)
 {
 	if (!installed)
 		return;

@@ -14,7 +14,7 @@
 #ifndef HP_CLEANUP_H
 #define HP_CLEANUP_H
 
-/* Catch the termination signals until hp_cleanup_restore; the previous
+/* Catch the termination signals until hp_os_cleanup_restore; the previous
  * dispositions are kept. Not nested: a second install is a no-op.
  *
  * backstop_ms > 0 also arms a timer (ITIMER_REAL, SIGALRM) for the whole
@@ -23,11 +23,11 @@
  * block on a hung filesystem; when the timer fires, the handler kills
  * every descendant, writes "hangar-policy: the check did not finish within
  * N ms" to stderr and exits with status 4 (the check could not run). */
-void hp_cleanup_install(unsigned backstop_ms);
-void hp_cleanup_restore(void);
+void hp_os_cleanup_install(unsigned backstop_ms);
+void hp_os_cleanup_restore(void);
 
 /* SIGKILL every descendant of the calling process (async-signal-safe);
  * the number of processes signalled. */
-int hp_kill_descendants(void);
+int hp_os_kill_descendants(void);
 
 #endif

@@ -29,7 +29,7 @@ static hp_tri fail(hp_err *why, const char *step)
 static hp_tri threads_one(hp_err *why)
 {
 	char buf[16384];
-	if (hp_proc_read_small("self/status", buf, sizeof buf, why) < 0)
+	if (hp_os_proc_read_small("self/status", buf, sizeof buf, why) < 0)
 		return HP_UNKNOWN;
 	const char *t = strstr(buf, "\nThreads:");
 	if (!t || strtol(t + 9, NULL, 10) != 1) {
@@ -171,13 +171,13 @@ static hp_tri become_plain(const hp_identity *id, int last, hp_err *why)
 	return HP_TRUE;
 }
 
-hp_tri hp_identity_become(const hp_identity *id, hp_err *why)
+hp_tri hp_os_identity_become(const hp_identity *id, hp_err *why)
 {
 	if (id->kind == HP_ID_UNCHANGED)
 		return HP_TRUE;
 	if (threads_one(why) != HP_TRUE)
 		return HP_UNKNOWN;
-	int last = hp_cap_last_cap(why);
+	int last = hp_os_cap_last_cap(why);
 	if (last < 0)
 		return HP_UNKNOWN;
 	if (check_input(id, last, why) != HP_TRUE)
@@ -206,7 +206,7 @@ hp_tri hp_identity_become(const hp_identity *id, hp_err *why)
 	/* last, after every credential change (A.10) */
 	if (prctl(PR_SET_DUMPABLE, final_dumpable(id), 0, 0, 0) < 0)
 		return fail(why, "PR_SET_DUMPABLE");
-	return hp_identity_verify(id, why);
+	return hp_os_identity_verify(id, why);
 }
 
 static int cmp_gid(const void *a, const void *b)
@@ -250,7 +250,7 @@ static hp_tri check_groups(const hp_identity *id, hp_err *why)
 	return t;
 }
 
-hp_tri hp_identity_verify(const hp_identity *id, hp_err *why)
+hp_tri hp_os_identity_verify(const hp_identity *id, hp_err *why)
 {
 	if (id->kind == HP_ID_UNCHANGED)
 		return HP_TRUE;
@@ -271,7 +271,7 @@ hp_tri hp_identity_verify(const hp_identity *id, hp_err *why)
 	if (check_groups(id, why) != HP_TRUE)
 		return HP_UNKNOWN;
 	hp_capstate cs;
-	if (hp_capstate_self(&cs, why) != HP_TRUE)
+	if (hp_os_capstate_self(&cs, why) != HP_TRUE)
 		return HP_UNKNOWN;
 	uint64_t want = id->kind == HP_ID_KEEP_CAPS ? id->keep_caps : 0;
 	if (cs.permitted != want || cs.effective != want || cs.inheritable != want ||

@@ -74,9 +74,9 @@ typedef struct {
  * HP_UNKNOWN with why saying which step or check failed, and the process
  * must run nothing on the role's behalf (it may be half-switched): every
  * probe of the role is then an error. Never HP_FALSE. */
-hp_tri hp_identity_become(const hp_identity *id, hp_err *why);
+hp_tri hp_os_identity_become(const hp_identity *id, hp_err *why);
 
 /* The checks alone, on the calling process (become runs them). */
-hp_tri hp_identity_verify(const hp_identity *id, hp_err *why);
+hp_tri hp_os_identity_verify(const hp_identity *id, hp_err *why);
 
 #endif

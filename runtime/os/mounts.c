@@ -144,7 +144,7 @@ static const char *parse_line(const char *p, const char *end, hp_mount *x)
 	return NULL;
 }
 
-hp_tri hp_mounts_parse(const char *buf, size_t len, hp_mounts *m, hp_err *why)
+hp_tri hp_os_mounts_parse(const char *buf, size_t len, hp_mounts *m, hp_err *why)
 {
 	m->v = NULL;
 	m->n = 0;
@@ -183,11 +183,11 @@ hp_tri hp_mounts_parse(const char *buf, size_t len, hp_mounts *m, hp_err *why)
 	}
 	return HP_TRUE;
 bad:
-	hp_mounts_free(m);
+	hp_os_mounts_free(m);
 	return HP_UNKNOWN;
 }
 
-void hp_mounts_free(hp_mounts *m)
+void hp_os_mounts_free(hp_mounts *m)
 {
 	for (size_t i = 0; i < m->n; i++)
 		free_one(&m->v[i]);
@@ -196,11 +196,11 @@ void hp_mounts_free(hp_mounts *m)
 	m->n = 0;
 }
 
-hp_tri hp_mounts_read(hp_mounts *m, hp_err *why)
+hp_tri hp_os_mounts_read(hp_mounts *m, hp_err *why)
 {
 	m->v = NULL;
 	m->n = 0;
-	int pfd = hp_proc_open(why);
+	int pfd = hp_os_proc_open(why);
 	if (pfd < 0)
 		return HP_UNKNOWN;
 	int fd = openat(pfd, "self/mountinfo", O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -213,20 +213,20 @@ hp_tri hp_mounts_read(hp_mounts *m, hp_err *why)
 	char *buf;
 	size_t len;
 	hp_tri t =
-	    hp_read_fd_bounded(fd, "/proc/self/mountinfo", HP_READ_CAP_DEFAULT, &buf, &len, why);
+	    hp_os_read_fd_bounded(fd, "/proc/self/mountinfo", HP_READ_CAP_DEFAULT, &buf, &len, why);
 	close(fd);
 	if (t != HP_TRUE)
 		return HP_UNKNOWN;
-	t = hp_mounts_parse(buf, len, m, why);
+	t = hp_os_mounts_parse(buf, len, m, why);
 	free(buf);
 	return t;
 }
 
-hp_tri hp_mount_of_fd(const hp_mounts *m, int fd, const hp_mount **out, hp_err *why)
+hp_tri hp_os_mount_of_fd(const hp_mounts *m, int fd, const hp_mount **out, hp_err *why)
 {
 	*out = NULL;
 	hp_fileinfo fi;
-	if (hp_fd_info(fd, &fi, why) != HP_TRUE)
+	if (hp_os_fd_info(fd, &fi, why) != HP_TRUE)
 		return HP_UNKNOWN;
 	if (fi.has_mnt_id) {
 		for (size_t i = 0; i < m->n; i++)
@@ -257,10 +257,10 @@ hp_tri hp_mount_of_fd(const hp_mounts *m, int fd, const hp_mount **out, hp_err *
 	return HP_TRUE;
 }
 
-hp_tri hp_mount_point(const hp_mounts *m, int fd, hp_err *why)
+hp_tri hp_os_mount_point(const hp_mounts *m, int fd, hp_err *why)
 {
 	hp_fileinfo fi;
-	if (hp_fd_info(fd, &fi, why) != HP_TRUE)
+	if (hp_os_fd_info(fd, &fi, why) != HP_TRUE)
 		return HP_UNKNOWN;
 	if (fi.attrs_known & HP_ATTR_MOUNT_ROOT)
 		return (fi.attrs & HP_ATTR_MOUNT_ROOT) ? HP_TRUE : HP_FALSE;
@@ -272,7 +272,7 @@ hp_tri hp_mount_point(const hp_mounts *m, int fd, hp_err *why)
 		return HP_UNKNOWN;
 	}
 	hp_fileinfo pi;
-	hp_tri t = hp_fd_info(pfd, &pi, why);
+	hp_tri t = hp_os_fd_info(pfd, &pi, why);
 	close(pfd);
 	if (t != HP_TRUE)
 		return HP_UNKNOWN;
@@ -287,10 +287,10 @@ hp_tri hp_mount_point(const hp_mounts *m, int fd, hp_err *why)
 	return HP_UNKNOWN;
 }
 
-hp_tri hp_mount_read_only(const hp_mounts *m, int fd, hp_err *why)
+hp_tri hp_os_mount_read_only(const hp_mounts *m, int fd, hp_err *why)
 {
 	const hp_mount *x;
-	if (hp_mount_of_fd(m, fd, &x, why) != HP_TRUE)
+	if (hp_os_mount_of_fd(m, fd, &x, why) != HP_TRUE)
 		return HP_UNKNOWN;
 	struct statvfs sv;
 	if (fstatvfs(fd, &sv) < 0) {
@@ -306,11 +306,11 @@ hp_tri hp_mount_read_only(const hp_mounts *m, int fd, hp_err *why)
 	return ro ? HP_TRUE : HP_FALSE;
 }
 
-hp_tri hp_mount_fs_type(const hp_mounts *m, int fd, const char **type, hp_err *why)
+hp_tri hp_os_mount_fs_type(const hp_mounts *m, int fd, const char **type, hp_err *why)
 {
 	const hp_mount *x;
 	*type = NULL;
-	if (hp_mount_of_fd(m, fd, &x, why) != HP_TRUE)
+	if (hp_os_mount_of_fd(m, fd, &x, why) != HP_TRUE)
 		return HP_UNKNOWN;
 	*type = x->fstype;
 	return HP_TRUE;

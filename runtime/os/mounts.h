@@ -40,18 +40,18 @@ typedef struct {
 	size_t n;
 } hp_mounts;
 
-hp_tri hp_mounts_parse(const char *buf, size_t len, hp_mounts *m, hp_err *why);
-void hp_mounts_free(hp_mounts *m);
+hp_tri hp_os_mounts_parse(const char *buf, size_t len, hp_mounts *m, hp_err *why);
+void hp_os_mounts_free(hp_mounts *m);
 
 /* /proc/self/mountinfo (procfs verified, bounded read), parsed. */
-hp_tri hp_mounts_read(hp_mounts *m, hp_err *why);
+hp_tri hp_os_mounts_read(hp_mounts *m, hp_err *why);
 
 /* The mount fd (O_PATH, from safe_path.h) is on. */
-hp_tri hp_mount_of_fd(const hp_mounts *m, int fd, const hp_mount **out, hp_err *why);
+hp_tri hp_os_mount_of_fd(const hp_mounts *m, int fd, const hp_mount **out, hp_err *why);
 
-hp_tri hp_mount_point(const hp_mounts *m, int fd, hp_err *why);
-hp_tri hp_mount_read_only(const hp_mounts *m, int fd, hp_err *why);
+hp_tri hp_os_mount_point(const hp_mounts *m, int fd, hp_err *why);
+hp_tri hp_os_mount_read_only(const hp_mounts *m, int fd, hp_err *why);
 /* On HP_TRUE *type points into m. */
-hp_tri hp_mount_fs_type(const hp_mounts *m, int fd, const char **type, hp_err *why);
+hp_tri hp_os_mount_fs_type(const hp_mounts *m, int fd, const char **type, hp_err *why);
 
 #endif

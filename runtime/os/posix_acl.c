@@ -14,7 +14,7 @@ static uint16_t le16(const unsigned char *p)
 	return (uint16_t)(p[0] | p[1] << 8);
 }
 
-hp_tri hp_acl_parse(const void *buf, size_t len, hp_acl *acl, hp_err *why)
+hp_tri hp_os_acl_parse(const void *buf, size_t len, hp_acl *acl, hp_err *why)
 {
 	const unsigned char *p = buf;
 	acl->e = NULL;
@@ -87,7 +87,7 @@ bad:
 	return HP_UNKNOWN;
 }
 
-void hp_acl_free(hp_acl *acl)
+void hp_os_acl_free(hp_acl *acl)
 {
 	free(acl->e);
 	acl->e = NULL;
@@ -104,7 +104,7 @@ static int in_groups(gid_t g, const gid_t *groups, size_t n)
 
 /* The kernel's order: owner, named user, groups (any matching entry that
  * grants wins; a match that grants nothing denies), other. */
-int hp_acl_grants(const hp_acl *acl, uid_t owner, gid_t group, uid_t uid, const gid_t *groups,
+int hp_os_acl_grants(const hp_acl *acl, uid_t owner, gid_t group, uid_t uid, const gid_t *groups,
                   size_t ngroups, unsigned want)
 {
 	unsigned mask = 7;

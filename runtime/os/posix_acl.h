@@ -43,14 +43,14 @@ typedef struct {
 } hp_acl;
 
 /* Parse the attribute value. HP_TRUE, or HP_UNKNOWN with why set
- * ("ACL: entry 3: unknown tag 0x40"). acl is freed with hp_acl_free. */
-hp_tri hp_acl_parse(const void *buf, size_t len, hp_acl *acl, hp_err *why);
-void hp_acl_free(hp_acl *acl);
+ * ("ACL: entry 3: unknown tag 0x40"). acl is freed with hp_os_acl_free. */
+hp_tri hp_os_acl_parse(const void *buf, size_t len, hp_acl *acl, hp_err *why);
+void hp_os_acl_free(hp_acl *acl);
 
 /* Whether a process with fsuid uid, groups (its fsgid and supplementary
  * groups) is granted every bit of want (4 read, 2 write, 1 exec) by acl
  * on a file owned by owner/group. Caps are not considered here. */
-int hp_acl_grants(const hp_acl *acl, uid_t owner, gid_t group, uid_t uid, const gid_t *groups,
+int hp_os_acl_grants(const hp_acl *acl, uid_t owner, gid_t group, uid_t uid, const gid_t *groups,
                   size_t ngroups, unsigned want);
 
 #endif

@@ -51,9 +51,9 @@ static int numeric(const char *s)
 	return 1;
 }
 
-hp_tri hp_procs_visible(uid_t uid, size_t max_entries, hp_err *why)
+hp_tri hp_os_procs_visible(uid_t uid, size_t max_entries, hp_err *why)
 {
-	int pfd = hp_proc_open(why);
+	int pfd = hp_os_proc_open(why);
 	if (pfd < 0)
 		return HP_UNKNOWN;
 	int dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -109,9 +109,9 @@ hp_tri hp_procs_visible(uid_t uid, size_t max_entries, hp_err *why)
 	return t;
 }
 
-hp_tri hp_proc_pid_visible(pid_t pid, hp_err *why)
+hp_tri hp_os_proc_pid_visible(pid_t pid, hp_err *why)
 {
-	int pfd = hp_proc_open(why);
+	int pfd = hp_os_proc_open(why);
 	if (pfd < 0)
 		return HP_UNKNOWN;
 	char name[32];

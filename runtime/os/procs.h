@@ -11,7 +11,7 @@
  * (task_dump_owner exempts the pid directory, since Linux 4.11). Processes
  * that exit meanwhile are skipped.
  *
- * hp_proc_pid_visible asks the same about one pid (a canary the runtime
+ * hp_os_proc_pid_visible asks the same about one pid (a canary the runtime
  * started as that uid, so the pid cannot have been reused): whether its
  * /proc entry exists for the caller (hidepid=2 hides it; hidepid=1 only
  * hides what is inside).
@@ -27,7 +27,7 @@
 
 enum { HP_PROCS_MAX_DEFAULT = 1 << 16 };
 
-hp_tri hp_procs_visible(uid_t uid, size_t max_entries, hp_err *why);
-hp_tri hp_proc_pid_visible(pid_t pid, hp_err *why);
+hp_tri hp_os_procs_visible(uid_t uid, size_t max_entries, hp_err *why);
+hp_tri hp_os_proc_pid_visible(pid_t pid, hp_err *why);
 
 #endif

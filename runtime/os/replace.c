@@ -49,8 +49,8 @@ static void note_search(ctx_t *c, const hp_step *s)
 	if (!c->check_search || !s->entry || s->entry->type != HP_FT_DIR)
 		return;
 	hp_err e;
-	hp_tri x = c->cred ? hp_access_computed(s->entryfd, c->cred, HP_ACC_EXEC, &e)
-	                   : hp_access_kernel(s->entryfd, HP_ACC_EXEC, &e);
+	hp_tri x = c->cred ? hp_os_access_computed(s->entryfd, c->cred, HP_ACC_EXEC, &e)
+	                   : hp_os_access_kernel(s->entryfd, HP_ACC_EXEC, &e);
 	if (x != HP_FALSE)
 		return;
 	if (s->entry->uid == c->uid || c->fowner)
@@ -96,8 +96,8 @@ static void step(ctx_t *c, const hp_step *s)
 	}
 	hp_err e;
 	e.msg[0] = '\0';
-	hp_tri wx = c->cred ? hp_access_computed(s->dirfd, c->cred, HP_ACC_WRITE | HP_ACC_EXEC, &e)
-	                    : hp_access_kernel(s->dirfd, HP_ACC_WRITE | HP_ACC_EXEC, &e);
+	hp_tri wx = c->cred ? hp_os_access_computed(s->dirfd, c->cred, HP_ACC_WRITE | HP_ACC_EXEC, &e)
+	                    : hp_os_access_kernel(s->dirfd, HP_ACC_WRITE | HP_ACC_EXEC, &e);
 	if (wx == HP_UNKNOWN) {
 		c->answer = HP_UNKNOWN;
 		hp_err_set(&c->unknown, "the directory that holds '%s': %s", s->name, e.msg);
@@ -124,7 +124,7 @@ static hp_tri walk(const hp_root *r, const char *path, ctx_t *c, hp_err *werr)
 	c->sealed = c->owned = 0;
 	int fd = -1;
 	werr->msg[0] = '\0';
-	hp_tri w = hp_resolve_walk(r, path, 0, visit, c, &fd, werr);
+	hp_tri w = hp_os_resolve_walk(r, path, 0, visit, c, &fd, werr);
 	if (fd >= 0)
 		close(fd);
 	return w;
@@ -156,10 +156,10 @@ static hp_tri run(const hp_root *r, const char *path, ctx_t *c, hp_err *why)
 	return HP_FALSE;
 }
 
-hp_tri hp_replaceable_live(const hp_root *r, const char *path, hp_err *why)
+hp_tri hp_os_replaceable_live(const hp_root *r, const char *path, hp_err *why)
 {
-	ctx_t c = {.cred = NULL, .uid = geteuid(), .overflow = hp_overflow_uid()};
-	hp_tri fo = hp_self_has_cap(CAP_FOWNER, why);
+	ctx_t c = {.cred = NULL, .uid = geteuid(), .overflow = hp_os_overflow_uid()};
+	hp_tri fo = hp_os_self_has_cap(CAP_FOWNER, why);
 	if (fo == HP_UNKNOWN)
 		return HP_UNKNOWN;
 	c.fowner = fo == HP_TRUE;
@@ -170,11 +170,11 @@ hp_tri hp_replaceable_live(const hp_root *r, const char *path, hp_err *why)
 	return run(r, path, &c, why);
 }
 
-hp_tri hp_replaceable_computed(const hp_root *r, const char *path, const hp_cred *cred, hp_err *why)
+hp_tri hp_os_replaceable_computed(const hp_root *r, const char *path, const hp_cred *cred, hp_err *why)
 {
 	ctx_t c = {.cred = cred,
 	           .uid = cred->uid,
-	           .overflow = hp_overflow_uid(),
+	           .overflow = hp_os_overflow_uid(),
 	           .fowner = (int)((cred->caps >> CAP_FOWNER) & 1),
 	           .check_search = 1};
 	return run(r, path, &c, why);

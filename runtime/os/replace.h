@@ -29,10 +29,10 @@
 #include "lib/xalloc.h"
 
 /* As the calling process (a role's child): the kernel is asked. */
-hp_tri hp_replaceable_live(const hp_root *r, const char *path, hp_err *why);
+hp_tri hp_os_replaceable_live(const hp_root *r, const char *path, hp_err *why);
 
 /* Computed for cred from owners, modes and ACLs (access.h, offline). */
-hp_tri hp_replaceable_computed(const hp_root *r, const char *path, const hp_cred *cred,
+hp_tri hp_os_replaceable_computed(const hp_root *r, const char *path, const hp_cred *cred,
                                hp_err *why);
 
 #endif

@@ -15,7 +15,7 @@
 
 #include "os/sysx.h"
 
-const char *hp_ftype_name(hp_ftype t)
+const char *hp_os_ftype_name(hp_ftype t)
 {
 	static const char *const names[] = {"file",   "dir",  "symlink", "fifo",
 	                                    "socket", "char", "block",   "other"};
@@ -51,7 +51,7 @@ static void flags_by_ioctl(int fd, hp_fileinfo *fi)
 {
 	if (fi->type != HP_FT_FILE && fi->type != HP_FT_DIR)
 		return;
-	int rfd = hp_proc_reopen(fd, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	int rfd = hp_os_proc_reopen(fd, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (rfd < 0)
 		return;
 	struct stat st;
@@ -72,7 +72,7 @@ static void flags_by_ioctl(int fd, hp_fileinfo *fi)
 	close(rfd);
 }
 
-hp_tri hp_fd_info(int fd, hp_fileinfo *fi, hp_err *why)
+hp_tri hp_os_fd_info(int fd, hp_fileinfo *fi, hp_err *why)
 {
 	memset(fi, 0, sizeof *fi);
 	struct statx sx;
@@ -121,7 +121,7 @@ hp_tri hp_fd_info(int fd, hp_fileinfo *fi, hp_err *why)
 	return HP_TRUE;
 }
 
-hp_tri hp_root_open(hp_root *r, const char *dir, unsigned flags, hp_err *why)
+hp_tri hp_os_root_open(hp_root *r, const char *dir, unsigned flags, hp_err *why)
 {
 	r->fd = -1;
 	r->flags = flags;
@@ -142,7 +142,7 @@ hp_tri hp_root_open(hp_root *r, const char *dir, unsigned flags, hp_err *why)
 	return HP_TRUE;
 }
 
-void hp_root_close(hp_root *r)
+void hp_os_root_close(hp_root *r)
 {
 	if (r->fd >= 0)
 		close(r->fd);
@@ -251,7 +251,7 @@ static int same_mount(const hp_fileinfo *a, const hp_fileinfo *b)
 	return a->dev == b->dev;
 }
 
-hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_step_fn visit,
+hp_tri hp_os_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_step_fn visit,
                        void *ctx, int *out, hp_err *why)
 {
 	*out = -1;
@@ -269,7 +269,7 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 		s->depth = -1;
 		goto done;
 	}
-	if (hp_fd_info(s->fd[0], &s->info[0], why) != HP_TRUE)
+	if (hp_os_fd_info(s->fd[0], &s->info[0], why) != HP_TRUE)
 		goto done;
 	snprintf(p->buf, sizeof p->buf, "%s", path);
 	p->off = 0;
@@ -316,7 +316,7 @@ hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_st
 			goto done;
 		}
 		hp_fileinfo fi;
-		if (hp_fd_info(fd, &fi, why) != HP_TRUE) {
+		if (hp_os_fd_info(fd, &fi, why) != HP_TRUE) {
 			close(fd);
 			goto done;
 		}
@@ -402,19 +402,19 @@ done:
 
 /* --- openat2 ------------------------------------------------------------- */
 
-hp_tri hp_resolve(const hp_root *r, const char *path, unsigned flags, int *out, hp_err *why)
+hp_tri hp_os_resolve(const hp_root *r, const char *path, unsigned flags, int *out, hp_err *why)
 {
 	*out = -1;
 	if (check_path_arg(path, why) != HP_TRUE)
 		return HP_UNKNOWN;
 	if ((r->flags & HP_ROOT_WALK) || (flags & HP_RES_SAFE))
-		return hp_resolve_walk(r, path, flags, NULL, NULL, out, why);
+		return hp_os_resolve_walk(r, path, flags, NULL, NULL, out, why);
 	uint64_t oflags = O_PATH | O_CLOEXEC | ((flags & HP_RES_NOFOLLOW) ? O_NOFOLLOW : 0);
 	uint64_t res = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
 	if (r->flags & HP_ROOT_OFFLINE)
 		res |= RESOLVE_NO_XDEV;
 	for (int i = 0; i < HP_OPENAT2_TRIES; i++) {
-		int fd = hp_sys_openat2(r->fd, path, oflags, 0, res);
+		int fd = hp_os_sys_openat2(r->fd, path, oflags, 0, res);
 		if (fd >= 0) {
 			*out = fd;
 			return HP_TRUE;
@@ -423,7 +423,7 @@ hp_tri hp_resolve(const hp_root *r, const char *path, unsigned flags, int *out, 
 		if (e == EAGAIN || e == EINTR)
 			continue;
 		if (e == ENOSYS || e == EPERM || e == E2BIG)
-			return hp_resolve_walk(r, path, flags, NULL, NULL, out, why);
+			return hp_os_resolve_walk(r, path, flags, NULL, NULL, out, why);
 		return lookup_error(path, e, flags, why);
 	}
 	hp_err_set(why, "%s: the tree kept changing while it was resolved (%d tries)", path,
@@ -431,15 +431,15 @@ hp_tri hp_resolve(const hp_root *r, const char *path, unsigned flags, int *out, 
 	return HP_UNKNOWN;
 }
 
-hp_tri hp_path_info(const hp_root *r, const char *path, unsigned flags, hp_fileinfo *fi,
+hp_tri hp_os_path_info(const hp_root *r, const char *path, unsigned flags, hp_fileinfo *fi,
                     hp_err *why)
 {
 	int fd;
-	hp_tri t = hp_resolve(r, path, flags, &fd, why);
+	hp_tri t = hp_os_resolve(r, path, flags, &fd, why);
 	if (t != HP_TRUE)
 		return t;
 	hp_err e2;
-	t = hp_fd_info(fd, fi, &e2);
+	t = hp_os_fd_info(fd, fi, &e2);
 	close(fd);
 	if (t != HP_TRUE)
 		hp_err_set(why, "%s: %s", path, e2.msg);

@@ -47,7 +47,7 @@ typedef enum {
 
 /* The names the `type` probe answers: "file", "dir", "symlink", "fifo",
  * "socket", "char", "block" (and "other"). */
-const char *hp_ftype_name(hp_ftype t);
+const char *hp_os_ftype_name(hp_ftype t);
 
 /* Inode attributes that block changes (chattr +i, +a) and whether the inode
  * is the root of a mount. attrs_known says which bits of attrs are real. */
@@ -71,7 +71,7 @@ typedef struct {
 
 /* Facts about the inode fd refers to (an O_PATH fd of a symlink describes
  * the symlink). Unknown with why set when statx and fstatat both fail. */
-hp_tri hp_fd_info(int fd, hp_fileinfo *fi, hp_err *why);
+hp_tri hp_os_fd_info(int fd, hp_fileinfo *fi, hp_err *why);
 
 /* A root directory every path is resolved in. */
 typedef struct {
@@ -91,8 +91,8 @@ enum {
 
 /* Open dir as a root (it is the operator's choice, so symlinks in dir itself
  * are followed). HP_TRUE, or HP_UNKNOWN with why set. */
-hp_tri hp_root_open(hp_root *r, const char *dir, unsigned flags, hp_err *why);
-void hp_root_close(hp_root *r);
+hp_tri hp_os_root_open(hp_root *r, const char *dir, unsigned flags, hp_err *why);
+void hp_os_root_close(hp_root *r);
 
 enum {
 	/* Do not follow a symlink in the last component (lstat). */
@@ -119,7 +119,7 @@ enum {
 
 /* Resolve path inside r. On HP_TRUE *fd is a new O_PATH | O_CLOEXEC
  * descriptor the caller closes; otherwise *fd is -1. */
-hp_tri hp_resolve(const hp_root *r, const char *path, unsigned flags, int *fd, hp_err *why);
+hp_tri hp_os_resolve(const hp_root *r, const char *path, unsigned flags, int *fd, hp_err *why);
 
 /* One step of a walk: entry `name` looked up in directory dirfd (O_PATH).
  * Both are described by lstat facts. Symlinks are steps too: the directory
@@ -139,12 +139,12 @@ typedef struct {
  * create it there can plant the path), then answers HP_FALSE. */
 typedef void (*hp_step_fn)(void *ctx, const hp_step *step);
 
-/* hp_resolve with the walker, reporting each step to visit. */
-hp_tri hp_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_step_fn visit,
+/* hp_os_resolve with the walker, reporting each step to visit. */
+hp_tri hp_os_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_step_fn visit,
                        void *ctx, int *fd, hp_err *why);
 
 /* lstat-like facts about path (HP_RES_NOFOLLOW) or stat-like (0). */
-hp_tri hp_path_info(const hp_root *r, const char *path, unsigned flags, hp_fileinfo *fi,
+hp_tri hp_os_path_info(const hp_root *r, const char *path, unsigned flags, hp_fileinfo *fi,
                     hp_err *why);
 
 #endif

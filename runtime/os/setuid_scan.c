@@ -18,7 +18,7 @@
 static hp_tri has_file_caps(int fd, hp_err *why)
 {
 	char p[64];
-	if (hp_proc_fd_path(fd, p, sizeof p, why) < 0)
+	if (hp_os_proc_fd_path(fd, p, sizeof p, why) < 0)
 		return HP_UNKNOWN;
 	ssize_t n = getxattr(p, "security.capability", NULL, 0);
 	if (n > 0)
@@ -52,7 +52,7 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(((const hp_suid_entry *)a)->name, ((const hp_suid_entry *)b)->name);
 }
 
-void hp_suid_list_free(hp_suid_list *l)
+void hp_os_suid_list_free(hp_suid_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i].name);
@@ -81,12 +81,12 @@ static hp_tri via_symlink(const hp_root *r, const char *dir, const char *name, h
 	hp_fileinfo fi;
 	hp_err e;
 	char *p = hp_xasprintf("%s/%s", dir, name);
-	hp_tri t = hp_resolve(r, p, 0, &fd, &e);
+	hp_tri t = hp_os_resolve(r, p, 0, &fd, &e);
 	free(p);
 	if (t == HP_FALSE)
 		return HP_TRUE; /* dangling: runs nothing */
 	if (t == HP_TRUE)
-		t = hp_fd_info(fd, &fi, &e);
+		t = hp_os_fd_info(fd, &fi, &e);
 	unsigned what = 0;
 	if (t == HP_TRUE)
 		t = classify(fd, &fi, &what, &e);
@@ -154,7 +154,7 @@ static hp_tri one_entry(const hp_root *r, bool root_is_slash, const char *dir, i
 	ssize_t x = -1;
 	errno = ENOSYS;
 	if (*xattrat)
-		x = hp_sys_getxattrat_size(dfd, name, via ? 0 : AT_SYMLINK_NOFOLLOW,
+		x = hp_os_sys_getxattrat_size(dfd, name, via ? 0 : AT_SYMLINK_NOFOLLOW,
 		                           "security.capability");
 	if (x < 0 && (errno == ENOSYS || errno == EPERM)) {
 		*xattrat = false;
@@ -181,23 +181,23 @@ static hp_tri one_entry(const hp_root *r, bool root_is_slash, const char *dir, i
 	return HP_TRUE;
 }
 
-hp_tri hp_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_suid_list *out,
+hp_tri hp_os_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_suid_list *out,
                       hp_err *why)
 {
 	out->v = NULL;
 	out->n = 0;
 	int pfd;
-	hp_tri t = hp_resolve(r, dir, 0, &pfd, why);
+	hp_tri t = hp_os_resolve(r, dir, 0, &pfd, why);
 	if (t != HP_TRUE)
 		return t;
 	hp_fileinfo fi;
-	if (hp_fd_info(pfd, &fi, why) != HP_TRUE) {
+	if (hp_os_fd_info(pfd, &fi, why) != HP_TRUE) {
 		close(pfd);
 		return HP_UNKNOWN;
 	}
 	if (fi.type != HP_FT_DIR) {
 		close(pfd);
-		hp_err_set(why, "%s: not a directory (%s)", dir, hp_ftype_name(fi.type));
+		hp_err_set(why, "%s: not a directory (%s)", dir, hp_os_ftype_name(fi.type));
 		return HP_UNKNOWN;
 	}
 	int dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
@@ -220,7 +220,7 @@ hp_tri hp_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_
 	                     stat("/", &ss) == 0 && rs.st_dev == ss.st_dev &&
 	                     rs.st_ino == ss.st_ino;
 	char fdpath[64];
-	if (hp_proc_fd_path(dfd, fdpath, sizeof fdpath, why) < 0) {
+	if (hp_os_proc_fd_path(dfd, fdpath, sizeof fdpath, why) < 0) {
 		closedir(d);
 		return HP_UNKNOWN;
 	}
@@ -251,7 +251,7 @@ hp_tri hp_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_
 	}
 	closedir(d);
 	if (t != HP_TRUE) {
-		hp_suid_list_free(out);
+		hp_os_suid_list_free(out);
 		return HP_UNKNOWN;
 	}
 	if (out->n > 1)

@@ -41,8 +41,8 @@ typedef struct {
 	size_t n;
 } hp_suid_list;
 
-hp_tri hp_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_suid_list *out,
+hp_tri hp_os_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, hp_suid_list *out,
                       hp_err *why);
-void hp_suid_list_free(hp_suid_list *l);
+void hp_os_suid_list_free(hp_suid_list *l);
 
 #endif

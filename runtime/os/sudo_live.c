@@ -20,42 +20,42 @@
 #include "os/replace.h"
 #include "os/sysx.h"
 
-const char *const hp_sudo_std_dirs[] = {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
+const char *const hp_os_sudo_std_dirs[] = {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
                                         "/usr/bin",        "/sbin",          "/bin"};
-const size_t hp_sudo_n_std_dirs = sizeof hp_sudo_std_dirs / sizeof hp_sudo_std_dirs[0];
+const size_t hp_os_sudo_n_std_dirs = sizeof hp_os_sudo_std_dirs / sizeof hp_os_sudo_std_dirs[0];
 
 static char *const sudo_env[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL};
 
 enum { MAX_CANDIDATES = 64 };
 
-hp_tri hp_sudo_verify(const hp_root *r, const char *dir, int *fd, hp_err *why)
+hp_tri hp_os_sudo_verify(const hp_root *r, const char *dir, int *fd, hp_err *why)
 {
 	*fd = -1;
 	char *path = hp_xasprintf("%s/sudo", dir);
 	int f;
 	hp_err e;
 	/* A sudo the agent cannot reach by its path is one it cannot run. */
-	hp_tri t = hp_resolve(r, path, HP_RES_SAFE | HP_RES_DENIED_FALSE, &f, &e);
+	hp_tri t = hp_os_resolve(r, path, HP_RES_SAFE | HP_RES_DENIED_FALSE, &f, &e);
 	if (t != HP_TRUE) {
 		hp_err_set(why, "%s", e.msg);
 		free(path);
 		return t;
 	}
 	hp_fileinfo fi;
-	if (hp_fd_info(f, &fi, &e) != HP_TRUE) {
+	if (hp_os_fd_info(f, &fi, &e) != HP_TRUE) {
 		hp_err_set(why, "%s: %s", path, e.msg);
 		t = HP_UNKNOWN;
 	} else if (fi.type != HP_FT_FILE || fi.uid != 0 || !(fi.mode & S_ISUID)) {
 		hp_err_set(why, "%s: not a setuid-root file: it cannot grant root", path);
 		t = HP_FALSE;
 	} else {
-		hp_tri w = hp_access_live(f, HP_ACC_WRITE, &e);
+		hp_tri w = hp_os_access_live(f, HP_ACC_WRITE, &e);
 		if (w != HP_FALSE) {
 			hp_err_set(why, "%s: %s: not run", path,
 			           w == HP_TRUE ? "writable by the agent" : e.msg);
 			t = HP_UNKNOWN;
 		} else {
-			hp_tri rp = hp_replaceable_live(r, path, &e);
+			hp_tri rp = hp_os_replaceable_live(r, path, &e);
 			if (rp != HP_FALSE) {
 				hp_err_set(why, "not run: %s", e.msg);
 				t = HP_UNKNOWN;
@@ -76,7 +76,7 @@ hp_tri hp_sudo_verify(const hp_root *r, const char *dir, int *fd, hp_err *why)
 /* In the forked grandchild: fence in and exec. Never returns. */
 static void exec_child(int fd, const char *const argv[], int out)
 {
-	hp_reset_signals();
+	hp_os_reset_signals();
 	if (setsid() < 0)
 		_exit(126);
 	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -84,7 +84,7 @@ static void exec_child(int fd, const char *const argv[], int out)
 		_exit(126);
 	/* not close-on-exec: a script's interpreter opens /dev/fd/N */
 	int xfd = dup(fd);
-	if (xfd < 0 || hp_close_fds_except(&xfd, 1) < 0)
+	if (xfd < 0 || hp_os_close_fds_except(&xfd, 1) < 0)
 		_exit(126);
 	struct rlimit core = {0, 0};
 	setrlimit(RLIMIT_CORE, &core);
@@ -110,7 +110,7 @@ static hp_tri exec_start(int fd, const char *const argv[], const hp_sudo_opts *o
 		hp_err_set(why, "sudo: pipe: %s", strerror(errno));
 		return HP_UNKNOWN;
 	}
-	st->end = hp_now_ms() + o->deadline_ms;
+	st->end = hp_os_now_ms() + o->deadline_ms;
 	/* what sudo's group leaves behind comes back here to be reaped */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	pid_t pid = fork();
@@ -126,7 +126,7 @@ static hp_tri exec_start(int fd, const char *const argv[], const hp_sudo_opts *o
 	}
 	close(p[1]);
 	st->pid = pid;
-	st->pidfd = hp_sys_pidfd_open(pid, 0);
+	st->pidfd = hp_os_sys_pidfd_open(pid, 0);
 	st->out = p[0];
 	return HP_TRUE;
 }
@@ -138,7 +138,7 @@ static void exec_collect(started *st, const hp_sudo_opts *o, hp_sudo_run *run)
 	size_t cap = 1024;
 	run->out = hp_xmalloc(cap + 1);
 	for (;;) {
-		int64_t left = st->end - hp_now_ms();
+		int64_t left = st->end - hp_os_now_ms();
 		struct pollfd pf = {st->out, POLLIN, 0};
 		int r = left > 0 ? poll(&pf, 1, (int)left) : 0;
 		if (r < 0 && errno == EINTR)
@@ -165,10 +165,10 @@ static void exec_collect(started *st, const hp_sudo_opts *o, hp_sudo_run *run)
 	close(st->out);
 	run->out[run->len] = '\0';
 	/* the output is closed; wait for the exit until the deadline */
-	if (!run->timed_out && !run->overflow && hp_wait_exit(st->pid, st->pidfd, st->end) < 0)
+	if (!run->timed_out && !run->overflow && hp_os_wait_exit(st->pid, st->pidfd, st->end) < 0)
 		run->timed_out = 1;
 	/* the session's process group, then the process */
-	int stat = hp_kill_reap(st->pid, st->pidfd);
+	int stat = hp_os_kill_reap(st->pid, st->pidfd);
 	if (st->pidfd >= 0)
 		close(st->pidfd);
 	if (!run->timed_out && !run->overflow) {
@@ -179,7 +179,7 @@ static void exec_collect(started *st, const hp_sudo_opts *o, hp_sudo_run *run)
 	}
 }
 
-hp_tri hp_sudo_exec(int fd, const char *const argv[], const hp_sudo_opts *o, hp_sudo_run *run,
+hp_tri hp_os_sudo_exec(int fd, const char *const argv[], const hp_sudo_opts *o, hp_sudo_run *run,
                     hp_err *why)
 {
 	memset(run, 0, sizeof *run);
@@ -204,7 +204,7 @@ static void first_line(const char *out, char *buf, size_t n)
 	buf[k] = '\0';
 }
 
-hp_tri hp_sudo_classify(const hp_sudo_run *run, const hp_sudo_opts *o, hp_err *why)
+hp_tri hp_os_sudo_classify(const hp_sudo_run *run, const hp_sudo_opts *o, hp_err *why)
 {
 	if (run->timed_out) {
 		hp_err_set(why, "sudo did not finish within %d ms and was killed", o->deadline_ms);
@@ -255,7 +255,7 @@ static hp_tri run_candidate(int fd, const hp_sudo_opts *o, hp_err *why)
 		hp_sudo_run run;
 		memset(&run, 0, sizeof run);
 		exec_collect(&st[i], o, &run);
-		t[i] = hp_sudo_classify(&run, o, &e[i]);
+		t[i] = hp_os_sudo_classify(&run, o, &e[i]);
 		free(run.out);
 	}
 	hp_tri res = hp_tri_or(t[0], t[1]);
@@ -265,7 +265,7 @@ static hp_tri run_candidate(int fd, const hp_sudo_opts *o, hp_err *why)
 	return res;
 }
 
-hp_tri hp_sudo_probe(const hp_root *r, const char *const *dirs, size_t ndirs, const hp_sudo_opts *o,
+hp_tri hp_os_sudo_probe(const hp_root *r, const char *const *dirs, size_t ndirs, const hp_sudo_opts *o,
                      hp_err *why)
 {
 	dev_t devs[MAX_CANDIDATES];
@@ -276,7 +276,7 @@ hp_tri hp_sudo_probe(const hp_root *r, const char *const *dirs, size_t ndirs, co
 	for (size_t i = 0; i < ndirs; i++) {
 		int fd;
 		hp_err e;
-		hp_tri v = hp_sudo_verify(r, dirs[i], &fd, &e);
+		hp_tri v = hp_os_sudo_verify(r, dirs[i], &fd, &e);
 		if (v == HP_FALSE)
 			continue;
 		if (v == HP_UNKNOWN) {
@@ -286,7 +286,7 @@ hp_tri hp_sudo_probe(const hp_root *r, const char *const *dirs, size_t ndirs, co
 			continue;
 		}
 		hp_fileinfo fi;
-		if (hp_fd_info(fd, &fi, &e) != HP_TRUE) {
+		if (hp_os_fd_info(fd, &fi, &e) != HP_TRUE) {
 			close(fd);
 			res = HP_UNKNOWN;
 			continue;
@@ -325,18 +325,18 @@ hp_tri hp_sudo_probe(const hp_root *r, const char *const *dirs, size_t ndirs, co
 /* The records of the sudo child's frame. */
 enum { TAG_ANSWER = 1, TAG_WHY = 2 };
 
-int hp_sudo_child(void *arg, hp_frame_writer *out)
+int hp_os_sudo_child(void *arg, hp_frame_writer *out)
 {
 	const hp_sudo_job *j = arg;
 	hp_err e;
 	e.msg[0] = '\0';
-	hp_tri t = hp_sudo_probe(j->r, j->dirs, j->ndirs, j->o, &e);
+	hp_tri t = hp_os_sudo_probe(j->r, j->dirs, j->ndirs, j->o, &e);
 	hp_frame_add_u64(out, TAG_ANSWER, (uint64_t)t);
 	hp_frame_add_str(out, TAG_WHY, e.msg);
 	return 0;
 }
 
-hp_tri hp_sudo_child_answer(const hp_frame *f, hp_err *why)
+hp_tri hp_os_sudo_child_answer(const hp_frame *f, hp_err *why)
 {
 	uint64_t v;
 	char *s = NULL;
@@ -353,7 +353,7 @@ hp_tri hp_sudo_child_answer(const hp_frame *f, hp_err *why)
 	return t;
 }
 
-hp_tri hp_sudo_probe_as(const hp_root *r, const hp_identity *id, const char *const *dirs,
+hp_tri hp_os_sudo_probe_as(const hp_root *r, const hp_identity *id, const char *const *dirs,
                         size_t ndirs, const hp_sudo_opts *o, hp_err *why)
 {
 	if (id->kind != HP_ID_PLAIN) {
@@ -372,11 +372,11 @@ hp_tri hp_sudo_probe_as(const hp_root *r, const hp_identity *id, const char *con
 	                    .max_records = 4};
 	hp_frame f;
 	hp_err e;
-	if (hp_child_run(&co, hp_sudo_child, &a, &f, &e) != HP_TRUE) {
+	if (hp_os_child_run(&co, hp_os_sudo_child, &a, &f, &e) != HP_TRUE) {
 		hp_err_set(why, "sudo: %s", e.msg);
 		return HP_UNKNOWN;
 	}
-	hp_tri t = hp_sudo_child_answer(&f, why);
+	hp_tri t = hp_os_sudo_child_answer(&f, why);
 	hp_frame_free(&f);
 	return t;
 }

@@ -4,8 +4,8 @@
  * Asked in a child that is the agent the way any of its processes could
  * be (identity.h HP_ID_PLAIN: its uid, gid and groups, no capabilities,
  * never no_new_privs: sudo refuses to run under it, C.28, which must
- * never read as "no sudo"). hp_sudo_probe_as forks that child;
- * hp_sudo_probe is what runs inside it.
+ * never read as "no sudo"). hp_os_sudo_probe_as forks that child;
+ * hp_os_sudo_probe is what runs inside it.
  *
  * Candidates: "sudo" in each directory given (the driver's PATH entries and
  * the standard directories), resolved inside the root with the CHASE_SAFE
@@ -53,8 +53,8 @@ typedef struct {
 } hp_sudo_opts;
 
 /* The directories always searched, besides the driver's PATH. */
-extern const char *const hp_sudo_std_dirs[];
-extern const size_t hp_sudo_n_std_dirs;
+extern const char *const hp_os_sudo_std_dirs[];
+extern const size_t hp_os_sudo_n_std_dirs;
 
 /* What one run did. */
 typedef struct {
@@ -66,38 +66,38 @@ typedef struct {
 /* Verify "sudo" under dir (inside r) as the calling process. HP_TRUE with
  * *fd an O_PATH descriptor of the verified binary; HP_FALSE when there is
  * no setuid-root file there; HP_UNKNOWN otherwise. why is always set. */
-hp_tri hp_sudo_verify(const hp_root *r, const char *dir, int *fd, hp_err *why);
+hp_tri hp_os_sudo_verify(const hp_root *r, const char *dir, int *fd, hp_err *why);
 
 /* Run the binary behind fd with argv (argv[0] first) as described. HP_TRUE
  * when it ran (whatever it answered: see run), HP_UNKNOWN when it could not
  * be started. */
-hp_tri hp_sudo_exec(int fd, const char *const argv[], const hp_sudo_opts *o, hp_sudo_run *run,
+hp_tri hp_os_sudo_exec(int fd, const char *const argv[], const hp_sudo_opts *o, hp_sudo_run *run,
                     hp_err *why);
 
 /* What a run means (see above). */
-hp_tri hp_sudo_classify(const hp_sudo_run *run, const hp_sudo_opts *o, hp_err *why);
+hp_tri hp_os_sudo_classify(const hp_sudo_run *run, const hp_sudo_opts *o, hp_err *why);
 
 /* The probe, in the calling process (already the agent's plain child). */
-hp_tri hp_sudo_probe(const hp_root *r, const char *const *dirs, size_t ndirs, const hp_sudo_opts *o,
+hp_tri hp_os_sudo_probe(const hp_root *r, const char *const *dirs, size_t ndirs, const hp_sudo_opts *o,
                      hp_err *why);
 
-/* The probe in a child (child.h): hp_sudo_child is the child's function,
- * which runs hp_sudo_probe on an hp_sudo_job and sends its answer and
- * reason back as a frame; hp_sudo_child_answer reads that frame in the
+/* The probe in a child (child.h): hp_os_sudo_child is the child's function,
+ * which runs hp_os_sudo_probe on an hp_sudo_job and sends its answer and
+ * reason back as a frame; hp_os_sudo_child_answer reads that frame in the
  * parent (UNKNOWN, "sudo: the child's answer is malformed", when it is not
- * what hp_sudo_child writes). The frame's tags are sudo_live.c's alone. */
+ * what hp_os_sudo_child writes). The frame's tags are sudo_live.c's alone. */
 typedef struct {
 	const hp_root *r;
 	const char *const *dirs;
 	size_t ndirs;
 	const hp_sudo_opts *o;
 } hp_sudo_job;
-int hp_sudo_child(void *job, hp_frame_writer *out);
-hp_tri hp_sudo_child_answer(const hp_frame *f, hp_err *why);
+int hp_os_sudo_child(void *job, hp_frame_writer *out);
+hp_tri hp_os_sudo_child_answer(const hp_frame *f, hp_err *why);
 
 /* The probe in a child with identity id (HP_ID_PLAIN), with an overall
  * deadline covering every run. */
-hp_tri hp_sudo_probe_as(const hp_root *r, const hp_identity *id, const char *const *dirs,
+hp_tri hp_os_sudo_probe_as(const hp_root *r, const hp_identity *id, const char *const *dirs,
                         size_t ndirs, const hp_sudo_opts *o, hp_err *why);
 
 #endif

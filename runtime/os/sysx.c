@@ -40,7 +40,7 @@
 
 #define PROCFS_MAGIC 0x9fa0
 
-int hp_sys_openat2(int dirfd, const char *path, uint64_t flags, uint64_t mode, uint64_t resolve)
+int hp_os_sys_openat2(int dirfd, const char *path, uint64_t flags, uint64_t mode, uint64_t resolve)
 {
 	struct open_how how;
 	memset(&how, 0, sizeof how);
@@ -50,27 +50,27 @@ int hp_sys_openat2(int dirfd, const char *path, uint64_t flags, uint64_t mode, u
 	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
 }
 
-int hp_sys_faccessat2(int dirfd, const char *path, int mode, int flags)
+int hp_os_sys_faccessat2(int dirfd, const char *path, int mode, int flags)
 {
 	return (int)syscall(SYS_faccessat2, dirfd, path, mode, flags);
 }
 
-int hp_sys_close_range(unsigned first, unsigned last, unsigned flags)
+int hp_os_sys_close_range(unsigned first, unsigned last, unsigned flags)
 {
 	return (int)syscall(SYS_close_range, first, last, flags);
 }
 
-int hp_sys_pidfd_open(pid_t pid, unsigned flags)
+int hp_os_sys_pidfd_open(pid_t pid, unsigned flags)
 {
 	return (int)syscall(SYS_pidfd_open, pid, flags);
 }
 
-int hp_sys_pidfd_send_signal(int pidfd, int sig)
+int hp_os_sys_pidfd_send_signal(int pidfd, int sig)
 {
 	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
 }
 
-long hp_sys_getxattrat_size(int dirfd, const char *path, unsigned at_flags, const char *name)
+long hp_os_sys_getxattrat_size(int dirfd, const char *path, unsigned at_flags, const char *name)
 {
 	/* struct xattr_args: value (u64), size (u32), flags (u32) */
 	struct {
@@ -80,7 +80,7 @@ long hp_sys_getxattrat_size(int dirfd, const char *path, unsigned at_flags, cons
 	return syscall(SYS_getxattrat, dirfd, path, at_flags, name, &args, sizeof args);
 }
 
-hp_tri hp_fd_is_procfs(int fd, hp_err *why)
+hp_tri hp_os_fd_is_procfs(int fd, hp_err *why)
 {
 	struct statfs sf;
 	if (fstatfs(fd, &sf) < 0) {
@@ -90,7 +90,7 @@ hp_tri hp_fd_is_procfs(int fd, hp_err *why)
 	return (unsigned long)sf.f_type == PROCFS_MAGIC ? HP_TRUE : HP_FALSE;
 }
 
-int hp_proc_open(hp_err *why)
+int hp_os_proc_open(hp_err *why)
 {
 	int fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
@@ -111,9 +111,9 @@ int hp_proc_open(hp_err *why)
 	return fd;
 }
 
-int hp_proc_reopen(int opath_fd, int flags)
+int hp_os_proc_reopen(int opath_fd, int flags)
 {
-	int pfd = hp_proc_open(NULL);
+	int pfd = hp_os_proc_open(NULL);
 	if (pfd < 0) {
 		errno = ENOSYS;
 		return -1;
@@ -127,9 +127,9 @@ int hp_proc_reopen(int opath_fd, int flags)
 	return fd;
 }
 
-int hp_proc_fd_path(int fd, char *buf, size_t n, hp_err *why)
+int hp_os_proc_fd_path(int fd, char *buf, size_t n, hp_err *why)
 {
-	int pfd = hp_proc_open(why);
+	int pfd = hp_os_proc_open(why);
 	if (pfd < 0)
 		return -1;
 	close(pfd);
@@ -137,13 +137,13 @@ int hp_proc_fd_path(int fd, char *buf, size_t n, hp_err *why)
 	return 0;
 }
 
-int hp_proc_read_small(const char *rel, char *buf, size_t cap, hp_err *why)
+int hp_os_proc_read_small(const char *rel, char *buf, size_t cap, hp_err *why)
 {
 	if (cap < 2) {
 		hp_err_set(why, "/proc/%s: no room to read into", rel);
 		return -1;
 	}
-	int pfd = hp_proc_open(why);
+	int pfd = hp_os_proc_open(why);
 	if (pfd < 0)
 		return -1;
 	int fd = openat(pfd, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -186,7 +186,7 @@ int hp_proc_read_small(const char *rel, char *buf, size_t cap, hp_err *why)
 static int read_proc_long(const char *rel, long lo, long hi, long *out, hp_err *why)
 {
 	char buf[64];
-	if (hp_proc_read_small(rel, buf, sizeof buf, why) < 0)
+	if (hp_os_proc_read_small(rel, buf, sizeof buf, why) < 0)
 		return -1;
 	char *end;
 	errno = 0;
@@ -199,7 +199,7 @@ static int read_proc_long(const char *rel, long lo, long hi, long *out, hp_err *
 	return 0;
 }
 
-int hp_cap_last_cap(hp_err *why)
+int hp_os_cap_last_cap(hp_err *why)
 {
 	long v;
 	if (read_proc_long("sys/kernel/cap_last_cap", 0, 63, &v, why) < 0)
@@ -207,7 +207,7 @@ int hp_cap_last_cap(hp_err *why)
 	return (int)v;
 }
 
-uid_t hp_overflow_uid(void)
+uid_t hp_os_overflow_uid(void)
 {
 	long v;
 	if (read_proc_long("sys/kernel/overflowuid", 0, UINT32_MAX - 1, &v, NULL) < 0)
@@ -215,7 +215,7 @@ uid_t hp_overflow_uid(void)
 	return (uid_t)v;
 }
 
-gid_t hp_overflow_gid(void)
+gid_t hp_os_overflow_gid(void)
 {
 	long v;
 	if (read_proc_long("sys/kernel/overflowgid", 0, UINT32_MAX - 1, &v, NULL) < 0)
@@ -223,7 +223,7 @@ gid_t hp_overflow_gid(void)
 	return (gid_t)v;
 }
 
-int hp_yama_ptrace_scope(void)
+int hp_os_yama_ptrace_scope(void)
 {
 	long v;
 	if (read_proc_long("sys/kernel/yama/ptrace_scope", 0, 3, &v, NULL) < 0)
@@ -231,7 +231,7 @@ int hp_yama_ptrace_scope(void)
 	return (int)v;
 }
 
-int64_t hp_now_ms(void)
+int64_t hp_os_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -14,13 +14,13 @@
 /* One selected value and how it was reached: its parent entry and the step
  * from there (a key, or an index), so the concrete path can be written. */
 typedef struct {
-	const dnode *n;
+	const hp_dnode *n;
 	uint32_t parent; /* index of the parent entry, or NONE */
 	const char *key; /* the step: a key, or NULL for an index */
 	uint32_t index;
 	/* a mapping kept by a filter ([privileged=true]): the field that
 	 * matched, whose place is the evidence; NULL otherwise */
-	const dnode *witness;
+	const hp_dnode *witness;
 	const char *wkey;
 } sel;
 
@@ -33,7 +33,7 @@ typedef struct {
 	step_kind kind;
 	char key[HP_DOC_MAX_QUERY + 1];
 	uint32_t index;
-	dnode lit; /* S_FILTER: the literal, typed */
+	hp_dnode lit; /* S_FILTER: the literal, typed */
 	char lits[HP_DOC_MAX_QUERY + 1];
 	const char *src; /* where the step starts in the query */
 } step;
@@ -105,7 +105,7 @@ static bool parse_step(const char **pp, bool first, step *st)
 				if (*p++ != '"')
 					return false;
 				st->lits[m] = '\0';
-				st->lit.kind = D_STR;
+				st->lit.kind = HP_DNODE_STR;
 			} else {
 				size_t m = 0;
 				while (*p && *p != ']')
@@ -113,11 +113,11 @@ static bool parse_step(const char **pp, bool first, step *st)
 				st->lits[m] = '\0';
 				st->lit.s = st->lits;
 				if (strcmp(st->lits, "true") == 0)
-					st->lit.kind = D_BOOL, st->lit.b = true;
+					st->lit.kind = HP_DNODE_BOOL, st->lit.b = true;
 				else if (strcmp(st->lits, "false") == 0)
-					st->lit.kind = D_BOOL, st->lit.b = false;
+					st->lit.kind = HP_DNODE_BOOL, st->lit.b = false;
 				else if (hp_parse_int(st->lits, &st->lit.i))
-					st->lit.kind = D_INT;
+					st->lit.kind = HP_DNODE_INT;
 				else
 					return false;
 			}
@@ -132,7 +132,7 @@ static bool parse_step(const char **pp, bool first, step *st)
 	return true;
 }
 
-static bool add_sel(qrun *q, const dnode *n, uint32_t parent, const char *key, uint32_t index)
+static bool add_sel(qrun *q, const hp_dnode *n, uint32_t parent, const char *key, uint32_t index)
 {
 	if (q->n >= MAX_SELECTED) {
 		q->why = "the path selects too many values";
@@ -178,7 +178,7 @@ static const char *located(qrun *q, uint32_t i, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	hp_buf m = {0};
-	const dnode *n = q->v[i].n;
+	const hp_dnode *n = q->v[i].n;
 	hp_buf_printf(&m, "%s:%u:%u: ", q->d->file, n->line, n->col);
 	write_path(&m, q, i);
 	hp_buf_puts(&m, msg);
@@ -189,19 +189,19 @@ static const char *located(qrun *q, uint32_t i, const char *fmt, ...)
 
 static bool wrong_kind(qrun *q, uint32_t i, const char *want)
 {
-	q->why = located(q, i, " is %s, not %s", hp_doc_kind_names[q->v[i].n->kind], want);
+	q->why = located(q, i, " is %s, not %s", hp_probe_doc_kind_names[q->v[i].n->kind], want);
 	return false;
 }
 
 /* The literal's comparison with a value: 1 equal, 0 not, -1 another type. */
-static int lit_equal(const dnode *lit, const dnode *v)
+static int lit_equal(const hp_dnode *lit, const hp_dnode *v)
 {
 	if (v->kind != lit->kind)
 		return -1;
 	switch (lit->kind) {
-	case D_BOOL:
+	case HP_DNODE_BOOL:
 		return v->b == lit->b;
-	case D_INT:
+	case HP_DNODE_INT:
 		return v->i == lit->i;
 	default:
 		return strcmp(v->s, lit->s) == 0;
@@ -209,14 +209,14 @@ static int lit_equal(const dnode *lit, const dnode *v)
 }
 
 /* A filter on one value: true to keep it, false to drop, -1 an error. */
-static int filter_keeps(qrun *q, uint32_t i, const dnode *item, const step *st)
+static int filter_keeps(qrun *q, uint32_t i, const hp_dnode *item, const step *st)
 {
-	if (item->kind != D_MAP) {
+	if (item->kind != HP_DNODE_MAP) {
 		wrong_kind(q, i, "a mapping");
 		return -1;
 	}
-	const dnode *v = hp_doc_map_get(item, st->key);
-	if (!v || v->kind == D_NULL)
+	const hp_dnode *v = hp_probe_doc_map_get(item, st->key);
+	if (!v || v->kind == HP_DNODE_NULL)
 		return 0;
 	int e = lit_equal(&st->lit, v);
 	if (e < 0) {
@@ -226,7 +226,7 @@ static int filter_keeps(qrun *q, uint32_t i, const dnode *item, const step *st)
 					return -1;
 				break;
 			}
-		wrong_kind(q, (uint32_t)q->n - 1, hp_doc_kind_names[st->lit.kind]);
+		wrong_kind(q, (uint32_t)q->n - 1, hp_probe_doc_kind_names[st->lit.kind]);
 		return -1;
 	}
 	return e;
@@ -236,17 +236,17 @@ static int filter_keeps(qrun *q, uint32_t i, const dnode *item, const step *st)
 static bool apply(qrun *q, const step *st, size_t from, size_t to)
 {
 	for (size_t i = from; i < to; i++) {
-		const dnode *n = q->v[i].n;
+		const hp_dnode *n = q->v[i].n;
 		uint32_t pi = (uint32_t)i;
-		if (n->kind == D_NULL)
+		if (n->kind == HP_DNODE_NULL)
 			continue; /* null is unset, as in Kubernetes */
 		switch (st->kind) {
 		case S_KEY: {
-			if (n->kind != D_MAP)
+			if (n->kind != HP_DNODE_MAP)
 				return wrong_kind(q, pi, "a mapping");
 			for (uint32_t k = 0; k + 1 < n->n; k += 2)
 				if (strcmp(n->kids[k]->s, st->key) == 0) {
-					if (n->kids[k + 1]->kind != D_NULL &&
+					if (n->kids[k + 1]->kind != HP_DNODE_NULL &&
 					    !add_sel(q, n->kids[k + 1], pi, n->kids[k]->s, 0))
 						return false;
 					break;
@@ -254,23 +254,23 @@ static bool apply(qrun *q, const step *st, size_t from, size_t to)
 			break;
 		}
 		case S_INDEX:
-			if (n->kind != D_SEQ)
+			if (n->kind != HP_DNODE_SEQ)
 				return wrong_kind(q, pi, "a list");
-			if (st->index < n->n && n->kids[st->index]->kind != D_NULL &&
+			if (st->index < n->n && n->kids[st->index]->kind != HP_DNODE_NULL &&
 			    !add_sel(q, n->kids[st->index], pi, NULL, st->index))
 				return false;
 			break;
 		case S_ALL:
-			if (n->kind != D_SEQ)
+			if (n->kind != HP_DNODE_SEQ)
 				return wrong_kind(q, pi, "a list");
 			for (uint32_t k = 0; k < n->n; k++)
-				if (n->kids[k]->kind != D_NULL && !add_sel(q, n->kids[k], pi, NULL, k))
+				if (n->kids[k]->kind != HP_DNODE_NULL && !add_sel(q, n->kids[k], pi, NULL, k))
 					return false;
 			break;
 		case S_FILTER:
-			if (n->kind == D_SEQ) {
+			if (n->kind == HP_DNODE_SEQ) {
 				for (uint32_t k = 0; k < n->n; k++) {
-					if (n->kids[k]->kind == D_NULL)
+					if (n->kids[k]->kind == HP_DNODE_NULL)
 						continue;
 					if (!add_sel(q, n->kids[k], pi, NULL, k))
 						return false;
@@ -306,11 +306,11 @@ static bool apply(qrun *q, const step *st, size_t from, size_t to)
  * entry is as far as it went), -1 on an error (q->why). */
 static int pod_root(qrun *q)
 {
-	const dnode *root = q->d->root;
+	const hp_dnode *root = q->d->root;
 	if (!add_sel(q, root, NONE, NULL, 0))
 		return -1;
-	const dnode *kind = hp_doc_map_get(root, "kind");
-	if (root->kind != D_MAP || !kind || kind->kind != D_STR) {
+	const hp_dnode *kind = hp_probe_doc_map_get(root, "kind");
+	if (root->kind != HP_DNODE_MAP || !kind || kind->kind != HP_DNODE_STR) {
 		q->why = located(q, 0, " has no kind: it is not a Pod or a workload");
 		return -1;
 	}
@@ -322,7 +322,7 @@ static int pod_root(qrun *q)
 	const char *const *path;
 	if (strcmp(kind->s, "Pod") == 0)
 		return 1;
-	else if (hp_doc_word_in(kind->s, templated))
+	else if (hp_probe_doc_word_in(kind->s, templated))
 		path = tpl_path;
 	else if (strcmp(kind->s, "CronJob") == 0)
 		path = cron_path;
@@ -357,7 +357,7 @@ static void put_where(hp_buf *where, qrun *q, uint32_t i, const char *rest)
 	if (!where)
 		return;
 	const sel *e = &q->v[i];
-	const dnode *n = e->witness ? e->witness : e->n;
+	const hp_dnode *n = e->witness ? e->witness : e->n;
 	hp_buf_printf(where, "%s:%u:%u: ", q->d->file, n->line, n->col);
 	write_path(where, q, i);
 	if (e->witness && !(rest && *rest))
@@ -372,7 +372,7 @@ static void put_where(hp_buf *where, qrun *q, uint32_t i, const char *rest)
 	}
 }
 
-hp_value hp_doc_query(const hp_doc *d, hp_doc_ask ask, const char *path, hp_pool *pool,
+hp_value hp_probe_doc_query(const hp_doc *d, hp_doc_ask ask, const char *path, hp_pool *pool,
                       hp_buf *where)
 {
 	static const hp_type types[] = {HP_T_BOOL, HP_T_INT, HP_T_STR,
@@ -451,10 +451,10 @@ hp_value hp_doc_query(const hp_doc *d, hp_doc_ask ask, const char *path, hp_pool
 				out = unknown(t, &q);
 				break;
 			}
-			const dnode *n = q.v[f].n;
-			dkind want = ask == HP_DOC_BOOL ? D_BOOL : ask == HP_DOC_INT ? D_INT : D_STR;
+			const hp_dnode *n = q.v[f].n;
+			hp_dnode_kind want = ask == HP_DOC_BOOL ? HP_DNODE_BOOL : ask == HP_DOC_INT ? HP_DNODE_INT : HP_DNODE_STR;
 			if (n->kind != want) {
-				wrong_kind(&q, f, hp_doc_kind_names[want]);
+				wrong_kind(&q, f, hp_probe_doc_kind_names[want]);
 				out = unknown(t, &q);
 				break;
 			}
@@ -466,8 +466,8 @@ hp_value hp_doc_query(const hp_doc *d, hp_doc_ask ask, const char *path, hp_pool
 		}
 		case HP_DOC_STRS: {
 			size_t base = from;
-			const dnode *one = q.v[f].n;
-			bool items = nsel == 1 && one->kind == D_SEQ;
+			const hp_dnode *one = q.v[f].n;
+			bool items = nsel == 1 && one->kind == HP_DNODE_SEQ;
 			size_t count = items ? one->n : nsel;
 			if (count > HP_VALUE_MAX_LIST) {
 				q.why = located(&q, f, " has more than %u items", HP_VALUE_MAX_LIST);
@@ -482,10 +482,10 @@ hp_value hp_doc_query(const hp_doc *d, hp_doc_ask ask, const char *path, hp_pool
 			size_t m = 0;
 			bool bad = false;
 			for (size_t k = 0; k < count && !bad; k++) {
-				const dnode *x = items ? one->kids[k] : q.v[base + k].n;
-				if (x->kind == D_NULL)
+				const hp_dnode *x = items ? one->kids[k] : q.v[base + k].n;
+				if (x->kind == HP_DNODE_NULL)
 					continue;
-				if (x->kind != D_STR) {
+				if (x->kind != HP_DNODE_STR) {
 					uint32_t at = (uint32_t)(base + k);
 					if (items) {
 						add_sel(&q, x, f, NULL, (uint32_t)k);

@@ -21,20 +21,20 @@
 
 typedef struct hp_docset hp_docset;
 
-hp_docset *hp_docset_new(void);
-void hp_docset_free(hp_docset *s);
+hp_docset *hp_probe_docset_new(void);
+void hp_probe_docset_free(hp_docset *s);
 
 /* Read the document of a --document NAME=FILE argument. false with err
  * (a malformed argument, a name given twice, a file that does not read). */
-bool hp_docset_add(hp_docset *s, const char *name_eq_file, hp_err *err);
-size_t hp_docset_count(const hp_docset *s);
-const hp_doc *hp_docset_find(const hp_docset *s, const char *name, size_t len);
+bool hp_probe_docset_add(hp_docset *s, const char *name_eq_file, hp_err *err);
+size_t hp_probe_docset_count(const hp_docset *s);
+const hp_doc *hp_probe_docset_find(const hp_docset *s, const char *name, size_t len);
 
 /* The backend over s, with behind for every other question (NULL: none).
  * It does not own behind; destroying it destroys neither s nor behind. */
-hp_backend *hp_docset_backend(hp_docset *s, hp_backend *behind);
+hp_backend *hp_probe_docset_backend(hp_docset *s, hp_backend *behind);
 
 /* Whether a probe is one of the doc_* probes. */
-bool hp_docset_probe(hp_probe_id p);
+bool hp_probe_docset_probe(hp_probe_id p);
 
 #endif

@@ -15,7 +15,7 @@
 #include "lib/readfile.h"
 #include "probe/document_tree.h"
 
-const char *const hp_doc_kind_names[] = {"null",     "a bool", "an int",   "a float",
+const char *const hp_probe_doc_kind_names[] = {"null",     "a bool", "an int",   "a float",
                                          "a string", "a list", "a mapping"};
 
 /* --- reading ----------------------------------------------------------------------- */
@@ -40,7 +40,7 @@ static bool rfail(reader *r, uint32_t line, uint32_t col, const char *fmt, ...)
 	return false;
 }
 
-bool hp_doc_word_in(const char *s, const char *const *words)
+bool hp_probe_doc_word_in(const char *s, const char *const *words)
 {
 	for (; *words; words++)
 		if (strcmp(s, *words) == 0)
@@ -105,7 +105,7 @@ static bool yaml11_float(const char *s)
 	static const char *const special[] = {".inf",  ".Inf",  ".INF",  "+.inf", "+.Inf",
 	                                      "+.INF", "-.inf", "-.Inf", "-.INF", ".nan",
 	                                      ".NaN",  ".NAN",  NULL};
-	if (hp_doc_word_in(s, special))
+	if (hp_probe_doc_word_in(s, special))
 		return true;
 	const char *p = s;
 	if (*p == '+' || *p == '-')
@@ -133,38 +133,38 @@ static bool yaml11_float(const char *s)
 }
 
 /* Give a plain scalar its YAML 1.1 type, as Kubernetes' YAML reader does. */
-static void type_plain(dnode *n)
+static void type_plain(hp_dnode *n)
 {
 	static const char *const nulls[] = {"", "~", "null", "Null", "NULL", NULL};
 	static const char *const trues[] = {"y",    "Y",    "yes", "Yes", "YES", "true",
 	                                    "True", "TRUE", "on",  "On",  "ON",  NULL};
 	static const char *const falses[] = {"n",     "N",     "no",  "No",  "NO",  "false",
 	                                     "False", "FALSE", "off", "Off", "OFF", NULL};
-	if (hp_doc_word_in(n->s, nulls))
-		n->kind = D_NULL;
-	else if (hp_doc_word_in(n->s, trues))
-		n->kind = D_BOOL, n->b = true;
-	else if (hp_doc_word_in(n->s, falses))
-		n->kind = D_BOOL, n->b = false;
+	if (hp_probe_doc_word_in(n->s, nulls))
+		n->kind = HP_DNODE_NULL;
+	else if (hp_probe_doc_word_in(n->s, trues))
+		n->kind = HP_DNODE_BOOL, n->b = true;
+	else if (hp_probe_doc_word_in(n->s, falses))
+		n->kind = HP_DNODE_BOOL, n->b = false;
 	else if (yaml11_int(n->s, &n->i))
-		n->kind = D_INT;
+		n->kind = HP_DNODE_INT;
 	else if (yaml11_float(n->s))
-		n->kind = D_FLOAT;
+		n->kind = HP_DNODE_FLOAT;
 	else
-		n->kind = D_STR;
+		n->kind = HP_DNODE_STR;
 }
 
 /* A key's text as Kubernetes compares keys once it has turned YAML into
  * JSON: booleans and integers by their value (yes and true, 0x10 and 16
  * are the same key). */
-static bool canonical_key(reader *r, dnode *k)
+static bool canonical_key(reader *r, hp_dnode *k)
 {
 	char buf[32];
-	if (k->kind == D_BOOL)
+	if (k->kind == HP_DNODE_BOOL)
 		snprintf(buf, sizeof buf, "%s", k->b ? "true" : "false");
-	else if (k->kind == D_INT)
+	else if (k->kind == HP_DNODE_INT)
 		snprintf(buf, sizeof buf, "%lld", (long long)k->i);
-	else if (k->kind == D_NULL)
+	else if (k->kind == HP_DNODE_NULL)
 		snprintf(buf, sizeof buf, "null");
 	else
 		return true;
@@ -177,19 +177,19 @@ static bool canonical_key(reader *r, dnode *k)
 }
 
 typedef struct {
-	dnode *n;
-	dnode **kids;
+	hp_dnode *n;
+	hp_dnode **kids;
 	size_t nk, cap;
 } frame;
 
-static dnode *new_node(reader *r, dkind k, yaml_mark_t m)
+static hp_dnode *new_node(reader *r, hp_dnode_kind k, yaml_mark_t m)
 {
 	if (++r->nodes > HP_DOC_MAX_NODES) {
 		rfail(r, (uint32_t)m.line + 1, (uint32_t)m.column + 1,
 		      "more than %u values in one document", HP_DOC_MAX_NODES);
 		return NULL;
 	}
-	dnode *n = hp_pool_alloc(r->pool, sizeof *n);
+	hp_dnode *n = hp_pool_alloc(r->pool, sizeof *n);
 	if (!n) {
 		rfail(r, (uint32_t)m.line + 1, (uint32_t)m.column + 1, "out of memory for the file");
 		return NULL;
@@ -203,7 +203,7 @@ static dnode *new_node(reader *r, dkind k, yaml_mark_t m)
 
 static int key_order(const void *a, const void *b)
 {
-	const dnode *x = *(dnode *const *)a, *y = *(dnode *const *)b;
+	const hp_dnode *x = *(hp_dnode *const *)a, *y = *(hp_dnode *const *)b;
 	int c = strcmp(x->s, y->s);
 	if (c)
 		return c;
@@ -212,12 +212,12 @@ static int key_order(const void *a, const void *b)
 }
 
 /* A key given twice: Kubernetes and this tool could read different values. */
-static bool check_duplicates(reader *r, const dnode *m)
+static bool check_duplicates(reader *r, const hp_dnode *m)
 {
 	size_t nkeys = m->n / 2;
 	if (nkeys < 2)
 		return true;
-	dnode **keys = hp_xcalloc(nkeys, sizeof *keys);
+	hp_dnode **keys = hp_xcalloc(nkeys, sizeof *keys);
 	for (size_t i = 0; i < nkeys; i++)
 		keys[i] = m->kids[2 * i];
 	qsort(keys, nkeys, sizeof *keys, key_order);
@@ -231,7 +231,7 @@ static bool check_duplicates(reader *r, const dnode *m)
 	return ok;
 }
 
-static dnode *parse(reader *r, const char *text, size_t len)
+static hp_dnode *parse(reader *r, const char *text, size_t len)
 {
 	yaml_parser_t p;
 	if (!yaml_parser_initialize(&p)) {
@@ -241,7 +241,7 @@ static dnode *parse(reader *r, const char *text, size_t len)
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 	frame *stack = hp_xcalloc(HP_DOC_MAX_DEPTH, sizeof *stack);
 	size_t depth = 0;
-	dnode *root = NULL;
+	hp_dnode *root = NULL;
 	unsigned docs = 0;
 	bool ok = true, done = false;
 	while (ok && !done) {
@@ -256,8 +256,8 @@ static dnode *parse(reader *r, const char *text, size_t len)
 		uint32_t line = (uint32_t)ev.start_mark.line + 1,
 		         col = (uint32_t)ev.start_mark.column + 1;
 		frame *top = depth ? &stack[depth - 1] : NULL;
-		bool at_key = top && top->n->kind == D_MAP && top->nk % 2 == 0;
-		dnode *made = NULL;
+		bool at_key = top && top->n->kind == HP_DNODE_MAP && top->nk % 2 == 0;
+		hp_dnode *made = NULL;
 		switch (ev.type) {
 		case YAML_STREAM_END_EVENT:
 			done = true;
@@ -290,7 +290,7 @@ static dnode *parse(reader *r, const char *text, size_t len)
 				ok = rfail(r, line, col, "a NUL character in a string");
 				break;
 			}
-			made = new_node(r, D_STR, ev.start_mark);
+			made = new_node(r, HP_DNODE_STR, ev.start_mark);
 			if (!made) {
 				ok = false;
 				break;
@@ -341,7 +341,7 @@ static dnode *parse(reader *r, const char *text, size_t len)
 				           HP_DOC_MAX_DEPTH);
 				break;
 			}
-			dnode *n = new_node(r, seq ? D_SEQ : D_MAP, ev.start_mark);
+			hp_dnode *n = new_node(r, seq ? HP_DNODE_SEQ : HP_DNODE_MAP, ev.start_mark);
 			if (!n) {
 				ok = false;
 				break;
@@ -360,7 +360,7 @@ static dnode *parse(reader *r, const char *text, size_t len)
 				if (f->nk)
 					memcpy(made->kids, f->kids, f->nk * sizeof *made->kids);
 				made->n = (uint32_t)f->nk;
-				if (made->kind == D_MAP)
+				if (made->kind == HP_DNODE_MAP)
 					ok = check_duplicates(r, made);
 			}
 			free(f->kids);
@@ -404,7 +404,7 @@ static bool valid_name(const char *name)
 	return true;
 }
 
-hp_doc *hp_doc_load(const char *name, const char *file, const char *text, size_t len,
+hp_doc *hp_probe_doc_load(const char *name, const char *file, const char *text, size_t len,
                     hp_err *err)
 {
 	if (!valid_name(name)) {
@@ -425,25 +425,25 @@ hp_doc *hp_doc_load(const char *name, const char *file, const char *text, size_t
 	reader r = {d->file, err, &d->pool, 0};
 	d->root = parse(&r, text, len);
 	if (!d->root) {
-		hp_doc_free(d);
+		hp_probe_doc_free(d);
 		return NULL;
 	}
 	return d;
 }
 
-hp_doc *hp_doc_load_file(const char *name, const char *path, hp_err *err)
+hp_doc *hp_probe_doc_load_file(const char *name, const char *path, hp_err *err)
 {
 	uint8_t *data;
 	size_t len;
 	/* one byte more than allowed, so that a file past the cap is told apart */
 	if (!hp_read_regular_file(path, HP_DOC_MAX_FILE, &data, &len, err))
 		return NULL;
-	hp_doc *d = hp_doc_load(name, path, (const char *)data, len, err);
+	hp_doc *d = hp_probe_doc_load(name, path, (const char *)data, len, err);
 	free(data);
 	return d;
 }
 
-void hp_doc_free(hp_doc *d)
+void hp_probe_doc_free(hp_doc *d)
 {
 	if (!d)
 		return;
@@ -453,14 +453,14 @@ void hp_doc_free(hp_doc *d)
 	free(d);
 }
 
-const char *hp_doc_name(const hp_doc *d)
+const char *hp_probe_doc_name(const hp_doc *d)
 {
 	return d->name;
 }
 
-const dnode *hp_doc_map_get(const dnode *m, const char *key)
+const hp_dnode *hp_probe_doc_map_get(const hp_dnode *m, const char *key)
 {
-	if (!m || m->kind != D_MAP)
+	if (!m || m->kind != HP_DNODE_MAP)
 		return NULL;
 	for (uint32_t i = 0; i + 1 < m->n; i += 2)
 		if (strcmp(m->kids[i]->s, key) == 0)
@@ -468,9 +468,9 @@ const dnode *hp_doc_map_get(const dnode *m, const char *key)
 	return NULL;
 }
 
-const char *hp_doc_kind(const hp_doc *d)
+const char *hp_probe_doc_kind(const hp_doc *d)
 {
-	const dnode *k = hp_doc_map_get(d->root, "kind");
-	return k && k->kind == D_STR ? k->s : NULL;
+	const hp_dnode *k = hp_probe_doc_map_get(d->root, "kind");
+	return k && k->kind == HP_DNODE_STR ? k->s : NULL;
 }
 

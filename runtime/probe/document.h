@@ -36,15 +36,15 @@ typedef struct hp_doc hp_doc;
 /* Read a document from a regular file. name is what policies call it
  * (--document NAME=FILE), file is how messages name the file. false with
  * err = "FILE:LINE:COL: what is wrong" (or "FILE: ..." for the file). */
-hp_doc *hp_doc_load_file(const char *name, const char *path, hp_err *err);
+hp_doc *hp_probe_doc_load_file(const char *name, const char *path, hp_err *err);
 /* The same from memory. */
-hp_doc *hp_doc_load(const char *name, const char *file, const char *text, size_t len,
+hp_doc *hp_probe_doc_load(const char *name, const char *file, const char *text, size_t len,
                     hp_err *err);
-void hp_doc_free(hp_doc *d);
+void hp_probe_doc_free(hp_doc *d);
 
-const char *hp_doc_name(const hp_doc *d);
+const char *hp_probe_doc_name(const hp_doc *d);
 /* The document's top-level `kind` when it is a string, else NULL. */
-const char *hp_doc_kind(const hp_doc *d);
+const char *hp_probe_doc_kind(const hp_doc *d);
 
 /* What a query asks of the values its path selects. */
 typedef enum {
@@ -73,7 +73,7 @@ typedef enum {
  * gets the evidence: "FILE:LINE:COL: CONCRETE-PATH" of the value
  * answered (its first match for COUNT and STRS), or of the deepest value
  * the path reached when it is absent. */
-hp_value hp_doc_query(const hp_doc *d, hp_doc_ask ask, const char *path, hp_pool *pool,
+hp_value hp_probe_doc_query(const hp_doc *d, hp_doc_ask ask, const char *path, hp_pool *pool,
                       hp_buf *where);
 
 #endif

@@ -9,32 +9,32 @@
 #include "lib/pool.h"
 #include "probe/document.h"
 
-typedef enum { D_NULL, D_BOOL, D_INT, D_FLOAT, D_STR, D_SEQ, D_MAP } dkind;
+typedef enum { HP_DNODE_NULL, HP_DNODE_BOOL, HP_DNODE_INT, HP_DNODE_FLOAT, HP_DNODE_STR, HP_DNODE_SEQ, HP_DNODE_MAP } hp_dnode_kind;
 
-typedef struct dnode dnode;
-struct dnode {
-	uint8_t kind; /* dkind */
+typedef struct hp_dnode hp_dnode;
+struct hp_dnode {
+	uint8_t kind; /* hp_dnode_kind */
 	bool b;
 	uint32_t line, col;
 	int64_t i;
 	const char *s; /* scalars: the text (a key's canonical text); NUL-terminated */
 	uint32_t len;
-	dnode **kids; /* seq: items; map: key, value, key, value... */
+	hp_dnode **kids; /* seq: items; map: key, value, key, value... */
 	uint32_t n;
 };
 
 struct hp_doc {
 	char *name, *file;
 	hp_pool pool;
-	dnode *root;
+	hp_dnode *root;
 };
 
-/* "null", "a bool"... by dkind, for messages */
-extern const char *const hp_doc_kind_names[];
+/* "null", "a bool"... by hp_dnode_kind, for messages */
+extern const char *const hp_probe_doc_kind_names[];
 
 /* The value of key in a mapping, or NULL (NULL for anything but a mapping). */
-const dnode *hp_doc_map_get(const dnode *m, const char *key);
+const hp_dnode *hp_probe_doc_map_get(const hp_dnode *m, const char *key);
 /* Whether s is one of the NULL-terminated words. */
-bool hp_doc_word_in(const char *s, const char *const *words);
+bool hp_probe_doc_word_in(const char *s, const char *const *words);
 
 #endif

@@ -11,7 +11,7 @@ static hp_value unknown(hp_pool *pool, const char *msg)
 	return hp_v_unknown(HP_T_STR, r ? r : "memory limit");
 }
 
-hp_value hp_env_answer(const char *name, hp_pool *pool)
+hp_value hp_probe_env_answer(const char *name, hp_pool *pool)
 {
 	char msg[160];
 	if (!*name || strchr(name, '=')) {
@@ -32,7 +32,7 @@ hp_value hp_env_answer(const char *name, hp_pool *pool)
 	return hp_v_str(c, (uint32_t)n);
 }
 
-bool hp_env_is_setting(const char *name)
+bool hp_probe_env_is_setting(const char *name)
 {
 	return strncmp(name, "HANGAR_", 7) == 0;
 }

@@ -11,9 +11,9 @@
 #include "lib/pool.h"
 #include "model/value.h"
 
-hp_value hp_env_answer(const char *name, hp_pool *pool);
+hp_value hp_probe_env_answer(const char *name, hp_pool *pool);
 
 /* Whether a variable is one of hangar's own settings (HANGAR_...). */
-bool hp_env_is_setting(const char *name);
+bool hp_probe_env_is_setting(const char *name);
 
 #endif

@@ -43,7 +43,7 @@ struct hp_etcview {
 	size_t npw;
 };
 
-hp_etcview *hp_etcview_new(const hp_root *r, size_t cap)
+hp_etcview *hp_probe_etcview_new(const hp_root *r, size_t cap)
 {
 	hp_etcview *v = hp_xcalloc(1, sizeof *v);
 	v->root = r;
@@ -53,11 +53,11 @@ hp_etcview *hp_etcview_new(const hp_root *r, size_t cap)
 	return v;
 }
 
-void hp_etcview_free(hp_etcview *v)
+void hp_probe_etcview_free(hp_etcview *v)
 {
 	if (!v)
 		return;
-	hp_userdb_free(v->db);
+	hp_etc_userdb_free(v->db);
 	hp_sudoers_free(v->sudoers);
 	for (size_t i = 0; i < v->npw; i++) {
 		free(v->pw[i].name);
@@ -72,7 +72,7 @@ void hp_etcview_free(hp_etcview *v)
 static hp_tri dir_has_entries(const hp_root *r, const char *path, hp_err *why)
 {
 	int fd;
-	hp_tri t = hp_resolve(r, path, 0, &fd, why);
+	hp_tri t = hp_os_resolve(r, path, 0, &fd, why);
 	if (t != HP_TRUE)
 		return t == HP_FALSE ? HP_FALSE : HP_UNKNOWN;
 	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
@@ -111,7 +111,7 @@ static hp_tri dir_has_entries(const hp_root *r, const char *path, hp_err *why)
 static hp_tri systemd_records(const hp_root *r, hp_err *why)
 {
 	hp_tri any = HP_FALSE;
-	for (const char *const *p = hp_nss_userdb_paths; *p && any != HP_TRUE; p++) {
+	for (const char *const *p = hp_etc_nss_userdb_paths; *p && any != HP_TRUE; p++) {
 		hp_err e;
 		hp_tri t = dir_has_entries(r, *p, &e);
 		if (t != HP_FALSE) {
@@ -131,7 +131,7 @@ static bool files_only(const hp_root *r, const hp_nsswitch *ns, hp_nss_db db, hp
 	if (ns->src[db] == HP_NSS_FILES_SYSTEMD)
 		sd = systemd_records(r, &se);
 	hp_err e;
-	hp_tri t = hp_nsswitch_files_only(ns, db, sd, &e);
+	hp_tri t = hp_etc_nsswitch_files_only(ns, db, sd, &e);
 	if (t == HP_TRUE)
 		return true;
 	if (sd != HP_FALSE && se.msg[0])
@@ -146,12 +146,12 @@ static void read_nsswitch_file(const hp_root *r, size_t cap, hp_nsswitch *ns)
 	char *buf;
 	size_t len;
 	hp_err e;
-	hp_tri t = hp_read_file_in_root(r, "etc/nsswitch.conf", cap, &buf, &len, &e);
+	hp_tri t = hp_os_read_file_in_root(r, "etc/nsswitch.conf", cap, &buf, &len, &e);
 	if (t == HP_TRUE) {
-		hp_nsswitch_parse(buf, len, "etc/nsswitch.conf", ns);
+		hp_etc_nsswitch_parse(buf, len, "etc/nsswitch.conf", ns);
 		free(buf);
 	} else if (t == HP_FALSE) {
-		hp_nsswitch_default(ns, "etc/nsswitch.conf");
+		hp_etc_nsswitch_default(ns, "etc/nsswitch.conf");
 	} else {
 		/* unreadable: every database is in doubt */
 		for (int d = 0; d < HP_NSS_NDB; d++) {
@@ -174,7 +174,7 @@ static const hp_nsswitch *nsswitch_of(hp_etcview *v)
 static hp_tri read_etc(const hp_root *r, const char *path, size_t cap, char **buf, size_t *len,
                        hp_err *why)
 {
-	hp_tri t = hp_read_file_in_root(r, path, cap, buf, len, why);
+	hp_tri t = hp_os_read_file_in_root(r, path, cap, buf, len, why);
 	if (t == HP_FALSE)
 		hp_err_set(why, "%s does not exist", path);
 	return t;
@@ -197,15 +197,15 @@ static void load_users(hp_etcview *v)
 		free(pw);
 		return;
 	}
-	v->db = hp_userdb_parse(pw, pwlen, "etc/passwd", gr, grlen, "etc/group", &e);
+	v->db = hp_etc_userdb_parse(pw, pwlen, "etc/passwd", gr, grlen, "etc/group", &e);
 	free(pw);
 	free(gr);
 	if (!v->db) {
 		hp_err_set(&v->db_why, "%s", e.msg);
 		return;
 	}
-	if (hp_userdb_nfindings(v->db))
-		hp_err_set(&v->uid0, "%s", hp_userdb_finding(v->db, 0));
+	if (hp_etc_userdb_nfindings(v->db))
+		hp_err_set(&v->uid0, "%s", hp_etc_userdb_finding(v->db, 0));
 }
 
 /* --- etc/shadow, in a child ----------------------------------------------------- */
@@ -225,14 +225,14 @@ static int shadow_child(void *varg, hp_frame_writer *out)
 	hp_shadow *sh = NULL;
 	hp_tri t = read_etc(v->root, "etc/shadow", v->cap, &buf, &len, &e);
 	if (t == HP_TRUE) {
-		sh = hp_shadow_parse(buf, len, "etc/shadow", &e);
+		sh = hp_etc_shadow_parse(buf, len, "etc/shadow", &e);
 		free(buf);
 	}
-	for (size_t i = 0; i < hp_userdb_nusers(v->db); i++) {
-		const hp_user *u = hp_userdb_user_at(v->db, i);
+	for (size_t i = 0; i < hp_etc_userdb_nusers(v->db); i++) {
+		const hp_user *u = hp_etc_userdb_user_at(v->db, i);
 		hp_err why;
 		why.msg[0] = '\0';
-		hp_tri r = hp_password_empty(v->db, sh, "etc/shadow", u->name, &why);
+		hp_tri r = hp_etc_password_empty(v->db, sh, "etc/shadow", u->name, &why);
 		if (r == HP_UNKNOWN && !sh && strcmp(u->passwd, "x") == 0)
 			hp_err_set(&why, "%s", t == HP_FALSE ? "etc/shadow does not exist" : e.msg);
 		hp_buf rec = {0};
@@ -242,7 +242,7 @@ static int shadow_child(void *varg, hp_frame_writer *out)
 		hp_frame_add(out, TAG_PW, rec.data, rec.len);
 		hp_buf_free(&rec);
 	}
-	hp_shadow_free(sh);
+	hp_etc_shadow_free(sh);
 	return 0;
 }
 
@@ -257,9 +257,9 @@ static void load_shadow(hp_etcview *v)
 		hp_err_set(&v->shadow_why, "%s", e.msg);
 		return;
 	}
-	size_t n = hp_userdb_nusers(v->db), bytes = 4096;
+	size_t n = hp_etc_userdb_nusers(v->db), bytes = 4096;
 	for (size_t i = 0; i < n; i++)
-		bytes += strlen(hp_userdb_user_at(v->db, i)->name) + HP_FRAME_RECORD_HEADER + 2 +
+		bytes += strlen(hp_etc_userdb_user_at(v->db, i)->name) + HP_FRAME_RECORD_HEADER + 2 +
 		         sizeof e.msg;
 	shadow_arg a = {v};
 	hp_child_opts co = {.identity = NULL,
@@ -270,7 +270,7 @@ static void load_shadow(hp_etcview *v)
 	                    .max_msg = bytes,
 	                    .max_records = n + 2};
 	hp_frame f;
-	if (hp_child_run(&co, shadow_child, &a, &f, &e) != HP_TRUE) {
+	if (hp_os_child_run(&co, shadow_child, &a, &f, &e) != HP_TRUE) {
 		hp_err_set(&v->shadow_why, "etc/shadow: %s", e.msg);
 		return;
 	}
@@ -311,7 +311,7 @@ static void load_shadow(hp_etcview *v)
 static hp_sudo_io sudo_read(void *ctx, const char *path, char **buf, size_t *len, hp_err *err)
 {
 	hp_etcview *v = ctx;
-	hp_tri t = hp_read_file_in_root(v->root, path, v->cap, buf, len, err);
+	hp_tri t = hp_os_read_file_in_root(v->root, path, v->cap, buf, len, err);
 	if (t == HP_TRUE)
 		return HP_SUDO_IO_OK;
 	return t == HP_FALSE ? HP_SUDO_IO_MISSING : HP_SUDO_IO_ERROR;
@@ -322,7 +322,7 @@ static hp_sudo_io sudo_list(void *ctx, const char *path, char ***names, hp_err *
 	hp_etcview *v = ctx;
 	*names = NULL;
 	int fd;
-	hp_tri t = hp_resolve(v->root, path, 0, &fd, err);
+	hp_tri t = hp_os_resolve(v->root, path, 0, &fd, err);
 	if (t != HP_TRUE)
 		return t == HP_FALSE ? HP_SUDO_IO_MISSING : HP_SUDO_IO_ERROR;
 	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
@@ -378,7 +378,7 @@ static void load_sudoers(hp_etcview *v)
 	v->sudoers = hp_sudoers_load_system(&files, nsswitch_of(v));
 }
 
-void hp_etcview_load(hp_etcview *v, unsigned what)
+void hp_probe_etcview_load(hp_etcview *v, unsigned what)
 {
 	if (what & (HP_ETC_SHADOW | HP_ETC_SUDOERS))
 		what |= HP_ETC_USERS;
@@ -398,16 +398,16 @@ void hp_etcview_load(hp_etcview *v, unsigned what)
 
 /* --- questions ------------------------------------------------------------------- */
 
-hp_tri hp_etcview_user(hp_etcview *v, const char *name, uint32_t uid, hp_etc_user *out, hp_err *why)
+hp_tri hp_probe_etcview_user(hp_etcview *v, const char *name, uint32_t uid, hp_etc_user *out, hp_err *why)
 {
 	memset(out, 0, sizeof *out);
-	hp_etcview_load(v, HP_ETC_USERS);
+	hp_probe_etcview_load(v, HP_ETC_USERS);
 	if (!v->db) {
 		hp_err_set(why, "%s", v->db_why.msg);
 		return HP_UNKNOWN;
 	}
 	hp_esc_buf eb;
-	const hp_user *u = name ? hp_userdb_user(v->db, name) : hp_userdb_user_by_uid(v->db, uid);
+	const hp_user *u = name ? hp_etc_userdb_user(v->db, name) : hp_etc_userdb_user_by_uid(v->db, uid);
 	if (!name && uid == 0 && v->uid0.msg[0]) {
 		hp_err_set(why, "%s: which account uid 0 names is ambiguous", v->uid0.msg);
 		return HP_UNKNOWN;
@@ -420,7 +420,7 @@ hp_tri hp_etcview_user(hp_etcview *v, const char *name, uint32_t uid, hp_etc_use
 		return HP_FALSE;
 	}
 	hp_user_groups g;
-	hp_userdb_user_groups(v->db, u, &g);
+	hp_etc_userdb_user_groups(v->db, u, &g);
 	out->name = u->name;
 	out->home = u->home;
 	out->shell = u->shell;
@@ -433,22 +433,22 @@ hp_tri hp_etcview_user(hp_etcview *v, const char *name, uint32_t uid, hp_etc_use
 	return HP_TRUE;
 }
 
-void hp_etc_user_free(hp_etc_user *u)
+void hp_probe_etc_user_free(hp_etc_user *u)
 {
 	hp_user_groups g = {u->gids, u->ngids, u->groups, u->ngroups};
-	hp_user_groups_free(&g);
+	hp_etc_user_groups_free(&g);
 	memset(u, 0, sizeof *u);
 }
 
-hp_tri hp_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out, hp_err *why)
+hp_tri hp_probe_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out, hp_err *why)
 {
 	memset(out, 0, sizeof *out);
-	hp_etcview_load(v, HP_ETC_USERS);
+	hp_probe_etcview_load(v, HP_ETC_USERS);
 	if (!v->db) {
 		hp_err_set(why, "%s", v->db_why.msg);
 		return HP_UNKNOWN;
 	}
-	const hp_group *g = hp_userdb_group(v->db, name);
+	const hp_group *g = hp_etc_userdb_group(v->db, name);
 	if (!g) {
 		hp_esc_buf eb;
 		hp_err_set(why, "no group \"%s\" in etc/group", hp_escs(&eb, name));
@@ -461,15 +461,15 @@ hp_tri hp_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out, hp_e
 	return HP_TRUE;
 }
 
-hp_tri hp_etcview_password_empty(hp_etcview *v, const char *name, int *absent, hp_err *why)
+hp_tri hp_probe_etcview_password_empty(hp_etcview *v, const char *name, int *absent, hp_err *why)
 {
 	*absent = 0;
-	hp_etcview_load(v, HP_ETC_SHADOW);
+	hp_probe_etcview_load(v, HP_ETC_SHADOW);
 	if (!v->db) {
 		hp_err_set(why, "%s", v->db_why.msg);
 		return HP_UNKNOWN;
 	}
-	const hp_user *u = hp_userdb_user(v->db, name);
+	const hp_user *u = hp_etc_userdb_user(v->db, name);
 	if (!u) {
 		hp_esc_buf eb;
 		hp_err_set(why, "no user \"%s\" in etc/passwd", hp_escs(&eb, name));
@@ -494,15 +494,15 @@ hp_tri hp_etcview_password_empty(hp_etcview *v, const char *name, int *absent, h
 	return HP_UNKNOWN;
 }
 
-hp_tri hp_etcview_sudoers_grants(hp_etcview *v, const char *name, int *absent, hp_err *why)
+hp_tri hp_probe_etcview_sudoers_grants(hp_etcview *v, const char *name, int *absent, hp_err *why)
 {
 	*absent = 0;
-	hp_etcview_load(v, HP_ETC_SUDOERS);
+	hp_probe_etcview_load(v, HP_ETC_SUDOERS);
 	if (!v->db) {
 		hp_err_set(why, "%s", v->db_why.msg);
 		return HP_UNKNOWN;
 	}
-	if (!hp_userdb_user(v->db, name)) {
+	if (!hp_etc_userdb_user(v->db, name)) {
 		hp_esc_buf eb;
 		hp_err_set(why, "no user \"%s\" in etc/passwd", hp_escs(&eb, name));
 		*absent = 1;

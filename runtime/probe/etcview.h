@@ -35,13 +35,13 @@ typedef struct hp_etcview hp_etcview;
 enum { HP_ETC_USERS = 1u, HP_ETC_SHADOW = 2u, HP_ETC_SUDOERS = 4u };
 
 /* An empty view of root r (which must outlive it). */
-hp_etcview *hp_etcview_new(const hp_root *r, size_t cap);
-void hp_etcview_free(hp_etcview *v);
+hp_etcview *hp_probe_etcview_new(const hp_root *r, size_t cap);
+void hp_probe_etcview_free(hp_etcview *v);
 
 /* Read what `what` (HP_ETC_*) needs, unless read already. Never fails:
  * what could not be read is remembered as the reason its questions are
  * unknown. */
-void hp_etcview_load(hp_etcview *v, unsigned what);
+void hp_probe_etcview_load(hp_etcview *v, unsigned what);
 
 /* A user, as the user probe answers it. Strings point into the view. */
 typedef struct {
@@ -60,20 +60,20 @@ typedef struct {
 	size_t nmembers;
 } hp_etc_group;
 
-/* HP_TRUE found (free with hp_etc_user_free), HP_FALSE no such user (why
+/* HP_TRUE found (free with hp_probe_etc_user_free), HP_FALSE no such user (why
  * says so), HP_UNKNOWN with why. name NULL: by uid. */
-hp_tri hp_etcview_user(hp_etcview *v, const char *name, uint32_t uid, hp_etc_user *out,
+hp_tri hp_probe_etcview_user(hp_etcview *v, const char *name, uint32_t uid, hp_etc_user *out,
                        hp_err *why);
-void hp_etc_user_free(hp_etc_user *u);
-hp_tri hp_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out, hp_err *why);
+void hp_probe_etc_user_free(hp_etc_user *u);
+hp_tri hp_probe_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out, hp_err *why);
 
 /* Whether user name's password is empty: HP_TRUE, HP_FALSE, or HP_UNKNOWN
  * with why; *absent is set when there is no such user. */
-hp_tri hp_etcview_password_empty(hp_etcview *v, const char *name, int *absent, hp_err *why);
+hp_tri hp_probe_etcview_password_empty(hp_etcview *v, const char *name, int *absent, hp_err *why);
 
 /* Whether sudoers (and its includes) grant user name anything: HP_TRUE,
  * HP_FALSE, or HP_UNKNOWN with why; *absent is set when there is no such
  * user. */
-hp_tri hp_etcview_sudoers_grants(hp_etcview *v, const char *name, int *absent, hp_err *why);
+hp_tri hp_probe_etcview_sudoers_grants(hp_etcview *v, const char *name, int *absent, hp_err *why);
 
 #endif

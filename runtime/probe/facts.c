@@ -385,7 +385,7 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 	}
 }
 
-bool hp_facts_int_has_range(hp_probe_id probe, bool arg)
+bool hp_probe_facts_int_has_range(hp_probe_id probe, bool arg)
 {
 	return probe_int_range(probe, arg) != NULL;
 }
@@ -752,15 +752,15 @@ static bool add_fact(hp_facts *f, reader *r, const node *n)
 	return true;
 }
 
-bool hp_facts_amend(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err)
+bool hp_probe_facts_amend(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err)
 {
 	f->amend = true;
-	bool ok = hp_facts_load(f, name, text, len, err);
+	bool ok = hp_probe_facts_load(f, name, text, len, err);
 	f->amend = false;
 	return ok;
 }
 
-bool hp_facts_load(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err)
+bool hp_probe_facts_load(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err)
 {
 	hp_pool tree;
 	hp_pool_init(&tree, (size_t)1 << 31);
@@ -811,18 +811,18 @@ out:
 	return ok;
 }
 
-bool hp_facts_load_file(hp_facts *f, const char *path, hp_err *err)
+bool hp_probe_facts_load_file(hp_facts *f, const char *path, hp_err *err)
 {
 	uint8_t *data;
 	size_t len;
 	if (!hp_read_regular_file(path, HP_FACTS_MAX_FILE, &data, &len, err))
 		return false;
-	bool ok = hp_facts_load(f, path, (const char *)data, len, err);
+	bool ok = hp_probe_facts_load(f, path, (const char *)data, len, err);
 	free(data);
 	return ok;
 }
 
-size_t hp_facts_count(const hp_facts *f)
+size_t hp_probe_facts_count(const hp_facts *f)
 {
 	return f->n;
 }
@@ -890,8 +890,8 @@ static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const 
 	/* hangar's own settings come from the deciding call, never from a
 	 * recording made where the agent could write it */
 	if (probe == HP_PROBE_ENV && arg->state == HP_VAL_KNOWN && arg->type == HP_T_STR &&
-	    hp_env_is_setting(arg->u.s.p))
-		return hp_env_answer(arg->u.s.p, pool);
+	    hp_probe_env_is_setting(arg->u.s.p))
+		return hp_probe_env_answer(arg->u.s.p, pool);
 	const fact *other;
 	const fact *x = answering2(f, role, probe, arg, &other);
 	hp_buf m = {0};
@@ -923,7 +923,7 @@ static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const 
 
 static const hp_backend_ops facts_ops = {"facts", facts_ask, NULL, facts_where};
 
-hp_facts *hp_facts_new(void)
+hp_facts *hp_probe_facts_new(void)
 {
 	hp_facts *f = hp_xcalloc(1, sizeof *f);
 	f->base.ops = &facts_ops;
@@ -931,7 +931,7 @@ hp_facts *hp_facts_new(void)
 	return f;
 }
 
-void hp_facts_free(hp_facts *f)
+void hp_probe_facts_free(hp_facts *f)
 {
 	if (!f)
 		return;
@@ -947,7 +947,7 @@ void hp_facts_free(hp_facts *f)
 	free(f);
 }
 
-hp_backend *hp_facts_backend(hp_facts *f)
+hp_backend *hp_probe_facts_backend(hp_facts *f)
 {
 	return &f->base;
 }

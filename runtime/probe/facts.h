@@ -24,8 +24,8 @@
 
 typedef struct hp_facts hp_facts;
 
-hp_facts *hp_facts_new(void);
-void hp_facts_free(hp_facts *f);
+hp_facts *hp_probe_facts_new(void);
+void hp_probe_facts_free(hp_facts *f);
 
 /* Add the facts of a file. A file may name the container it was recorded
  * in (docs/facts.md): a question a file of the same container answered
@@ -34,24 +34,24 @@ void hp_facts_free(hp_facts *f);
  * they answer differently is UNKNOWN. hangar's own settings (env HANGAR_*)
  * are never answered from facts, only from this process's environment.
  * false with err = "FILE:LINE:COL: what is wrong". */
-bool hp_facts_load_file(hp_facts *f, const char *path, hp_err *err);
+bool hp_probe_facts_load_file(hp_facts *f, const char *path, hp_err *err);
 /* The same from memory, named name in messages. */
-bool hp_facts_load(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err);
+bool hp_probe_facts_load(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err);
 /* Facts that amend those loaded before: an answer here replaces an earlier
  * file's for the same question. Only for a test's own edits of its base
  * facts (hangar-policy test, docs/testing.md): check never amends. */
-bool hp_facts_amend(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err);
+bool hp_probe_facts_amend(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err);
 
 /* Whether the facts reader knows the kernel's range of probe's int
  * argument (arg) or int answer: every probe with an int has one, and a fact
  * outside it is refused with its line. */
-bool hp_facts_int_has_range(hp_probe_id probe, bool arg);
+bool hp_probe_facts_int_has_range(hp_probe_id probe, bool arg);
 
 /* How many facts are held. */
-size_t hp_facts_count(const hp_facts *f);
+size_t hp_probe_facts_count(const hp_facts *f);
 
 /* The backend that answers from f (f must outlive it; destroying the
  * backend does not free f). */
-hp_backend *hp_facts_backend(hp_facts *f);
+hp_backend *hp_probe_facts_backend(hp_facts *f);
 
 #endif

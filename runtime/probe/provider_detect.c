@@ -37,7 +37,7 @@ static bool named(const char *origin, const char *name, hp_provider *out, hp_err
 	return true;
 }
 
-bool hp_provider_detect(const char *flag, hp_getenv_fn env, const char *root, hp_provider *out,
+bool hp_probe_provider_detect(const char *flag, hp_getenv_fn env, const char *root, hp_provider *out,
                         hp_err *err)
 {
 	if (flag)

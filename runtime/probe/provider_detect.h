@@ -17,7 +17,7 @@ typedef char *(*hp_getenv_fn)(const char *name);
  * the environment's KUBERNETES_SERVICE_HOST and E2B_SANDBOX; root NULL means
  * there are no markers to look at (facts, an image root). Returns true
  * and sets *out, or false with err saying why no provider is certain. */
-bool hp_provider_detect(const char *flag, hp_getenv_fn env, const char *root, hp_provider *out,
+bool hp_probe_provider_detect(const char *flag, hp_getenv_fn env, const char *root, hp_provider *out,
                         hp_err *err);
 
 #endif

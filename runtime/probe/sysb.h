@@ -58,27 +58,27 @@ struct hp_sysbackend {
 };
 
 /* Why a LIVE probe is not asked offline. */
-extern const char hp_sysb_needs_live[];
+extern const char hp_probe_sysb_needs_live[];
 
 /* A reason in the pool ("memory limit" when the pool is full). */
-const char *hp_sysb_reason(hp_pool *pool, const char *fmt, ...)
+const char *hp_probe_sysb_reason(hp_pool *pool, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-hp_value hp_sysb_unknown(hp_pool *pool, hp_probe_id p, const char *fmt, ...)
+hp_value hp_probe_sysb_unknown(hp_pool *pool, hp_probe_id p, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* A string answer copied into the pool (UNKNOWN past the limits). */
-hp_value hp_sysb_str(hp_pool *pool, hp_probe_id p, const char *s, size_t len);
+hp_value hp_probe_sysb_str(hp_pool *pool, hp_probe_id p, const char *s, size_t len);
 
 /* --- the routing, generated from probes.def's PART and ASKS columns ---
  *
  * Each part of the PART column has one worker, a function that answers
  * every probe of that part and no other:
  *
- *   ETC   hp_sysb_etc   sysb_etc.c    users, groups, passwords, sudoers
- *   PATH  hp_sysb_path  sysb_path.c   paths and access
- *   PROC  hp_sysb_proc  sysb_proc.c   capabilities, canaries, processes,
+ *   ETC   hp_probe_sysb_etc   sysb_etc.c    users, groups, passwords, sudoers
+ *   PATH  hp_probe_sysb_path  sysb_path.c   paths and access
+ *   PROC  hp_probe_sysb_proc  sysb_proc.c   capabilities, canaries, processes,
  *                                     mounts, sudo (live only)
- *   ENV   hp_sysb_env   sysbackend.c  the check's own environment
- *   DOC   hp_sysb_doc   sysbackend.c  documents: none reach this backend (the
+ *   ENV   hp_probe_sysb_env   sysbackend.c  the check's own environment
+ *   DOC   hp_probe_sysb_doc   sysbackend.c  documents: none reach this backend (the
  *                                     documents of --document answer in front
  *                                     of it, probe/docset.h), so unknown
  *
@@ -89,12 +89,12 @@ hp_value hp_sysb_str(hp_pool *pool, hp_probe_id p, const char *s, size_t len);
  * asks it (sysb_helper.c). */
 typedef hp_value hp_sysb_worker(hp_sysbackend *s, hp_probe_id p, const hp_value *arg,
                                 hp_pool *pool);
-hp_sysb_worker hp_sysb_etc, hp_sysb_path, hp_sysb_proc, hp_sysb_env, hp_sysb_doc;
-#define HP_SYSB_WORKER_ETC hp_sysb_etc
-#define HP_SYSB_WORKER_PATH hp_sysb_path
-#define HP_SYSB_WORKER_PROC hp_sysb_proc
-#define HP_SYSB_WORKER_ENV hp_sysb_env
-#define HP_SYSB_WORKER_DOC hp_sysb_doc
+hp_sysb_worker hp_probe_sysb_etc, hp_probe_sysb_path, hp_probe_sysb_proc, hp_probe_sysb_env, hp_probe_sysb_doc;
+#define HP_SYSB_WORKER_ETC hp_probe_sysb_etc
+#define HP_SYSB_WORKER_PATH hp_probe_sysb_path
+#define HP_SYSB_WORKER_PROC hp_probe_sysb_proc
+#define HP_SYSB_WORKER_ENV hp_probe_sysb_env
+#define HP_SYSB_WORKER_DOC hp_probe_sysb_doc
 
 /* A worker's switch over the probes has a case for each probe of its part,
  * written by hand, and the case labels of every other probe, generated
@@ -111,15 +111,15 @@ hp_sysb_worker hp_sysb_etc, hp_sysb_path, hp_sysb_proc, hp_sysb_env, hp_sysb_doc
  * enumeration value (-Wswitch), one of another part that it answers is a
  * duplicate case label. */
 
-void hp_sysb_proc_reset(hp_sysbackend *s);
+void hp_probe_sysb_proc_reset(hp_sysbackend *s);
 
 /* sysb_helper.c: asks the root helper a probe of ASKS HELPER. */
-hp_value hp_sysb_helper_ask(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool);
+hp_value hp_probe_sysb_helper_ask(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool);
 
 /* sysb_etc.c: the etc view, read before the roles' processes start. */
-void hp_sysb_etc_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT]);
-hp_tri hp_sysb_etc_user_ids(hp_sysbackend *s, const char *name, int64_t uid, uid_t *out_uid,
+void hp_probe_sysb_etc_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT]);
+hp_tri hp_probe_sysb_etc_user_ids(hp_sysbackend *s, const char *name, int64_t uid, uid_t *out_uid,
                             gid_t *out_gid, gid_t **gids, size_t *ngids, hp_err *why);
-void hp_sysb_etc_free(hp_sysbackend *s);
+void hp_probe_sysb_etc_free(hp_sysbackend *s);
 
 #endif

@@ -16,12 +16,12 @@ static hp_etcview *view_of(hp_sysbackend *s)
 {
 	if (!s->etc) {
 		s->etc = hp_xcalloc(1, sizeof *s->etc);
-		s->etc->view = hp_etcview_new(&s->root, s->read_cap);
+		s->etc->view = hp_probe_etcview_new(&s->root, s->read_cap);
 	}
 	return s->etc->view;
 }
 
-void hp_sysb_etc_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT])
+void hp_probe_sysb_etc_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT])
 {
 	unsigned what = 0;
 	if (used[HP_PROBE_USER] || used[HP_PROBE_USER_BY_UID] || used[HP_PROBE_GROUP] ||
@@ -31,7 +31,7 @@ void hp_sysb_etc_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT])
 		what |= HP_ETC_SHADOW;
 	if (used[HP_PROBE_SUDOERS_GRANTS])
 		what |= HP_ETC_SUDOERS;
-	hp_etcview_load(view_of(s), what);
+	hp_probe_etcview_load(view_of(s), what);
 }
 
 static bool copy_str(hp_pool *pool, const char *s, hp_str *out)
@@ -68,17 +68,17 @@ static hp_value user_value(hp_sysbackend *s, hp_probe_id p, const hp_value *arg,
 	hp_err e;
 	hp_tri t;
 	if (p == HP_PROBE_USER) {
-		t = hp_etcview_user(view_of(s), arg->u.s.p, 0, &eu, &e);
+		t = hp_probe_etcview_user(view_of(s), arg->u.s.p, 0, &eu, &e);
 	} else if (arg->u.i < 0 || arg->u.i >= 4294967295LL) {
 		hp_err_set(&e, "user_by_uid(%lld): not a uid", (long long)arg->u.i);
 		t = HP_UNKNOWN;
 	} else {
-		t = hp_etcview_user(view_of(s), NULL, (uint32_t)arg->u.i, &eu, &e);
+		t = hp_probe_etcview_user(view_of(s), NULL, (uint32_t)arg->u.i, &eu, &e);
 	}
 	if (t == HP_FALSE)
-		return hp_v_absent(HP_T_USER, hp_sysb_reason(pool, "%s", e.msg));
+		return hp_v_absent(HP_T_USER, hp_probe_sysb_reason(pool, "%s", e.msg));
 	if (t != HP_TRUE)
-		return hp_sysb_unknown(pool, p, "%s", e.msg);
+		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 	hp_user *u = hp_pool_alloc(pool, sizeof *u);
 	bool ok = u && copy_str(pool, eu.name, &u->name) && copy_str(pool, eu.home, &u->home) &&
 	          copy_str(pool, eu.shell, &u->shell) &&
@@ -87,7 +87,7 @@ static hp_value user_value(hp_sysbackend *s, hp_probe_id p, const hp_value *arg,
 		u->uid = eu.uid;
 		u->gid = eu.gid;
 	}
-	hp_etc_user_free(&eu);
+	hp_probe_etc_user_free(&eu);
 	return ok ? hp_v_user(u) : hp_v_unknown(HP_T_USER, too_big);
 }
 
@@ -95,11 +95,11 @@ static hp_value group_value(hp_sysbackend *s, hp_probe_id p, const char *name, h
 {
 	hp_etc_group eg;
 	hp_err e;
-	hp_tri t = hp_etcview_group(view_of(s), name, &eg, &e);
+	hp_tri t = hp_probe_etcview_group(view_of(s), name, &eg, &e);
 	if (t == HP_FALSE)
-		return hp_v_absent(HP_T_GROUP, hp_sysb_reason(pool, "%s", e.msg));
+		return hp_v_absent(HP_T_GROUP, hp_probe_sysb_reason(pool, "%s", e.msg));
 	if (t != HP_TRUE)
-		return hp_sysb_unknown(pool, p, "%s", e.msg);
+		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 	hp_group *g = hp_pool_alloc(pool, sizeof *g);
 	if (!g || !copy_str(pool, eg.name, &g->name) ||
 	    !copy_list(pool, eg.members, eg.nmembers, &g->members))
@@ -108,7 +108,7 @@ static hp_value group_value(hp_sysbackend *s, hp_probe_id p, const char *name, h
 	return hp_v_group(g);
 }
 
-hp_value hp_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
+hp_value hp_probe_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
 {
 	switch (p) {
 	case HP_PROBE_USER:
@@ -121,12 +121,12 @@ hp_value hp_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_po
 		hp_err e;
 		int absent;
 		hp_tri t = p == HP_PROBE_PASSWORD_EMPTY
-		               ? hp_etcview_password_empty(view_of(s), arg->u.s.p, &absent, &e)
-		               : hp_etcview_sudoers_grants(view_of(s), arg->u.s.p, &absent, &e);
+		               ? hp_probe_etcview_password_empty(view_of(s), arg->u.s.p, &absent, &e)
+		               : hp_probe_etcview_sudoers_grants(view_of(s), arg->u.s.p, &absent, &e);
 		if (absent)
-			return hp_v_absent(HP_T_BOOL, hp_sysb_reason(pool, "%s", e.msg));
+			return hp_v_absent(HP_T_BOOL, hp_probe_sysb_reason(pool, "%s", e.msg));
 		if (t == HP_UNKNOWN)
-			return hp_sysb_unknown(pool, p, "%s", e.msg);
+			return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 		return hp_v_bool(t == HP_TRUE);
 	}
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
@@ -135,16 +135,16 @@ hp_value hp_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_po
 	case HP_PROBE_COUNT:
 		break;
 	}
-	return hp_sysb_unknown(pool, p, "%s: not answered from etc", hp_probes[p].name);
+	return hp_probe_sysb_unknown(pool, p, "%s: not answered from etc", hp_probes[p].name);
 }
 
-hp_tri hp_sysb_etc_user_ids(hp_sysbackend *s, const char *name, int64_t uid, uid_t *out_uid,
+hp_tri hp_probe_sysb_etc_user_ids(hp_sysbackend *s, const char *name, int64_t uid, uid_t *out_uid,
                             gid_t *out_gid, gid_t **gids, size_t *ngids, hp_err *why)
 {
 	*gids = NULL;
 	*ngids = 0;
 	hp_etc_user eu;
-	hp_tri t = hp_etcview_user(view_of(s), name, (uint32_t)uid, &eu, why);
+	hp_tri t = hp_probe_etcview_user(view_of(s), name, (uint32_t)uid, &eu, why);
 	if (t != HP_TRUE)
 		return t;
 	*out_uid = eu.uid;
@@ -153,15 +153,15 @@ hp_tri hp_sysb_etc_user_ids(hp_sysbackend *s, const char *name, int64_t uid, uid
 	for (size_t i = 0; i < eu.ngids; i++)
 		(*gids)[i] = eu.gids[i];
 	*ngids = eu.ngids;
-	hp_etc_user_free(&eu);
+	hp_probe_etc_user_free(&eu);
 	return HP_TRUE;
 }
 
-void hp_sysb_etc_free(hp_sysbackend *s)
+void hp_probe_sysb_etc_free(hp_sysbackend *s)
 {
 	if (!s->etc)
 		return;
-	hp_etcview_free(s->etc->view);
+	hp_probe_etcview_free(s->etc->view);
 	free(s->etc);
 	s->etc = NULL;
 }

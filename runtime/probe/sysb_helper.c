@@ -51,7 +51,7 @@ static int xfer(int fd, void *buf, size_t n, int writing, int64_t end)
 	unsigned char *p = buf;
 	while (n > 0) {
 		if (end) {
-			int64_t left = end - hp_now_ms();
+			int64_t left = end - hp_os_now_ms();
 			if (left <= 0) {
 				errno = ETIMEDOUT;
 				return -1;
@@ -88,7 +88,7 @@ static void serve(hp_sysbackend *s, int fd)
 	memset(&ctx, 0, sizeof ctx);
 	ctx.role = HP_ROLE_ROOT;
 	ctx.as_role = true;
-	hp_sys_set_role(s, &ctx);
+	hp_probe_sys_set_role(s, &ctx);
 	s->helper_fd = -1;
 	unsigned char *req = hp_xmalloc(MAX_REQUEST);
 	for (;;) {
@@ -120,7 +120,7 @@ static void serve(hp_sysbackend *s, int fd)
 	}
 }
 
-bool hp_sys_helper_start(hp_sysbackend *s, hp_err *why)
+bool hp_probe_sys_helper_start(hp_sysbackend *s, hp_err *why)
 {
 	if (s->helper_pid > 0)
 		return true;
@@ -138,13 +138,13 @@ bool hp_sys_helper_start(hp_sysbackend *s, hp_err *why)
 		return false;
 	}
 	if (pid == 0) {
-		hp_reset_signals();
+		hp_os_reset_signals();
 		setpgid(0, 0);
 		close(sv[0]);
 		int keep[2] = {sv[1], s->root.fd};
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 ||
-		    hp_close_fds_except(keep, 2) < 0 || fchdir(s->root.fd) < 0 ||
+		    hp_os_close_fds_except(keep, 2) < 0 || fchdir(s->root.fd) < 0 ||
 		    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
 			_exit(1);
 		serve(s, sv[1]);
@@ -152,23 +152,23 @@ bool hp_sys_helper_start(hp_sysbackend *s, hp_err *why)
 	close(sv[1]);
 	setpgid(pid, pid);
 	s->helper_pid = pid;
-	s->helper_pidfd = hp_sys_pidfd_open(pid, 0);
+	s->helper_pidfd = hp_os_sys_pidfd_open(pid, 0);
 	s->helper_fd = sv[0];
 	return true;
 }
 
-int hp_sys_helper_fd(const hp_sysbackend *s)
+int hp_probe_sys_helper_fd(const hp_sysbackend *s)
 {
 	return s->helper_fd;
 }
 
-void hp_sys_helper_stop(hp_sysbackend *s)
+void hp_probe_sys_helper_stop(hp_sysbackend *s)
 {
 	if (s->helper_fd >= 0)
 		close(s->helper_fd);
 	s->helper_fd = -1;
 	if (s->helper_pid > 0) {
-		hp_kill_reap(s->helper_pid, s->helper_pidfd);
+		hp_os_kill_reap(s->helper_pid, s->helper_pidfd);
 		if (s->helper_pidfd >= 0)
 			close(s->helper_pidfd);
 	}
@@ -178,14 +178,14 @@ void hp_sys_helper_stop(hp_sysbackend *s)
 
 /* --- asking it ----------------------------------------------------------------------- */
 
-hp_value hp_sysb_helper_ask(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
+hp_value hp_probe_sysb_helper_ask(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
 {
 	hp_buf req = {0};
 	hp_buf_append(&req, "\0\0\0\0\0\0\0\0", 8);
 	hp_value_encode(&req, arg);
 	put_u32((unsigned char *)req.data, (uint32_t)(req.len - 4));
 	put_u32((unsigned char *)req.data + 4, (uint32_t)p);
-	int64_t end = hp_now_ms() + (s->role.helper_ms > 0 ? s->role.helper_ms : 10000);
+	int64_t end = hp_os_now_ms() + (s->role.helper_ms > 0 ? s->role.helper_ms : 10000);
 	const char *what = NULL;
 	unsigned char hdr[4];
 	unsigned char *ans = NULL;
@@ -215,7 +215,7 @@ hp_value hp_sysb_helper_ask(hp_sysbackend *s, hp_probe_id p, const hp_value *arg
 		/* the stream may be out of step now: no more questions */
 		close(s->helper_fd);
 		s->helper_fd = -1;
-		return hp_sysb_unknown(pool, p, "%s: the root helper failed (%s)",
+		return hp_probe_sysb_unknown(pool, p, "%s: the root helper failed (%s)",
 		                       hp_probes[p].name, what);
 	}
 	return v;

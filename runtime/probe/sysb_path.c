@@ -31,7 +31,7 @@ static void check_search(void *vctx, const hp_step *st)
 	if (c->denied || c->unknown)
 		return;
 	hp_err e;
-	hp_tri t = hp_access_computed(st->dirfd, c->cred, HP_ACC_EXEC, &e);
+	hp_tri t = hp_os_access_computed(st->dirfd, c->cred, HP_ACC_EXEC, &e);
 	if (t == HP_TRUE)
 		return;
 	if (t == HP_FALSE) {
@@ -52,13 +52,13 @@ static hp_tri resolve_as_role(hp_sysbackend *s, const char *path, unsigned flags
                               hp_err *why)
 {
 	if (s->role.as_role)
-		return hp_resolve(&s->root, path, flags, fd, why);
+		return hp_os_resolve(&s->root, path, flags, fd, why);
 	search_ctx c;
 	memset(&c, 0, sizeof c);
 	c.cred = &s->role.cred;
 	/* this process is not the role: a directory refusing it search says
 	 * nothing about the role, and is unknown */
-	hp_tri t = hp_resolve_walk(&s->root, path, flags & ~(unsigned)HP_RES_DENIED_FALSE,
+	hp_tri t = hp_os_resolve_walk(&s->root, path, flags & ~(unsigned)HP_RES_DENIED_FALSE,
 	                           check_search, &c, fd, why);
 	if ((c.denied || c.unknown) && t != HP_UNKNOWN) {
 		if (*fd >= 0)
@@ -116,26 +116,26 @@ static hp_tri offline_answer(hp_sysbackend *s, hp_tri computed, const hp_err *cw
 static hp_tri access_for(hp_sysbackend *s, int fd, int mode, hp_err *why)
 {
 	if (s->kind == HP_SYS_LIVE)
-		return hp_access_live(fd, mode, why);
+		return hp_os_access_live(fd, mode, why);
 	hp_err ce, ke;
 	ce.msg[0] = ke.msg[0] = '\0';
-	hp_tri c = hp_access_computed(fd, &s->role.cred, mode, &ce);
+	hp_tri c = hp_os_access_computed(fd, &s->role.cred, mode, &ce);
 	hp_fileinfo fi;
-	bool isdir = hp_fd_info(fd, &fi, &ke) == HP_TRUE && fi.type == HP_FT_DIR;
+	bool isdir = hp_os_fd_info(fd, &fi, &ke) == HP_TRUE && fi.type == HP_FT_DIR;
 	bool asked = kernel_means(s, mode, isdir);
-	hp_tri k = asked ? hp_access_live(fd, mode, &ke) : HP_UNKNOWN;
+	hp_tri k = asked ? hp_os_access_live(fd, mode, &ke) : HP_UNKNOWN;
 	return offline_answer(s, c, &ce, k, &ke, asked, NULL, why);
 }
 
 static hp_tri replaceable_for(hp_sysbackend *s, const char *path, hp_err *why)
 {
 	if (s->kind == HP_SYS_LIVE)
-		return hp_replaceable_live(&s->root, path, why);
+		return hp_os_replaceable_live(&s->root, path, why);
 	hp_err ce, ke;
 	ce.msg[0] = ke.msg[0] = '\0';
-	hp_tri c = hp_replaceable_computed(&s->root, path, &s->role.cred, &ce);
+	hp_tri c = hp_os_replaceable_computed(&s->root, path, &s->role.cred, &ce);
 	bool asked = kernel_means(s, HP_ACC_WRITE | HP_ACC_EXEC, true);
-	hp_tri k = asked ? hp_replaceable_live(&s->root, path, &ke) : HP_UNKNOWN;
+	hp_tri k = asked ? hp_os_replaceable_live(&s->root, path, &ke) : HP_UNKNOWN;
 	hp_tri t = offline_answer(s, c, &ce, k, &ke, asked, path, why);
 	if (t == HP_TRUE)
 		hp_err_set(why, "%s", ce.msg);
@@ -148,12 +148,12 @@ static hp_tri replaceable_for(hp_sysbackend *s, const char *path, hp_err *why)
 static hp_value global_unknown(hp_sysbackend *s, hp_probe_id p, const hp_err *e, hp_pool *pool)
 {
 	if (s->role.role != HP_ROLE_ROOT && s->role.as_role && geteuid() != 0)
-		return hp_sysb_unknown(pool, p,
+		return hp_probe_sysb_unknown(pool, p,
 		                       "%s (asked in the %s role's process, which sees only what "
 		                       "%s can reach: ask %s in an `as root` block)",
 		                       e->msg, hp_role_names[s->role.role],
 		                       hp_role_names[s->role.role], hp_probes[p].name);
-	return hp_sysb_unknown(pool, p, "%s", e->msg);
+	return hp_probe_sysb_unknown(pool, p, "%s", e->msg);
 }
 
 /* What file_fact answers about a path. */
@@ -165,27 +165,27 @@ static hp_value file_fact(hp_sysbackend *s, hp_probe_id p, const char *path, fil
 	hp_fileinfo fi;
 	hp_err e;
 	unsigned flags = k == FACT_TYPE ? HP_RES_NOFOLLOW : 0;
-	hp_tri t = hp_path_info(&s->root, path, flags, &fi, &e);
+	hp_tri t = hp_os_path_info(&s->root, path, flags, &fi, &e);
 	if (t == HP_FALSE)
-		return hp_v_absent(hp_probes[p].result, hp_sysb_reason(pool, "%s", e.msg));
+		return hp_v_absent(hp_probes[p].result, hp_probe_sysb_reason(pool, "%s", e.msg));
 	if (t != HP_TRUE)
 		return global_unknown(s, p, &e, pool);
 	switch (k) {
 	case FACT_TYPE: {
-		const char *n = hp_ftype_name(fi.type);
+		const char *n = hp_os_ftype_name(fi.type);
 		return hp_v_str(n, (uint32_t)strlen(n));
 	}
 	case FACT_OWNER:
-		if (fi.uid == hp_overflow_uid())
-			return hp_sysb_unknown(
+		if (fi.uid == hp_os_overflow_uid())
+			return hp_probe_sysb_unknown(
 			    pool, p,
 			    "%s: owned by the overflow uid %u (an owner this user "
 			    "namespace cannot map)",
 			    path, (unsigned)fi.uid);
 		return hp_v_int((int64_t)fi.uid);
 	case FACT_GROUP_OWNER:
-		if (fi.gid == hp_overflow_gid())
-			return hp_sysb_unknown(
+		if (fi.gid == hp_os_overflow_gid())
+			return hp_probe_sysb_unknown(
 			    pool, p,
 			    "%s: owned by the overflow gid %u (a group this user "
 			    "namespace cannot map)",
@@ -196,7 +196,7 @@ static hp_value file_fact(hp_sysbackend *s, hp_probe_id p, const char *path, fil
 	case FACT_LINKS:
 		return hp_v_int((int64_t)fi.nlink);
 	}
-	return hp_sysb_unknown(pool, p, "%s: no such file fact", hp_probes[p].name);
+	return hp_probe_sysb_unknown(pool, p, "%s: no such file fact", hp_probes[p].name);
 }
 
 /* The identity of the directory path leads to: 1, 0 when it does not
@@ -205,7 +205,7 @@ static int dir_key(hp_sysbackend *s, const char *path, dev_t *dev, ino_t *ino)
 {
 	hp_fileinfo fi;
 	hp_err e;
-	if (hp_path_info(&s->root, path, 0, &fi, &e) != HP_TRUE || fi.type != HP_FT_DIR)
+	if (hp_os_path_info(&s->root, path, 0, &fi, &e) != HP_TRUE || fi.type != HP_FT_DIR)
 		return 0;
 	*dev = fi.dev;
 	*ino = fi.ino;
@@ -224,7 +224,7 @@ static const hp_suid_list *scan_of(hp_sysbackend *s, const char *dir, bool *miss
 		if (s->scans[i].dev == dev && s->scans[i].ino == ino)
 			return &s->scans[i].list;
 	hp_suid_list l;
-	hp_tri t = hp_setuid_scan(&s->root, dir, HP_SETUID_SCAN_MAX_DEFAULT, &l, why);
+	hp_tri t = hp_os_setuid_scan(&s->root, dir, HP_SETUID_SCAN_MAX_DEFAULT, &l, why);
 	if (t != HP_TRUE) {
 		*missing = t == HP_FALSE;
 		return NULL;
@@ -254,7 +254,7 @@ static hp_value setuid_list(hp_sysbackend *s, hp_probe_id p, const char *dir, hp
 	if (!l)
 		return global_unknown(s, p, &e, pool);
 	if (l->n > HP_VALUE_MAX_LIST)
-		return hp_sysb_unknown(
+		return hp_probe_sysb_unknown(
 		    pool, p, "%s: %zu setuid-root entries, more than a list holds", dir, l->n);
 	hp_str *items = l->n ? hp_pool_alloc(pool, l->n * sizeof *items) : NULL;
 	if (l->n && !items)
@@ -276,7 +276,7 @@ static hp_value writable_ancestor(hp_sysbackend *s, hp_probe_id p, const char *p
 	e.msg[0] = '\0';
 	hp_tri t = replaceable_for(s, path, &e);
 	if (t == HP_UNKNOWN)
-		return hp_sysb_unknown(pool, p, "%s", e.msg);
+		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 	return hp_v_bool(t == HP_TRUE);
 }
 
@@ -298,18 +298,18 @@ static hp_value role_path(hp_sysbackend *s, hp_probe_id p, const char *path, int
 		/* a path that does not exist cannot be read, written or run
 		 * (whether it could be created is writable_ancestor's question) */
 		if (t == HP_UNKNOWN)
-			return hp_sysb_unknown(pool, p, "%s", e.msg);
+			return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 		return hp_v_bool(t == HP_TRUE);
 	}
 	t = access_for(s, fd, mode, &e);
 	close(fd);
 	if (t == HP_UNKNOWN)
-		return hp_sysb_unknown(pool, p, "%s: %s", path, e.msg);
+		return hp_probe_sysb_unknown(pool, p, "%s: %s", path, e.msg);
 	return hp_v_bool(t == HP_TRUE);
 }
 
 /* The PATH worker (sysb.h). */
-hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
+hp_value hp_probe_sysb_path(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
 {
 	const char *path = arg->u.s.p;
 	switch (p) {
@@ -341,5 +341,5 @@ hp_value hp_sysb_path(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_p
 	case HP_PROBE_COUNT:
 		break;
 	}
-	return hp_sysb_unknown(pool, p, "%s: not answered from paths", hp_probes[p].name);
+	return hp_probe_sysb_unknown(pool, p, "%s: not answered from paths", hp_probes[p].name);
 }

@@ -12,10 +12,10 @@
 #include "os/canary.h"
 #include "os/procs.h"
 
-void hp_sysb_proc_reset(hp_sysbackend *s)
+void hp_probe_sysb_proc_reset(hp_sysbackend *s)
 {
 	if (s->mounts_read && s->mounts_ok == HP_TRUE)
-		hp_mounts_free(&s->mounts);
+		hp_os_mounts_free(&s->mounts);
 	s->mounts_read = s->caps_read = false;
 	s->mounts_ok = s->caps_ok = HP_UNKNOWN;
 }
@@ -26,7 +26,7 @@ static bool not_as_role(hp_sysbackend *s, hp_probe_id p, hp_pool *pool, hp_value
 {
 	if (s->role.as_role)
 		return false;
-	*out = hp_sysb_unknown(pool, p, "%s: this process does not have the %s role's identity",
+	*out = hp_probe_sysb_unknown(pool, p, "%s: this process does not have the %s role's identity",
 	                       hp_probes[p].name, hp_role_names[s->role.role]);
 	return true;
 }
@@ -45,10 +45,10 @@ static hp_value caps_probe(hp_sysbackend *s, hp_probe_id p, caps_kind k, hp_pool
 {
 	if (!s->caps_read) {
 		s->caps_read = true;
-		s->caps_ok = hp_capstate_self(&s->caps, &s->caps_why);
+		s->caps_ok = hp_os_capstate_self(&s->caps, &s->caps_why);
 	}
 	if (s->caps_ok != HP_TRUE)
-		return hp_sysb_unknown(pool, p, "%s", s->caps_why.msg);
+		return hp_probe_sysb_unknown(pool, p, "%s", s->caps_why.msg);
 	switch (k) {
 	case CAPS_EFFECTIVE:
 		return hp_v_caps(s->caps.effective);
@@ -63,30 +63,30 @@ static hp_value caps_probe(hp_sysbackend *s, hp_probe_id p, caps_kind k, hp_pool
 	case CAPS_NO_NEW_PRIVS:
 		return hp_v_bool(s->caps.no_new_privs != 0);
 	}
-	return hp_sysb_unknown(pool, p, "%s: no such capability fact", hp_probes[p].name);
+	return hp_probe_sysb_unknown(pool, p, "%s: no such capability fact", hp_probes[p].name);
 }
 
 static hp_value canary_probe(hp_sysbackend *s, hp_probe_id p, unsigned target, hp_pool *pool)
 {
 	if (target >= HP_ROLE_COUNT)
-		return hp_sysb_unknown(pool, p, "%s: no such role", hp_probes[p].name);
+		return hp_probe_sysb_unknown(pool, p, "%s: no such role", hp_probes[p].name);
 	const hp_canary *c = s->role.canary[target];
 	if (!c || c->pid <= 0) {
 		const char *why = s->role.canary_why[target];
-		return hp_sysb_unknown(pool, p, "%s(canary %s): no canary of %s is running%s%s",
+		return hp_probe_sysb_unknown(pool, p, "%s(canary %s): no canary of %s is running%s%s",
 		                       hp_probes[p].name, hp_role_names[target],
 		                       hp_role_names[target], why ? ": " : "", why ? why : "");
 	}
 	hp_err e;
 	hp_tri t;
 	if (p == HP_PROBE_SIGNAL)
-		t = hp_canary_signal(c, &e);
+		t = hp_os_canary_signal(c, &e);
 	else if (p == HP_PROBE_PTRACE)
-		t = hp_canary_ptrace(c, &e);
+		t = hp_os_canary_ptrace(c, &e);
 	else
-		t = hp_canary_proc_mem(c, &e);
+		t = hp_os_canary_proc_mem(c, &e);
 	if (t == HP_UNKNOWN)
-		return hp_sysb_unknown(pool, p, "%s(canary %s): %s", hp_probes[p].name,
+		return hp_probe_sysb_unknown(pool, p, "%s(canary %s): %s", hp_probes[p].name,
 		                       hp_role_names[target], e.msg);
 	return hp_v_bool(t == HP_TRUE);
 }
@@ -95,37 +95,37 @@ static hp_value mount_probe(hp_sysbackend *s, hp_probe_id p, const char *path, h
 {
 	if (!s->mounts_read) {
 		s->mounts_read = true;
-		s->mounts_ok = hp_mounts_read(&s->mounts, &s->mounts_why);
+		s->mounts_ok = hp_os_mounts_read(&s->mounts, &s->mounts_why);
 	}
 	if (s->mounts_ok != HP_TRUE)
-		return hp_sysb_unknown(pool, p, "%s", s->mounts_why.msg);
+		return hp_probe_sysb_unknown(pool, p, "%s", s->mounts_why.msg);
 	int fd;
 	hp_err e;
-	hp_tri t = hp_resolve(&s->root, path, 0, &fd, &e);
+	hp_tri t = hp_os_resolve(&s->root, path, 0, &fd, &e);
 	if (t == HP_FALSE)
-		return hp_v_absent(hp_probes[p].result, hp_sysb_reason(pool, "%s", e.msg));
+		return hp_v_absent(hp_probes[p].result, hp_probe_sysb_reason(pool, "%s", e.msg));
 	if (t != HP_TRUE)
-		return hp_sysb_unknown(pool, p, "%s", e.msg);
+		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 	hp_value v;
 	const char *type = NULL;
 	if (p == HP_PROBE_MOUNT_POINT)
-		t = hp_mount_point(&s->mounts, fd, &e);
+		t = hp_os_mount_point(&s->mounts, fd, &e);
 	else if (p == HP_PROBE_READ_ONLY)
-		t = hp_mount_read_only(&s->mounts, fd, &e);
+		t = hp_os_mount_read_only(&s->mounts, fd, &e);
 	else
-		t = hp_mount_fs_type(&s->mounts, fd, &type, &e);
+		t = hp_os_mount_fs_type(&s->mounts, fd, &type, &e);
 	close(fd);
 	if (t == HP_UNKNOWN)
-		v = hp_sysb_unknown(pool, p, "%s: %s", path, e.msg);
+		v = hp_probe_sysb_unknown(pool, p, "%s: %s", path, e.msg);
 	else if (p == HP_PROBE_FS_TYPE)
-		v = hp_sysb_str(pool, p, type, strlen(type));
+		v = hp_probe_sysb_str(pool, p, type, strlen(type));
 	else
 		v = hp_v_bool(t == HP_TRUE);
 	return v;
 }
 
 /* The PROC worker (sysb.h). */
-hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
+hp_value hp_probe_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
 {
 	hp_value out;
 	if (not_as_role(s, p, pool, &out))
@@ -133,12 +133,12 @@ hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_p
 	switch (p) {
 	case HP_PROBE_SUDO:
 		if (!s->role.sudo_asked)
-			return hp_sysb_unknown(pool, p,
+			return hp_probe_sysb_unknown(pool, p,
 			                       "sudo was not asked before the %s role's "
 			                       "process started",
 			                       hp_role_names[s->role.role]);
 		if (s->role.sudo == HP_UNKNOWN)
-			return hp_sysb_unknown(
+			return hp_probe_sysb_unknown(
 			    pool, p, "%s", s->role.sudo_why ? s->role.sudo_why : "sudo: unknown");
 		return hp_v_bool(s->role.sudo == HP_TRUE);
 	case HP_PROBE_CAPS_EFFECTIVE:
@@ -160,12 +160,12 @@ hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_p
 	case HP_PROBE_PROCS_VISIBLE: {
 		int64_t uid = arg->u.i;
 		if (uid < 0 || uid >= 4294967295LL)
-			return hp_sysb_unknown(pool, p, "procs_visible(%lld): not a uid",
+			return hp_probe_sysb_unknown(pool, p, "procs_visible(%lld): not a uid",
 			                       (long long)uid);
 		hp_err e;
-		hp_tri t = hp_procs_visible((uid_t)uid, HP_PROCS_MAX_DEFAULT, &e);
+		hp_tri t = hp_os_procs_visible((uid_t)uid, HP_PROCS_MAX_DEFAULT, &e);
 		if (t == HP_UNKNOWN)
-			return hp_sysb_unknown(pool, p, "%s", e.msg);
+			return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 		return hp_v_bool(t == HP_TRUE);
 	}
 	case HP_PROBE_MOUNT_POINT:
@@ -175,9 +175,9 @@ hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_p
 	case HP_PROBE_PROCESS_UID: {
 		uid_t ru, eu, su;
 		if (getresuid(&ru, &eu, &su) < 0)
-			return hp_sysb_unknown(pool, p, "process_uid: cannot read this process's uids");
+			return hp_probe_sysb_unknown(pool, p, "process_uid: cannot read this process's uids");
 		if (ru != eu || eu != su)
-			return hp_sysb_unknown(pool, p,
+			return hp_probe_sysb_unknown(pool, p,
 			                       "process_uid: the real, effective and saved uids "
 			                       "differ (%u, %u, %u)",
 			                       (unsigned)ru, (unsigned)eu, (unsigned)su);
@@ -189,6 +189,6 @@ hp_value hp_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_p
 	case HP_PROBE_COUNT:
 		break;
 	}
-	return hp_sysb_unknown(pool, p, "%s: not answered by the %s backend", hp_probes[p].name,
+	return hp_probe_sysb_unknown(pool, p, "%s: not answered by the %s backend", hp_probes[p].name,
 	                       s->base.ops->name);
 }

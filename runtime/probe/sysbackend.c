@@ -11,9 +11,9 @@
 
 #include "os/bounded_read.h"
 
-const char hp_sysb_needs_live[] = "needs a live sandbox";
+const char hp_probe_sysb_needs_live[] = "needs a live sandbox";
 
-const char *hp_sysb_reason(hp_pool *pool, const char *fmt, ...)
+const char *hp_probe_sysb_reason(hp_pool *pool, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -24,7 +24,7 @@ const char *hp_sysb_reason(hp_pool *pool, const char *fmt, ...)
 	return r ? r : "memory limit";
 }
 
-hp_value hp_sysb_unknown(hp_pool *pool, hp_probe_id p, const char *fmt, ...)
+hp_value hp_probe_sysb_unknown(hp_pool *pool, hp_probe_id p, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -35,10 +35,10 @@ hp_value hp_sysb_unknown(hp_pool *pool, hp_probe_id p, const char *fmt, ...)
 	return hp_v_unknown(hp_probes[p].result, r ? r : "memory limit");
 }
 
-hp_value hp_sysb_str(hp_pool *pool, hp_probe_id p, const char *s, size_t len)
+hp_value hp_probe_sysb_str(hp_pool *pool, hp_probe_id p, const char *s, size_t len)
 {
 	if (len > HP_VALUE_MAX_STRING)
-		return hp_sysb_unknown(pool, p, "the answer is longer than %u bytes",
+		return hp_probe_sysb_unknown(pool, p, "the answer is longer than %u bytes",
 		                       HP_VALUE_MAX_STRING);
 	char *c = hp_pool_strndup(pool, s, len);
 	if (!c)
@@ -47,25 +47,25 @@ hp_value hp_sysb_str(hp_pool *pool, hp_probe_id p, const char *s, size_t len)
 }
 
 /* The ENV worker: the check's own environment, never the agent's. */
-hp_value hp_sysb_env(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
+hp_value hp_probe_sysb_env(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
 {
 	(void)s;
 	switch (p) {
 	case HP_PROBE_ENV:
-		return hp_env_answer(arg->u.s.p, pool);
+		return hp_probe_env_answer(arg->u.s.p, pool);
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
 	HP_PROBE_CASE_UNLESS(part, ENV, id)
 #include "model/probes.def"
 	case HP_PROBE_COUNT:
 		break;
 	}
-	return hp_sysb_unknown(pool, p, "%s: not answered from the environment", hp_probes[p].name);
+	return hp_probe_sysb_unknown(pool, p, "%s: not answered from the environment", hp_probes[p].name);
 }
 
 /* The DOC worker: a document question that reached the system backend is
  * about a document the check was not given (those given are answered in
  * front of this backend, probe/docset.h). */
-hp_value hp_sysb_doc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
+hp_value hp_probe_sysb_doc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
 {
 	(void)s;
 	switch (p) {
@@ -77,7 +77,7 @@ hp_value hp_sysb_doc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_po
 	case HP_PROBE_DOC_STRS: {
 		const char *q = arg->u.s.p, *colon = strchr(q, ':');
 		int n = colon ? (int)(colon - q) : (int)strlen(q);
-		return hp_sysb_unknown(pool, p,
+		return hp_probe_sysb_unknown(pool, p,
 		                       "no document '%.*s' was given (check --document %.*s=FILE)",
 		                       n, q, n, q);
 	}
@@ -87,7 +87,7 @@ hp_value hp_sysb_doc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_po
 	case HP_PROBE_COUNT:
 		break;
 	}
-	return hp_sysb_unknown(pool, p, "%s: not answered from a document", hp_probes[p].name);
+	return hp_probe_sysb_unknown(pool, p, "%s: not answered from a document", hp_probes[p].name);
 }
 
 static hp_value sys_ask(hp_backend *b, hp_role role, hp_probe_id p, const hp_value *arg,
@@ -98,16 +98,16 @@ static hp_value sys_ask(hp_backend *b, hp_role role, hp_probe_id p, const hp_val
 		return hp_v_unknown(HP_T_NONE, "no such probe");
 	const hp_probe_info *pi = &hp_probes[p];
 	if (arg->state != HP_VAL_KNOWN || arg->type != pi->arg)
-		return hp_sysb_unknown(pool, p, "%s: the argument is not a known %s", pi->name,
+		return hp_probe_sysb_unknown(pool, p, "%s: the argument is not a known %s", pi->name,
 		                       hp_type_names[pi->arg]);
 	if (pi->scope == HP_SCOPE_ROLE && role != s->role.role)
-		return hp_sysb_unknown(pool, p, "%s: asked as %s in the process of role %s",
+		return hp_probe_sysb_unknown(pool, p, "%s: asked as %s in the process of role %s",
 		                       pi->name, hp_role_names[role % HP_ROLE_COUNT],
 		                       hp_role_names[s->role.role]);
 	if (pi->needs == HP_NEEDS_LIVE && s->kind == HP_SYS_ROOTFS)
-		return hp_v_skipped(pi->result, hp_sysb_needs_live);
+		return hp_v_skipped(pi->result, hp_probe_sysb_needs_live);
 	if (pi->asks == HP_ASKS_HELPER && s->role.role != HP_ROLE_ROOT && s->helper_fd >= 0)
-		return hp_sysb_helper_ask(s, p, arg, pool);
+		return hp_probe_sysb_helper_ask(s, p, arg, pool);
 	/* one case per probe, to the worker of its part (sysb.h) */
 	switch (p) {
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
@@ -123,21 +123,21 @@ static hp_value sys_ask(hp_backend *b, hp_role role, hp_probe_id p, const hp_val
 static void sys_destroy(hp_backend *b)
 {
 	hp_sysbackend *s = (hp_sysbackend *)b;
-	hp_sysb_proc_reset(s);
-	hp_sys_helper_stop(s);
-	hp_sysb_etc_free(s);
+	hp_probe_sysb_proc_reset(s);
+	hp_probe_sys_helper_stop(s);
+	hp_probe_sysb_etc_free(s);
 	for (size_t i = 0; i < s->nscans; i++)
-		hp_suid_list_free(&s->scans[i].list);
+		hp_os_suid_list_free(&s->scans[i].list);
 	free(s->scans);
 	free(s->cred_groups);
-	hp_root_close(&s->root);
+	hp_os_root_close(&s->root);
 	free(s);
 }
 
 static const hp_backend_ops live_ops = {"live", sys_ask, sys_destroy, NULL};
 static const hp_backend_ops rootfs_ops = {"rootfs", sys_ask, sys_destroy, NULL};
 
-hp_sysbackend *hp_sys_open(const hp_sys_opts *o, hp_err *err)
+hp_sysbackend *hp_probe_sys_open(const hp_sys_opts *o, hp_err *err)
 {
 	bool offline = o->kind == HP_SYS_ROOTFS;
 	const char *dir = offline ? o->root_dir : "/";
@@ -150,7 +150,7 @@ hp_sysbackend *hp_sys_open(const hp_sys_opts *o, hp_err *err)
 	s->kind = o->kind;
 	s->read_cap = o->read_cap ? o->read_cap : HP_READ_CAP_DEFAULT;
 	unsigned flags = o->root_flags | (offline ? HP_ROOT_OFFLINE : 0u);
-	if (hp_root_open(&s->root, dir, flags, err) != HP_TRUE) {
+	if (hp_os_root_open(&s->root, dir, flags, err) != HP_TRUE) {
 		free(s);
 		return NULL;
 	}
@@ -167,35 +167,35 @@ hp_sysbackend *hp_sys_open(const hp_sys_opts *o, hp_err *err)
 	return s;
 }
 
-hp_backend *hp_sys_backend(hp_sysbackend *s)
+hp_backend *hp_probe_sys_backend(hp_sysbackend *s)
 {
 	return &s->base;
 }
 
-const hp_root *hp_sys_root(const hp_sysbackend *s)
+const hp_root *hp_probe_sys_root(const hp_sysbackend *s)
 {
 	return &s->root;
 }
 
-bool hp_sys_offline(const hp_sysbackend *s)
+bool hp_probe_sys_offline(const hp_sysbackend *s)
 {
 	return s->kind == HP_SYS_ROOTFS;
 }
 
-void hp_sys_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT])
+void hp_probe_sys_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT])
 {
-	hp_sysb_etc_preload(s, used);
+	hp_probe_sysb_etc_preload(s, used);
 }
 
-hp_tri hp_sys_user_ids(hp_sysbackend *s, const char *name, int64_t uid, uid_t *out_uid,
+hp_tri hp_probe_sys_user_ids(hp_sysbackend *s, const char *name, int64_t uid, uid_t *out_uid,
                        gid_t *out_gid, gid_t **gids, size_t *ngids, hp_err *why)
 {
-	return hp_sysb_etc_user_ids(s, name, uid, out_uid, out_gid, gids, ngids, why);
+	return hp_probe_sysb_etc_user_ids(s, name, uid, out_uid, out_gid, gids, ngids, why);
 }
 
-void hp_sys_set_role(hp_sysbackend *s, const hp_sys_role *r)
+void hp_probe_sys_set_role(hp_sysbackend *s, const hp_sys_role *r)
 {
-	hp_sysb_proc_reset(s);
+	hp_probe_sysb_proc_reset(s);
 	free(s->cred_groups);
 	s->cred_groups = NULL;
 	s->role = *r;

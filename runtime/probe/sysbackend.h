@@ -17,16 +17,16 @@
  * person can act on: it becomes evidence in the report.
  *
  * Lifecycle, as session.c drives it:
- *   hp_sys_open        opens the root; nothing is read yet;
- *   hp_sys_preload     reads the etc files the program's probes need, in
+ *   hp_probe_sys_open        opens the root; nothing is read yet;
+ *   hp_probe_sys_preload     reads the etc files the program's probes need, in
  *                      the parent, as root, before any child is forked
  *                      (a role's child inherits them: it may not be able
  *                      to read etc/shadow or etc/sudoers itself);
- *   hp_sys_set_role    tells the backend which role the calling process
+ *   hp_probe_sys_set_role    tells the backend which role the calling process
  *                      runs and what it may rely on (identity taken,
  *                      credentials for computed access, canaries, the
  *                      answer to `sudo` asked beforehand by the parent);
- *   hp_backend_ask     through hp_sys_backend, from the VM;
+ *   hp_backend_ask     through hp_probe_sys_backend, from the VM;
  *   hp_backend_destroy.
  */
 #ifndef HP_SYSBACKEND_H
@@ -57,23 +57,23 @@ typedef struct {
 typedef struct hp_sysbackend hp_sysbackend;
 
 /* Open the root. NULL with err set when the root cannot be opened. */
-hp_sysbackend *hp_sys_open(const hp_sys_opts *o, hp_err *err);
-hp_backend *hp_sys_backend(hp_sysbackend *s);
-const hp_root *hp_sys_root(const hp_sysbackend *s);
-bool hp_sys_offline(const hp_sysbackend *s);
+hp_sysbackend *hp_probe_sys_open(const hp_sys_opts *o, hp_err *err);
+hp_backend *hp_probe_sys_backend(hp_sysbackend *s);
+const hp_root *hp_probe_sys_root(const hp_sysbackend *s);
+bool hp_probe_sys_offline(const hp_sysbackend *s);
 
 /* Read what answering these probes needs from the root's etc files
  * (used[p] for each probe p the program asks). Idempotent: each file is
  * read once per backend. Whatever cannot be read is remembered as the
  * reason the probes that need it answer UNKNOWN. */
-void hp_sys_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT]);
+void hp_probe_sys_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT]);
 
 /* The etc data a session needs to build a role's identity: the user named
  * name (or with uid, when name is NULL), its uid, gid and groups (primary
  * first, as initgroups builds them from etc/group). HP_TRUE; HP_FALSE when
  * no such user exists; HP_UNKNOWN with why when the files cannot be
  * trusted. *gids is the caller's to free. */
-hp_tri hp_sys_user_ids(hp_sysbackend *s, const char *name, int64_t uid, uid_t *out_uid,
+hp_tri hp_probe_sys_user_ids(hp_sysbackend *s, const char *name, int64_t uid, uid_t *out_uid,
                        gid_t *out_gid, gid_t **gids, size_t *ngids, hp_err *why);
 
 /* What a role's run may rely on. */
@@ -103,17 +103,17 @@ typedef struct {
 /* Switch the backend to a role (copied; canaries and strings must outlive
  * the run). Cached per-process state (the mount table, capability state)
  * is dropped. */
-void hp_sys_set_role(hp_sysbackend *s, const hp_sys_role *r);
+void hp_probe_sys_set_role(hp_sysbackend *s, const hp_sys_role *r);
 
 /* The root helper: a child of the check that stays root and answers the
  * global probes about files (type, owner, group_owner, mode, links,
  * setuid_root) for a role's child that is not root, so that they are
  * root's answers, the same for every role. Start it right before forking
- * such a child (which must keep hp_sys_helper_fd open), stop it right
+ * such a child (which must keep hp_probe_sys_helper_fd open), stop it right
  * after: one helper serves one child. Without it, such a child answers them
  * itself, unknown where it cannot reach the path. */
-bool hp_sys_helper_start(hp_sysbackend *s, hp_err *why);
-int hp_sys_helper_fd(const hp_sysbackend *s);
-void hp_sys_helper_stop(hp_sysbackend *s);
+bool hp_probe_sys_helper_start(hp_sysbackend *s, hp_err *why);
+int hp_probe_sys_helper_fd(const hp_sysbackend *s);
+void hp_probe_sys_helper_stop(hp_sysbackend *s);
 
 #endif

@@ -158,10 +158,10 @@ int main(int argc, char **argv)
 	if (!code)
 		return 1;
 	double t_compile = now() - t0;
-	hp_facts *f = hp_facts_new();
+	hp_facts *f = hp_probe_facts_new();
 	hp_err err;
 	t0 = now();
-	if (!hp_facts_load(f, "bench.yaml", facts.data, facts.len, &err)) {
+	if (!hp_probe_facts_load(f, "bench.yaml", facts.data, facts.len, &err)) {
 		fprintf(stderr, "bench: %s\n", err.msg);
 		return 1;
 	}
@@ -182,12 +182,12 @@ int main(int argc, char **argv)
 		hp_globals g;
 		hp_role_result rr[HP_ROLE_COUNT];
 		t0 = now();
-		if (!hp_globals_eval(bc, hp_facts_backend(f), NULL, 0, NULL, &g, &err)) {
+		if (!hp_globals_eval(bc, hp_probe_facts_backend(f), NULL, 0, NULL, &g, &err)) {
 			fprintf(stderr, "bench: %s\n", err.msg);
 			return 1;
 		}
 		for (int r = 0; r < HP_ROLE_COUNT; r++)
-			hp_vm_run_role(bc, &g, (hp_role)r, hp_facts_backend(f), NULL, &rr[r]);
+			hp_vm_run_role(bc, &g, (hp_role)r, hp_probe_facts_backend(f), NULL, &rr[r]);
 		double t_vm = now() - t0;
 		steps = g.facts.steps;
 		probes = g.facts.probes;
@@ -202,7 +202,7 @@ int main(int argc, char **argv)
 		/* the whole evaluation: the same, and the rule results */
 		hp_eval ev;
 		t0 = now();
-		if (!hp_eval_run(bc, hp_facts_backend(f), NULL, 0, NULL, &ev, &err)) {
+		if (!hp_eval_run(bc, hp_probe_facts_backend(f), NULL, 0, NULL, &ev, &err)) {
 			fprintf(stderr, "bench: %s\n", err.msg);
 			return 1;
 		}
@@ -217,7 +217,7 @@ int main(int argc, char **argv)
 	printf("generated policy: %u rules, %u assertions, %zu bytes of source, %zu bytes of "
 	       "bytecode, %u instructions; paths in %u groups\n",
 	       bc->nrules, bc->nasserts, src.len, len, bc->ncode, groups);
-	printf("compile: %.3f s   facts: %zu facts read in %.3f s\n", t_compile, hp_facts_count(f),
+	printf("compile: %.3f s   facts: %zu facts read in %.3f s\n", t_compile, hp_probe_facts_count(f),
 	       t_facts);
 	if (all || !strcmp(only, "load"))
 		printf("load and verify: %.3f ms\n", t_load * 1e3);
@@ -251,7 +251,7 @@ int main(int argc, char **argv)
 	printf("shipped policy (policies/default.hpol, %zu bytes): load and verify %.1f us\n", len,
 	       t_ship * 1e6);
 	free(shipped);
-	hp_facts_free(f);
+	hp_probe_facts_free(f);
 	hp_buf_free(&src);
 	hp_buf_free(&facts);
 	return 0;

@@ -39,8 +39,8 @@ static void run(const hp_bc *bc)
 	hp_err err;
 	/* the first param given on the "command line", when it can be */
 	hp_param_override ov = {bc->nparams ? hp_bc_str(bc, bc->params[0].name) : "", "1"};
-	if (!hp_eval_run(bc, hp_facts_backend(facts), &ov, bc->nparams ? 1 : 0, &opts, &ev, &err) &&
-	    !hp_eval_run(bc, hp_facts_backend(facts), NULL, 0, &opts, &ev, &err))
+	if (!hp_eval_run(bc, hp_probe_facts_backend(facts), &ov, bc->nparams ? 1 : 0, &opts, &ev, &err) &&
+	    !hp_eval_run(bc, hp_probe_facts_backend(facts), NULL, 0, &opts, &ev, &err))
 		return;
 	hp_buf b = {0};
 	hp_eval_print(&b, &ev);
@@ -76,8 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!facts) {
 		hp_err err;
-		facts = hp_facts_new();
-		if (!hp_facts_load(facts, "fuzz.yaml", facts_yaml, sizeof facts_yaml - 1, &err))
+		facts = hp_probe_facts_new();
+		if (!hp_probe_facts_load(facts, "fuzz.yaml", facts_yaml, sizeof facts_yaml - 1, &err))
 			abort();
 	}
 	try_load(data, size);

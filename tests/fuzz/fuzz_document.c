@@ -34,19 +34,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	hp_err err;
-	hp_doc *d = hp_doc_load("pod", "fuzz.yaml", text, size, &err);
+	hp_doc *d = hp_probe_doc_load("pod", "fuzz.yaml", text, size, &err);
 	if (d) {
 		hp_pool pool;
 		hp_pool_init(&pool, 1u << 22);
 		hp_buf out = {0};
 		for (size_t i = 0; i < sizeof queries / sizeof *queries; i++)
 			for (int ask = HP_DOC_BOOL; ask <= HP_DOC_STRS; ask++) {
-				hp_value v = hp_doc_query(d, (hp_doc_ask)ask, queries[i], &pool, &out);
+				hp_value v = hp_probe_doc_query(d, (hp_doc_ask)ask, queries[i], &pool, &out);
 				hp_value_format(&out, &v);
 			}
 		hp_buf_free(&out);
 		hp_pool_free(&pool);
-		hp_doc_free(d);
+		hp_probe_doc_free(d);
 	}
 	free(text);
 	return 0;

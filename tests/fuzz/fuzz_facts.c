@@ -14,12 +14,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	hp_facts *f = hp_facts_new();
+	hp_facts *f = hp_probe_facts_new();
 	hp_err err;
-	if (hp_facts_load(f, "fuzz.yaml", text, size, &err)) {
+	if (hp_probe_facts_load(f, "fuzz.yaml", text, size, &err)) {
 		hp_pool pool;
 		hp_pool_init(&pool, 1u << 20);
-		hp_backend *b = hp_facts_backend(f);
+		hp_backend *b = hp_probe_facts_backend(f);
 		hp_value s = hp_v_str("/usr/bin", 8), none = hp_v_none(), i = hp_v_int(1000);
 		hp_value r = hp_v_role(HP_ROLE_HANGAR);
 		hp_buf out = {0};
@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		hp_buf_free(&out);
 		hp_pool_free(&pool);
 	}
-	hp_facts_free(f);
+	hp_probe_facts_free(f);
 	free(text);
 	return 0;
 }

@@ -15,11 +15,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	hp_mounts m;
 	hp_err e;
-	if (hp_mounts_parse(s, size, &m, &e) == HP_TRUE) {
+	if (hp_os_mounts_parse(s, size, &m, &e) == HP_TRUE) {
 		for (size_t i = 0; i < m.n; i++)
 			if (m.v[i].mount_point[0] != '/' || !m.v[i].fstype)
 				abort();
-		hp_mounts_free(&m);
+		hp_os_mounts_free(&m);
 	}
 	free(s);
 	return 0;

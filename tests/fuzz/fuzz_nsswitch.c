@@ -10,14 +10,14 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	hp_nsswitch ns;
-	hp_nsswitch_parse((const char *)data, size, "etc/nsswitch.conf", &ns);
+	hp_etc_nsswitch_parse((const char *)data, size, "etc/nsswitch.conf", &ns);
 	for (int d = 0; d < HP_NSS_NDB; d++) {
 		if (ns.src[d] > HP_NSS_MALFORMED || !memchr(ns.why[d], '\0', sizeof ns.why[d]) ||
 		    !ns.why[d][0])
 			abort();
 		hp_err why;
 		for (int rec = HP_FALSE; rec <= HP_UNKNOWN; rec++) {
-			hp_tri t = hp_nsswitch_files_only(&ns, (hp_nss_db)d, (hp_tri)rec, &why);
+			hp_tri t = hp_etc_nsswitch_files_only(&ns, (hp_nss_db)d, (hp_tri)rec, &why);
 			if (t == HP_TRUE && ns.src[d] != HP_NSS_FILES &&
 			    !(ns.src[d] == HP_NSS_FILES_SYSTEMD && rec == HP_FALSE))
 				abort();

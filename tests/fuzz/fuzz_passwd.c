@@ -12,30 +12,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char group[] = "root:x:0:\nsudo:x:27:agent,bob\nagent:x:1000:\nadm:x:27:\n";
 	hp_err err;
-	hp_userdb *db = hp_userdb_parse((const char *)data, size, "etc/passwd", group,
+	hp_userdb *db = hp_etc_userdb_parse((const char *)data, size, "etc/passwd", group,
 	                                sizeof group - 1, "etc/group", &err);
 	if (!db) {
 		if (!memchr(err.msg, ':', sizeof err.msg))
 			abort();
 		return 0;
 	}
-	for (size_t i = 0; i < hp_userdb_nusers(db); i++) {
-		const hp_user *u = hp_userdb_user_at(db, i);
-		if (hp_userdb_user(db, u->name) != u || u->uid == UINT32_MAX ||
+	for (size_t i = 0; i < hp_etc_userdb_nusers(db); i++) {
+		const hp_user *u = hp_etc_userdb_user_at(db, i);
+		if (hp_etc_userdb_user(db, u->name) != u || u->uid == UINT32_MAX ||
 		    u->gid == UINT32_MAX)
 			abort();
-		const hp_user *first = hp_userdb_user_by_uid(db, u->uid);
+		const hp_user *first = hp_etc_userdb_user_by_uid(db, u->uid);
 		if (!first || first->uid != u->uid || first > u)
 			abort();
 		hp_user_groups g;
-		hp_userdb_user_groups(db, u, &g);
+		hp_etc_userdb_user_groups(db, u, &g);
 		if (g.ngids < 1 || g.gids[0] != u->gid)
 			abort();
-		hp_user_groups_free(&g);
+		hp_etc_user_groups_free(&g);
 	}
-	for (size_t i = 0; i < hp_userdb_nfindings(db); i++)
-		if (!hp_userdb_finding(db, i))
+	for (size_t i = 0; i < hp_etc_userdb_nfindings(db); i++)
+		if (!hp_etc_userdb_finding(db, i))
 			abort();
-	hp_userdb_free(db);
+	hp_etc_userdb_free(db);
 	return 0;
 }

@@ -13,15 +13,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	                             "nopw::1001:1001::/:/bin/sh\n";
 	static const char group[] = "root:x:0:\n";
 	hp_err err;
-	hp_userdb *db = hp_userdb_parse(passwd, sizeof passwd - 1, "etc/passwd", group,
+	hp_userdb *db = hp_etc_userdb_parse(passwd, sizeof passwd - 1, "etc/passwd", group,
 	                                sizeof group - 1, "etc/group", &err);
 	if (!db)
 		abort();
-	hp_shadow *sh = hp_shadow_parse((const char *)data, size, "etc/shadow", &err);
+	hp_shadow *sh = hp_etc_shadow_parse((const char *)data, size, "etc/shadow", &err);
 	static const char *const names[] = {"root", "agent", "nopw", "nobody"};
 	for (size_t i = 0; i < 4; i++) {
-		hp_tri t = hp_password_empty(db, sh, "etc/shadow", names[i], &err);
-		const char *pw = sh ? hp_shadow_password(sh, names[i]) : NULL;
+		hp_tri t = hp_etc_password_empty(db, sh, "etc/shadow", names[i], &err);
+		const char *pw = sh ? hp_etc_shadow_password(sh, names[i]) : NULL;
 		if (i == 2 && t != HP_TRUE)
 			abort();
 		if (i == 3 && t != HP_UNKNOWN)
@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (i < 2 && t != (pw ? (pw[0] ? HP_FALSE : HP_TRUE) : HP_UNKNOWN))
 			abort();
 	}
-	hp_shadow_free(sh);
-	hp_userdb_free(db);
+	hp_etc_shadow_free(sh);
+	hp_etc_userdb_free(db);
 	return 0;
 }

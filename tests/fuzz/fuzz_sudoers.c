@@ -55,9 +55,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = z + 1;
 	}
 	hp_memfs fs = {files, n};
-	hp_sudo_files cb = hp_memfs_callbacks(&fs);
+	hp_sudo_files cb = hp_sudoers_memfs_callbacks(&fs);
 	hp_err err;
-	hp_userdb *db = hp_userdb_parse(passwd, sizeof passwd - 1, "etc/passwd", group,
+	hp_userdb *db = hp_etc_userdb_parse(passwd, sizeof passwd - 1, "etc/passwd", group,
 	                                sizeof group - 1, "etc/group", &err);
 	if (!db)
 		abort();
@@ -67,6 +67,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s = hp_sudoers_load("/etc/sudoers", &cb);
 	check(s, db);
 	hp_sudoers_free(s);
-	hp_userdb_free(db);
+	hp_etc_userdb_free(db);
 	return 0;
 }

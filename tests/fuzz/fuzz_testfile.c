@@ -21,11 +21,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (hp_test_file_parse("fuzz_test.yaml", text, size, &tf, &err)) {
 		for (size_t i = 0; i < tf.ncases; i++) {
 			const hp_test_case *c = &tf.cases[i];
-			hp_facts *f = hp_facts_new();
+			hp_facts *f = hp_probe_facts_new();
 			for (size_t k = 0; k < c->ninline; k++)
-				(void)hp_facts_load(f, c->file, c->inline_facts[k].text,
+				(void)hp_probe_facts_load(f, c->file, c->inline_facts[k].text,
 				                    c->inline_facts[k].len, &err);
-			hp_facts_free(f);
+			hp_probe_facts_free(f);
 		}
 	}
 	hp_test_file_free(&tf);

@@ -84,7 +84,7 @@ static int setup(void **state)
 	const unsigned g[][3] = {{1, 6, 0}, {4, 0, 0}, {8, 6, FX_GROUP}, {16, 7, 0}, {32, 4, 0}};
 	set_acl(d, "acl_group", g, 5);
 	hp_err e;
-	assert_int_equal(hp_root_open(&f->root, d, 0, &e), HP_TRUE);
+	assert_int_equal(hp_os_root_open(&f->root, d, 0, &e), HP_TRUE);
 	*state = f;
 	return 0;
 }
@@ -92,7 +92,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	fx *f = *state;
-	hp_root_close(&f->root);
+	hp_os_root_close(&f->root);
 	fx_rmtree(f->dir);
 	free(f);
 	return 0;
@@ -107,7 +107,7 @@ static const int modes[] = {HP_ACC_READ, HP_ACC_WRITE, HP_ACC_EXEC};
 typedef struct {
 	fx *f;
 	hp_tri got[NFILES][3];
-	int live; /* hp_access_live instead of the bare kernel answer */
+	int live; /* hp_os_access_live instead of the bare kernel answer */
 } ask_ctx;
 
 /* The child writes its answers into a shared mapping. */
@@ -117,11 +117,11 @@ static int ask_all(void *arg)
 	for (size_t i = 0; i < NFILES; i++) {
 		int fd;
 		hp_err e;
-		if (hp_resolve(&c->f->root, files[i], 0, &fd, &e) != HP_TRUE)
+		if (hp_os_resolve(&c->f->root, files[i], 0, &fd, &e) != HP_TRUE)
 			return 1;
 		for (int m = 0; m < 3; m++)
-			c->got[i][m] = c->live ? hp_access_live(fd, modes[m], &e)
-			                       : hp_access_kernel(fd, modes[m], &e);
+			c->got[i][m] = c->live ? hp_os_access_live(fd, modes[m], &e)
+			                       : hp_os_access_kernel(fd, modes[m], &e);
 		close(fd);
 	}
 	return 0;
@@ -220,9 +220,9 @@ static void test_computed_agrees_with_kernel(void **state)
 		for (size_t i = 0; i < NFILES; i++) {
 			int fd;
 			hp_err e;
-			assert_int_equal(hp_resolve(&f->root, files[i], 0, &fd, &e), HP_TRUE);
+			assert_int_equal(hp_os_resolve(&f->root, files[i], 0, &fd, &e), HP_TRUE);
 			for (int m = 0; m < 3; m++) {
-				hp_tri c = hp_access_computed(fd, &cr, modes[m], &e);
+				hp_tri c = hp_os_access_computed(fd, &cr, modes[m], &e);
 				if (c != k->got[i][m])
 					print_error("%s mode %d cred %zu: computed %d kernel %d\n",
 					            files[i], modes[m], ci, c, k->got[i][m]);
@@ -239,17 +239,17 @@ static void test_computed_capabilities(void **state)
 	fx *f = *state;
 	int fd;
 	hp_err e;
-	assert_int_equal(hp_resolve(&f->root, "r600", 0, &fd, &e), HP_TRUE);
+	assert_int_equal(hp_os_resolve(&f->root, "r600", 0, &fd, &e), HP_TRUE);
 	hp_cred c = {FX_AGENT, FX_AGENT, NULL, 0, 0};
-	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_WRITE, &e), HP_FALSE);
+	assert_int_equal(hp_os_access_computed(fd, &c, HP_ACC_WRITE, &e), HP_FALSE);
 	c.caps = 1ull << 1; /* CAP_DAC_OVERRIDE */
-	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_WRITE, &e), HP_TRUE);
-	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_EXEC, &e), HP_FALSE);
+	assert_int_equal(hp_os_access_computed(fd, &c, HP_ACC_WRITE, &e), HP_TRUE);
+	assert_int_equal(hp_os_access_computed(fd, &c, HP_ACC_EXEC, &e), HP_FALSE);
 	c.caps = 1ull << 2; /* CAP_DAC_READ_SEARCH */
-	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_READ, &e), HP_TRUE);
-	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_WRITE, &e), HP_FALSE);
+	assert_int_equal(hp_os_access_computed(fd, &c, HP_ACC_READ, &e), HP_TRUE);
+	assert_int_equal(hp_os_access_computed(fd, &c, HP_ACC_WRITE, &e), HP_FALSE);
 	c.caps = 1ull << 3; /* CAP_FOWNER: may chmod anything */
-	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_WRITE, &e), HP_TRUE);
+	assert_int_equal(hp_os_access_computed(fd, &c, HP_ACC_WRITE, &e), HP_TRUE);
 	assert_string_equal(e.msg, "the role owns the file (or has CAP_FOWNER) and can chmod it");
 	close(fd);
 }
@@ -261,9 +261,9 @@ static void test_overflow_owner_is_unknown(void **state)
 	fx_file(f->dir, "nobody", "x", 0644, 65534, 65534);
 	int fd;
 	hp_err e;
-	assert_int_equal(hp_resolve(&f->root, "nobody", 0, &fd, &e), HP_TRUE);
+	assert_int_equal(hp_os_resolve(&f->root, "nobody", 0, &fd, &e), HP_TRUE);
 	hp_cred c = {FX_AGENT, FX_AGENT, NULL, 0, 0};
-	assert_int_equal(hp_access_computed(fd, &c, HP_ACC_READ, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_access_computed(fd, &c, HP_ACC_READ, &e), HP_UNKNOWN);
 	assert_string_equal(
 	    e.msg, "owned by the overflow id 65534:65534 (unmapped in this user namespace)");
 	close(fd);
@@ -274,10 +274,10 @@ static int write_immutable(void *arg)
 	fx *f = arg;
 	int fd;
 	hp_err e;
-	if (hp_resolve(&f->root, "a066", 0, &fd, &e) != HP_TRUE)
+	if (hp_os_resolve(&f->root, "a066", 0, &fd, &e) != HP_TRUE)
 		return 1;
 	/* the agent owns it, yet neither write nor chmod can work */
-	int r = hp_access_live(fd, HP_ACC_WRITE, &e) == HP_FALSE ? 0 : 2;
+	int r = hp_os_access_live(fd, HP_ACC_WRITE, &e) == HP_FALSE ? 0 : 2;
 	close(fd);
 	return r;
 }
@@ -301,15 +301,15 @@ static int write_on_ro(void *arg)
 	int fd;
 	hp_err e;
 	int r = 0;
-	if (hp_resolve(&f->root, "r666", 0, &fd, &e) != HP_TRUE)
+	if (hp_os_resolve(&f->root, "r666", 0, &fd, &e) != HP_TRUE)
 		return 1;
-	if (hp_access_live(fd, HP_ACC_WRITE, &e) != HP_FALSE)
+	if (hp_os_access_live(fd, HP_ACC_WRITE, &e) != HP_FALSE)
 		r = 2;
 	close(fd);
 	/* owned by the agent: chmod cannot help on a read-only mount either */
-	if (hp_resolve(&f->root, "a000", 0, &fd, &e) != HP_TRUE)
+	if (hp_os_resolve(&f->root, "a000", 0, &fd, &e) != HP_TRUE)
 		return 3;
-	if (hp_access_live(fd, HP_ACC_WRITE, &e) != HP_FALSE)
+	if (hp_os_access_live(fd, HP_ACC_WRITE, &e) != HP_FALSE)
 		r = 4;
 	close(fd);
 	return r;
@@ -330,8 +330,8 @@ static void test_read_only_mount(void **state)
 		    mount(NULL, f->dir, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) < 0)
 			_exit(20);
 		hp_err e;
-		hp_root_close(&f->root);
-		if (hp_root_open(&f->root, f->dir, 0, &e) != HP_TRUE)
+		hp_os_root_close(&f->root);
+		if (hp_os_root_open(&f->root, f->dir, 0, &e) != HP_TRUE)
 			_exit(21);
 		_exit(fx_run_as(FX_AGENT, FX_AGENT, write_on_ro, f));
 	}
@@ -367,9 +367,9 @@ static int filtered_child(void *arg)
 	int fd;
 	hp_err e;
 	e.msg[0] = '\0';
-	if (hp_resolve(&c->f->root, c->file, 0, &fd, &e) != HP_TRUE)
+	if (hp_os_resolve(&c->f->root, c->file, 0, &fd, &e) != HP_TRUE)
 		return 31;
-	hp_tri t = hp_access_kernel(fd, HP_ACC_WRITE, &e);
+	hp_tri t = hp_os_access_kernel(fd, HP_ACC_WRITE, &e);
 	if (t != c->want)
 		return 32;
 	if (c->msg && strcmp(e.msg, c->msg) != 0)
@@ -423,35 +423,35 @@ static void test_acl_parse_errors(void **state)
 	unsigned char b[4 + 8 * 8] = {0};
 	hp_acl a;
 	hp_err e;
-	assert_int_equal(hp_acl_parse(b, 3, &a, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_acl_parse(b, 3, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: size 3 is not 4 + 8 * entries");
 	const unsigned v[][3] = {{1, 6, 0}, {4, 4, 0}, {32, 4, 0}};
 	size_t n = acl_blob(b, v, 3);
 	b[0] = 1;
-	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_acl_parse(b, n, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: version 1, expected 2");
 	const unsigned bad_tag[][3] = {{1, 6, 0}, {0x40, 4, 0}, {32, 4, 0}};
 	n = acl_blob(b, bad_tag, 3);
-	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_acl_parse(b, n, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: entry 2: unknown tag 0x40");
 	const unsigned nomask[][3] = {{1, 6, 0}, {2, 6, 5}, {4, 4, 0}, {32, 4, 0}};
 	n = acl_blob(b, nomask, 4);
-	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_acl_parse(b, n, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: named entries without a mask");
 	const unsigned twice[][3] = {{1, 6, 0}, {2, 6, 5},  {2, 4, 5},
 	                             {4, 4, 0}, {16, 7, 0}, {32, 4, 0}};
 	n = acl_blob(b, twice, 6);
-	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_acl_parse(b, n, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: entry 3: id 5 named twice");
 	const unsigned perm[][3] = {{1, 9, 0}, {4, 4, 0}, {32, 4, 0}};
 	n = acl_blob(b, perm, 3);
-	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_acl_parse(b, n, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: entry 1: permission bits 0x9");
 	const unsigned ok[][3] = {{1, 6, 0}, {4, 4, 0}, {32, 4, 0}};
 	n = acl_blob(b, ok, 3);
-	assert_int_equal(hp_acl_parse(b, n, &a, &e), HP_TRUE);
+	assert_int_equal(hp_os_acl_parse(b, n, &a, &e), HP_TRUE);
 	assert_int_equal(a.n, 3);
-	hp_acl_free(&a);
+	hp_os_acl_free(&a);
 }
 
 /* An ACL written by setfacl parses, and grants what getfacl says. */
@@ -473,14 +473,14 @@ static void test_acl_from_setfacl(void **state)
 	assert_true(n > 0);
 	hp_acl a;
 	hp_err e;
-	assert_int_equal(hp_acl_parse(b, (size_t)n, &a, &e), HP_TRUE);
+	assert_int_equal(hp_os_acl_parse(b, (size_t)n, &a, &e), HP_TRUE);
 	gid_t g1[] = {FX_OTHER};
 	gid_t g2[] = {FX_AGENT, FX_GROUP};
-	assert_true(hp_acl_grants(&a, 0, 0, FX_OTHER, g1, 1, 6));
-	assert_false(hp_acl_grants(&a, 0, 0, FX_AGENT, g2, 2, 2));
-	assert_true(hp_acl_grants(&a, 0, 0, FX_AGENT, g2, 2, 4));
-	assert_false(hp_acl_grants(&a, 0, 0, FX_AGENT, g2, 1, 4));
-	hp_acl_free(&a);
+	assert_true(hp_os_acl_grants(&a, 0, 0, FX_OTHER, g1, 1, 6));
+	assert_false(hp_os_acl_grants(&a, 0, 0, FX_AGENT, g2, 2, 2));
+	assert_true(hp_os_acl_grants(&a, 0, 0, FX_AGENT, g2, 2, 4));
+	assert_false(hp_os_acl_grants(&a, 0, 0, FX_AGENT, g2, 1, 4));
+	hp_os_acl_free(&a);
 }
 
 int main(void)

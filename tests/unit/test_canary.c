@@ -47,11 +47,11 @@ static int probe_all(void *arg, hp_frame_writer *out)
 {
 	const hp_canary *c = arg;
 	hp_err e;
-	hp_frame_add_u64(out, 1, hp_canary_signal(c, &e));
+	hp_frame_add_u64(out, 1, hp_os_canary_signal(c, &e));
 	hp_frame_add_str(out, 11, e.msg);
-	hp_frame_add_u64(out, 2, hp_canary_ptrace(c, &e));
+	hp_frame_add_u64(out, 2, hp_os_canary_ptrace(c, &e));
 	hp_frame_add_str(out, 12, e.msg);
-	hp_frame_add_u64(out, 3, hp_canary_proc_mem(c, &e));
+	hp_frame_add_u64(out, 3, hp_os_canary_proc_mem(c, &e));
 	hp_frame_add_str(out, 13, e.msg);
 	return 0;
 }
@@ -68,7 +68,7 @@ static void probe_as(const hp_identity *id, hp_canary *c, hp_tri want[3])
 	                   .max_records = 16};
 	hp_frame f;
 	hp_err e;
-	hp_tri t = hp_child_run(&o, probe_all, c, &f, &e);
+	hp_tri t = hp_os_child_run(&o, probe_all, c, &f, &e);
 	if (t != HP_TRUE)
 		print_error("%s\n", e.msg);
 	assert_int_equal(t, HP_TRUE);
@@ -91,14 +91,14 @@ static void test_agent_cannot_reach_hangar(void **state)
 	FX_NEED_ROOT();
 	hp_canary c;
 	hp_err e;
-	assert_int_equal(hp_canary_start(&c, &hangar, 5000, &e), HP_TRUE);
+	assert_int_equal(hp_os_canary_start(&c, &hangar, 5000, &e), HP_TRUE);
 	hp_tri no[3] = {HP_FALSE, HP_FALSE, HP_FALSE};
 	hp_tri yes[3] = {HP_TRUE, HP_TRUE, HP_TRUE};
 	probe_as(&agent, &c, no);
 	probe_as(&agent_plain, &c, no);
 	probe_as(NULL, &c, yes); /* root can */
 	pid_t pid = c.pid;
-	hp_canary_stop(&c);
+	hp_os_canary_stop(&c);
 	assert_int_equal(kill(pid, 0), -1);
 	assert_int_equal(errno, ESRCH);
 	assert_int_equal(fx_count_procs_of_uid(FX_HANGAR), 0);
@@ -112,10 +112,10 @@ static void test_same_uid_dumpable_is_reachable(void **state)
 	FX_NEED_ROOT();
 	hp_canary c;
 	hp_err e;
-	assert_int_equal(hp_canary_start(&c, &agent_plain, 5000, &e), HP_TRUE);
+	assert_int_equal(hp_os_canary_start(&c, &agent_plain, 5000, &e), HP_TRUE);
 	hp_tri yes[3] = {HP_TRUE, HP_TRUE, HP_TRUE};
 	probe_as(&agent_plain, &c, yes);
-	hp_canary_stop(&c);
+	hp_os_canary_stop(&c);
 }
 
 /* The agent-role child is non-dumpable: a process of the agent uid can
@@ -126,10 +126,10 @@ static void test_agent_cannot_trace_agent_role_child(void **state)
 	FX_NEED_ROOT();
 	hp_canary c;
 	hp_err e;
-	assert_int_equal(hp_canary_start(&c, &agent, 5000, &e), HP_TRUE);
+	assert_int_equal(hp_os_canary_start(&c, &agent, 5000, &e), HP_TRUE);
 	hp_tri want[3] = {HP_TRUE, HP_FALSE, HP_FALSE};
 	probe_as(&agent_plain, &c, want);
-	hp_canary_stop(&c);
+	hp_os_canary_stop(&c);
 }
 
 static void test_failed_switch_and_dead_canary(void **state)
@@ -140,20 +140,20 @@ static void test_failed_switch_and_dead_canary(void **state)
 	hp_err e;
 	hp_identity bad = agent;
 	bad.uid = (uid_t)-1;
-	assert_int_equal(hp_canary_start(&c, &bad, 5000, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_canary_start(&c, &bad, 5000, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg,
 	                    "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
 	assert_int_equal(c.pid, 0);
 	/* a canary that died is never reported as unreachable */
-	assert_int_equal(hp_canary_start(&c, &hangar, 5000, &e), HP_TRUE);
+	assert_int_equal(hp_os_canary_start(&c, &hangar, 5000, &e), HP_TRUE);
 	kill(c.pid, SIGKILL);
 	siginfo_t si;
 	waitid(P_PID, (id_t)c.pid, &si, WEXITED | WNOWAIT);
-	assert_int_equal(hp_canary_signal(&c, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_canary_signal(&c, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "canary: it is gone");
-	assert_int_equal(hp_canary_ptrace(&c, &e), HP_UNKNOWN);
-	assert_int_equal(hp_canary_proc_mem(&c, &e), HP_UNKNOWN);
-	hp_canary_stop(&c);
+	assert_int_equal(hp_os_canary_ptrace(&c, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_canary_proc_mem(&c, &e), HP_UNKNOWN);
+	hp_os_canary_stop(&c);
 }
 
 /* An agent process hammers PTRACE_SEIZE, /proc/PID/mem and pidfd_getfd on
@@ -169,7 +169,7 @@ static int hammer(void *arg)
 {
 	hammer_counts *h = arg;
 	pid_t self = getpid();
-	for (int64_t end = hp_now_ms() + 1500; hp_now_ms() < end;) {
+	for (int64_t end = hp_os_now_ms() + 1500; hp_os_now_ms() < end;) {
 		DIR *d = opendir("/proc");
 		if (!d)
 			return 1;
@@ -237,7 +237,7 @@ static void test_hammering_while_switching(void **state)
 	pid_t attacker = fork();
 	if (attacker == 0) {
 		hp_identity a = agent_plain;
-		if (hp_identity_become(&a, &e) != HP_TRUE)
+		if (hp_os_identity_become(&a, &e) != HP_TRUE)
 			_exit(2);
 		_exit(hammer(h));
 	}
@@ -247,9 +247,9 @@ static void test_hammering_while_switching(void **state)
 	                   .deadline_ms = 5000,
 	                   .max_msg = 4096,
 	                   .max_records = 4};
-	for (int64_t end = hp_now_ms() + 1200; hp_now_ms() < end;) {
+	for (int64_t end = hp_os_now_ms() + 1200; hp_os_now_ms() < end;) {
 		hp_frame f;
-		if (hp_child_run(&o, sleepy, NULL, &f, &e) == HP_TRUE) {
+		if (hp_os_child_run(&o, sleepy, NULL, &f, &e) == HP_TRUE) {
 			ok++;
 			hp_frame_free(&f);
 		}

@@ -50,7 +50,7 @@ static void test_results_come_back(void **state)
 	hp_child_opts o = opts(5000);
 	hp_frame f;
 	hp_err e;
-	assert_int_equal(hp_child_run(&o, report_ids, NULL, &f, &e), HP_TRUE);
+	assert_int_equal(hp_os_child_run(&o, report_ids, NULL, &f, &e), HP_TRUE);
 	uint64_t v;
 	assert_int_equal(f.n, 2);
 	assert_int_equal(hp_frame_rec_u64(hp_frame_find(&f, 1), &v), 0);
@@ -68,13 +68,13 @@ static void test_identity_taken(void **state)
 	o.identity = &id;
 	hp_frame f;
 	hp_err e;
-	assert_int_equal(hp_child_run(&o, report_ids, NULL, &f, &e), HP_TRUE);
+	assert_int_equal(hp_os_child_run(&o, report_ids, NULL, &f, &e), HP_TRUE);
 	uint64_t v;
 	assert_int_equal(hp_frame_rec_u64(hp_frame_find(&f, 1), &v), 0);
 	assert_int_equal(v, FX_AGENT);
 	hp_frame_free(&f);
 	id.uid = (uid_t)-1;
-	assert_int_equal(hp_child_run(&o, report_ids, NULL, &f, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_child_run(&o, report_ids, NULL, &f, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg,
 	                    "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
 }
@@ -101,9 +101,9 @@ static void test_deadline_kills_everything(void **state)
 	o.identity = &id;
 	hp_frame f;
 	hp_err e;
-	int64_t t0 = hp_now_ms();
-	assert_int_equal(hp_child_run(&o, hang, NULL, &f, &e), HP_UNKNOWN);
-	int64_t took = hp_now_ms() - t0;
+	int64_t t0 = hp_os_now_ms();
+	assert_int_equal(hp_os_child_run(&o, hang, NULL, &f, &e), HP_UNKNOWN);
+	int64_t took = hp_os_now_ms() - t0;
 	assert_string_equal(e.msg, "child exceeded its 200 ms deadline");
 	assert_true(took >= 190 && took < 2000);
 	/* the grandchild was in the child's group; give init a moment to reap */
@@ -160,16 +160,16 @@ static void test_failures_are_unknown(void **state)
 	hp_child_opts o = opts(5000);
 	hp_frame f;
 	hp_err e;
-	assert_int_equal(hp_child_run(&o, crash, NULL, &f, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_child_run(&o, crash, NULL, &f, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "child killed by signal 11");
-	assert_int_equal(hp_child_run(&o, exit3, NULL, &f, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_child_run(&o, exit3, NULL, &f, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "child exited with status 3");
-	assert_int_equal(hp_child_run(&o, fails, NULL, &f, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_child_run(&o, fails, NULL, &f, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "the child's function failed");
 	o.max_msg = 4096;
-	assert_int_equal(hp_child_run(&o, big, NULL, &f, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_child_run(&o, big, NULL, &f, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "child sent more than 4096 bytes");
-	assert_int_equal(hp_child_run(&o, garbage, NULL, &f, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_child_run(&o, garbage, NULL, &f, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "child sent a malformed message: frame: bad magic");
 }
 
@@ -208,7 +208,7 @@ static void check_fds(int keep_fd, const char *want_cwd)
 	o.nkeep = 1;
 	hp_frame f;
 	hp_err e;
-	hp_tri t = hp_child_run(&o, list_fds, NULL, &f, &e);
+	hp_tri t = hp_os_child_run(&o, list_fds, NULL, &f, &e);
 	close(stray);
 	close(stray2);
 	if (t != HP_TRUE)

@@ -33,7 +33,7 @@ static void test_signal_kills_descendants(void **state)
 	assert_true(checker >= 0);
 	if (checker == 0) {
 		close(p[0]);
-		hp_cleanup_install(0);
+		hp_os_cleanup_install(0);
 		pid_t g = fork();
 		if (g == 0) {
 			setsid();
@@ -70,7 +70,7 @@ static void test_backstop(void **state)
 	if (checker == 0) {
 		close(p[0]);
 		dup2(p[1], 2);
-		hp_cleanup_install(50);
+		hp_os_cleanup_install(50);
 		for (;;)
 			pause();
 	}
@@ -94,8 +94,8 @@ static void test_restore(void **state)
 	pid_t checker = fork();
 	assert_true(checker >= 0);
 	if (checker == 0) {
-		hp_cleanup_install(30);
-		hp_cleanup_restore();
+		hp_os_cleanup_install(30);
+		hp_os_cleanup_restore();
 		struct timespec ts = {0, 100 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 		struct sigaction sa;

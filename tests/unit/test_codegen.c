@@ -172,12 +172,12 @@ static const char *evaluate(const char *src, const char *facts)
 {
 	static char out[4096];
 	hp_bc *bc = load_text(src);
-	hp_facts *f = hp_facts_new();
+	hp_facts *f = hp_probe_facts_new();
 	hp_err err;
-	if (!hp_facts_load(f, "f.yaml", facts, strlen(facts), &err))
+	if (!hp_probe_facts_load(f, "f.yaml", facts, strlen(facts), &err))
 		fail_msg("%s", err.msg);
 	hp_eval ev;
-	assert_true(hp_eval_run(bc, hp_facts_backend(f), NULL, 0, NULL, &ev, &err));
+	assert_true(hp_eval_run(bc, hp_probe_facts_backend(f), NULL, 0, NULL, &ev, &err));
 	hp_buf b = {0};
 	for (uint32_t i = 0; i < bc->nrules; i++) {
 		hp_buf_printf(&b, "%s%s", i ? " " : "", hp_result_names[ev.rules[i].result]);
@@ -190,7 +190,7 @@ static const char *evaluate(const char *src, const char *facts)
 	snprintf(out, sizeof out, "%s", b.data);
 	hp_buf_free(&b);
 	hp_eval_free(&ev);
-	hp_facts_free(f);
+	hp_probe_facts_free(f);
 	hp_bc_free(bc);
 	return out;
 }
@@ -274,12 +274,12 @@ static void test_roles_and_providers(void **state)
 	assert_string_equal(hp_bc_str(bc, bc->conds[0].text), "env(\"X\") == \"1\"");
 	assert_string_equal(hp_bc_str(bc, bc->conds[1].because), "no token");
 	/* the adapters decide.h reads */
-	hp_facts *f = hp_facts_new();
+	hp_facts *f = hp_probe_facts_new();
 	hp_err err;
 	const char *facts = "facts:\n- {probe: env, arg: X, answer: \"1\"}\n";
-	assert_true(hp_facts_load(f, "f.yaml", facts, strlen(facts), &err));
+	assert_true(hp_probe_facts_load(f, "f.yaml", facts, strlen(facts), &err));
 	hp_eval ev;
-	assert_true(hp_eval_run(bc, hp_facts_backend(f), NULL, 0, NULL, &ev, &err));
+	assert_true(hp_eval_run(bc, hp_probe_facts_backend(f), NULL, 0, NULL, &ev, &err));
 	hp_strv keep = {0};
 	hp_rule_outcome ro[1];
 	hp_eval_rule_outcomes(&ev, ro, &keep);
@@ -299,7 +299,7 @@ static void test_roles_and_providers(void **state)
 	assert_string_equal(pp.never[0].because, "no token");
 	hp_strv_free(&keep);
 	hp_eval_free(&ev);
-	hp_facts_free(f);
+	hp_probe_facts_free(f);
 	hp_bc_free(bc);
 }
 

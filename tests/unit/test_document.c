@@ -21,7 +21,7 @@ static char text[2048];
 static hp_doc *load(const char *src)
 {
 	hp_err err;
-	hp_doc *d = hp_doc_load("pod", "pod.yaml", src, strlen(src), &err);
+	hp_doc *d = hp_probe_doc_load("pod", "pod.yaml", src, strlen(src), &err);
 	if (!d)
 		fail_msg("did not load: %s", err.msg);
 	return d;
@@ -30,9 +30,9 @@ static hp_doc *load(const char *src)
 static const char *refused(const char *src)
 {
 	static hp_err err;
-	hp_doc *d = hp_doc_load("pod", "pod.yaml", src, strlen(src), &err);
+	hp_doc *d = hp_probe_doc_load("pod", "pod.yaml", src, strlen(src), &err);
 	if (d) {
-		hp_doc_free(d);
+		hp_probe_doc_free(d);
 		return "(loaded)";
 	}
 	return err.msg;
@@ -44,7 +44,7 @@ static const char *q(const hp_doc *d, hp_doc_ask ask, const char *path)
 	hp_pool pool;
 	hp_pool_init(&pool, 1 << 20);
 	hp_buf b = {0}, where = {0};
-	hp_value v = hp_doc_query(d, ask, path, &pool, &where);
+	hp_value v = hp_probe_doc_query(d, ask, path, &pool, &where);
 	hp_value_format(&b, &v);
 	if (where.len)
 		hp_buf_printf(&b, " @ %s", where.data);
@@ -78,7 +78,7 @@ static void test_yaml11_scalars(void **state)
 {
 	(void)state;
 	hp_doc *d = load(pod);
-	assert_string_equal(hp_doc_kind(d), "Pod");
+	assert_string_equal(hp_probe_doc_kind(d), "Pod");
 	assert_string_equal(q(d, HP_DOC_BOOL, "spec.hostPID"), "false @ pod.yaml:4:12: spec.hostPID");
 	assert_string_equal(q(d, HP_DOC_BOOL, "spec.shareProcessNamespace"),
 	                    "false @ pod.yaml:5:26: spec.shareProcessNamespace");
@@ -92,7 +92,7 @@ static void test_yaml11_scalars(void **state)
 	assert_string_equal(q(d, HP_DOC_BOOL, "spec.containers[0].securityContext.privileged"),
 	                    "unknown (pod.yaml:8:54: spec.containers[0].securityContext.privileged "
 	                    "is a string, not a bool)");
-	hp_doc_free(d);
+	hp_probe_doc_free(d);
 
 	d = load("a: 0755\nb: 1_000\nc: -0b11\nd: 1.5\ne: Yes\nf: y\ng: ON\nh: 99999999999999999999\n"
 	         "i: '0755'\nj: .inf\n");
@@ -106,7 +106,7 @@ static void test_yaml11_scalars(void **state)
 	assert_string_equal(q(d, HP_DOC_INT, "h"), "unknown (pod.yaml:8:4: h is a float, not an int)");
 	assert_string_equal(q(d, HP_DOC_STR, "i"), "\"0755\" @ pod.yaml:9:4: i");
 	assert_string_equal(q(d, HP_DOC_INT, "j"), "unknown (pod.yaml:10:4: j is a float, not an int)");
-	hp_doc_free(d);
+	hp_probe_doc_free(d);
 }
 
 static void test_json(void **state)
@@ -118,7 +118,7 @@ static void test_json(void **state)
 	                    "true @ pod.yaml:1:33: spec.hostPID");
 	assert_string_equal(q(d, HP_DOC_COUNT, "@pod.spec.containers[*].ports[*].hostPort"),
 	                    "1 @ pod.yaml:1:85: spec.containers[0].ports[0].hostPort");
-	hp_doc_free(d);
+	hp_probe_doc_free(d);
 }
 
 static void test_absent_and_null(void **state)
@@ -137,7 +137,7 @@ static void test_absent_and_null(void **state)
 	assert_string_equal(q(d, HP_DOC_COUNT, "spec.volumes[*].hostPath"), "0 @ pod.yaml:17:7: spec.volumes[0].hostPath");
 	assert_string_equal(q(d, HP_DOC_STR, "spec.containers[name=\"nope\"].image"),
 	                    "absent @ pod.yaml:7:5: spec.containers[name=\"nope\"].image");
-	hp_doc_free(d);
+	hp_probe_doc_free(d);
 }
 
 static void test_selections(void **state)
@@ -162,7 +162,7 @@ static void test_selections(void **state)
 	                    "unknown (the query 'spec..x' is not a path (at '..x'))");
 	assert_string_equal(q(d, HP_DOC_STR, "spec[name=x y]"),
 	                    "unknown (the query 'spec[name=x y]' is not a path (at '[name=x y]'))");
-	hp_doc_free(d);
+	hp_probe_doc_free(d);
 }
 
 static void test_pod_templates(void **state)
@@ -178,25 +178,25 @@ static void test_pod_templates(void **state)
 		hp_doc *d = load(docs[i]);
 		assert_string_equal(q(d, HP_DOC_BOOL, "@pod.spec.hostPID"),
 		                    "true @ pod.yaml:5:16: spec.template.spec.hostPID");
-		hp_doc_free(d);
+		hp_probe_doc_free(d);
 	}
 	hp_doc *d = load("kind: CronJob\nspec:\n  jobTemplate:\n    spec:\n      template:\n"
 	                 "        spec: {hostPID: true}\n");
 	assert_string_equal(q(d, HP_DOC_BOOL, "@pod.spec.hostPID"),
 	                    "true @ pod.yaml:6:25: spec.jobTemplate.spec.template.spec.hostPID");
-	hp_doc_free(d);
+	hp_probe_doc_free(d);
 	d = load("kind: Deployment\nspec: {}\n");
 	assert_string_equal(q(d, HP_DOC_BOOL, "@pod.spec.hostPID"), "absent @ pod.yaml:2:7: spec");
-	hp_doc_free(d);
+	hp_probe_doc_free(d);
 	d = load("kind: Service\nspec: {}\n");
 	assert_string_equal(q(d, HP_DOC_BOOL, "@pod.spec.hostPID"),
 	                    "unknown (pod.yaml:1:1: (the document) is a Service: it has no pod)");
-	hp_doc_free(d);
+	hp_probe_doc_free(d);
 	d = load("spec: {}\n");
 	assert_string_equal(q(d, HP_DOC_BOOL, "@pod.spec.hostPID"),
 	                    "unknown (pod.yaml:1:1: (the document) has no kind: it is not a Pod or a "
 	                    "workload)");
-	hp_doc_free(d);
+	hp_probe_doc_free(d);
 }
 
 static void test_refusals(void **state)
@@ -231,25 +231,25 @@ static void test_refusals(void **state)
 	assert_string_equal(refused(deep), "pod.yaml:1:67: values nested more than 64 deep");
 	free(deep);
 	hp_err err;
-	assert_null(hp_doc_load("a b", "f", "a: 1", 4, &err));
+	assert_null(hp_probe_doc_load("a b", "f", "a: 1", 4, &err));
 	assert_string_equal(err.msg, "document name 'a b' is not 1 to 64 letters, digits, '_' or '-'");
 }
 
 static void test_docset_backend(void **state)
 {
 	(void)state;
-	hp_docset *s = hp_docset_new();
+	hp_docset *s = hp_probe_docset_new();
 	hp_err err;
-	assert_false(hp_docset_add(s, "pod", &err));
+	assert_false(hp_probe_docset_add(s, "pod", &err));
 	assert_string_equal(err.msg, "--document takes NAME=FILE, not 'pod'");
-	assert_false(hp_docset_add(s, "pod=/nonexistent/pod.yaml", &err));
-	hp_facts *f = hp_facts_new();
+	assert_false(hp_probe_docset_add(s, "pod=/nonexistent/pod.yaml", &err));
+	hp_facts *f = hp_probe_facts_new();
 	static const char facts[] = "version: 1\nfacts:\n"
 	                            "  - {probe: doc_bool, arg: \"other:spec.hostPID\", answer: true,\n"
 	                            "     where: \"other.yaml:3:12: spec.hostPID\"}\n"
 	                            "  - {probe: env, arg: X, answer: \"1\"}\n";
-	assert_true(hp_facts_load(f, "f.yaml", facts, sizeof facts - 1, &err));
-	hp_backend *b = hp_docset_backend(s, hp_facts_backend(f));
+	assert_true(hp_probe_facts_load(f, "f.yaml", facts, sizeof facts - 1, &err));
+	hp_backend *b = hp_probe_docset_backend(s, hp_probe_facts_backend(f));
 	hp_pool pool;
 	hp_pool_init(&pool, 1 << 20);
 	hp_value arg = hp_v_str("other:spec.hostPID", 18);
@@ -263,8 +263,8 @@ static void test_docset_backend(void **state)
 	assert_string_equal(v.u.s.p, "1");
 	/* documents alone: every other probe is skipped, but the check's own
 	 * environment is known */
-	hp_docset *alone = hp_docset_new();
-	b = hp_docset_backend(alone, NULL);
+	hp_docset *alone = hp_probe_docset_new();
+	b = hp_probe_docset_backend(alone, NULL);
 	hp_value path = hp_v_str("/etc", 4);
 	v = hp_backend_ask(b, HP_ROLE_AGENT, HP_PROBE_WRITABLE, &path, &pool);
 	assert_int_equal(v.state, HP_VAL_SKIPPED);
@@ -277,9 +277,9 @@ static void test_docset_backend(void **state)
 	assert_int_equal(v.state, HP_VAL_UNKNOWN);
 	assert_string_equal(v.u.reason, "no such document was given (--document NAME=FILE)");
 	hp_pool_free(&pool);
-	hp_docset_free(alone);
-	hp_docset_free(s);
-	hp_facts_free(f);
+	hp_probe_docset_free(alone);
+	hp_probe_docset_free(s);
+	hp_probe_facts_free(f);
 }
 
 int main(void)

@@ -45,7 +45,7 @@ static const char *ask(hp_facts *f, hp_role role, hp_probe_id probe, const char 
 		a = hp_v_role((hp_role)hp_lookup_name(hp_role_names, HP_ROLE_COUNT, arg));
 	else if (arg)
 		a = hp_v_int(atoi(arg));
-	hp_backend *b = hp_facts_backend(f);
+	hp_backend *b = hp_probe_facts_backend(f);
 	hp_value v = b->ops->ask(b, role, probe, &a, &pool);
 	fmt(&v);
 	hp_pool_free(&pool);
@@ -81,11 +81,11 @@ static const char good[] =
 static void test_answers(void **state)
 {
 	(void)state;
-	hp_facts *f = hp_facts_new();
+	hp_facts *f = hp_probe_facts_new();
 	hp_err err = {{0}};
-	if (!hp_facts_load(f, "good.yaml", good, strlen(good), &err))
+	if (!hp_probe_facts_load(f, "good.yaml", good, strlen(good), &err))
 		fail_msg("%s", err.msg);
-	assert_int_equal(hp_facts_count(f), 13);
+	assert_int_equal(hp_probe_facts_count(f), 13);
 	assert_string_equal(ask(f, HP_ROLE_ROOT, HP_PROBE_USER, "hangar"),
 	                    "user \"hangar\" (uid 1001, gid 1002, home \"/var/lib/hangar\", shell "
 	                    "\"/bin/sh\", groups { \"hangar\", \"docker\" })");
@@ -118,13 +118,13 @@ static void test_answers(void **state)
 	/* a later file never replaces an earlier one: agreeing is fine,
 	 * disagreeing is an error naming both */
 	const char *same = "facts:\n  - {role: agent, probe: writable, arg: /tmp, answer: false}\n";
-	assert_true(hp_facts_load(f, "same.yaml", same, strlen(same), &err));
+	assert_true(hp_probe_facts_load(f, "same.yaml", same, strlen(same), &err));
 	const char *more = "facts:\n  - {role: agent, probe: writable, arg: /tmp, answer: true}\n";
-	assert_false(hp_facts_load(f, "more.yaml", more, strlen(more), &err));
+	assert_false(hp_probe_facts_load(f, "more.yaml", more, strlen(more), &err));
 	assert_string_equal(err.msg, "more.yaml:2:5: the same question is answered differently "
 	                             "at good.yaml:20");
 	assert_string_equal(ask(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/tmp"), "false");
-	hp_facts_free(f);
+	hp_probe_facts_free(f);
 }
 
 /* One file per container of a pod: apart, never overriding each other. */
@@ -132,7 +132,7 @@ static void test_containers(void **state)
 {
 	(void)state;
 	hp_err err;
-	hp_facts *f = hp_facts_new();
+	hp_facts *f = hp_probe_facts_new();
 	const char *a = "container: sandbox\nfacts:\n"
 	                "  - {role: agent, probe: writable, arg: /var/lib/hangar, answer: false}\n"
 	                "  - {probe: owner, arg: /etc, answer: 0}\n"
@@ -140,8 +140,8 @@ static void test_containers(void **state)
 	const char *b = "container: hangar-driver\nfacts:\n"
 	                "  - {role: hangar, probe: no_new_privs, answer: true}\n"
 	                "  - {probe: owner, arg: /etc, answer: 1001}\n";
-	assert_true(hp_facts_load(f, "a.yaml", a, strlen(a), &err));
-	assert_true(hp_facts_load(f, "b.yaml", b, strlen(b), &err));
+	assert_true(hp_probe_facts_load(f, "a.yaml", a, strlen(a), &err));
+	assert_true(hp_probe_facts_load(f, "b.yaml", b, strlen(b), &err));
 	assert_string_equal(ask(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/var/lib/hangar"), "false");
 	assert_string_equal(ask(f, HP_ROLE_HANGAR, HP_PROBE_NO_NEW_PRIVS, NULL), "true");
 	/* two containers disagree: neither answer is taken */
@@ -159,29 +159,29 @@ static void test_containers(void **state)
 	/* a second recording of one container that disagrees */
 	const char *a2 = "container: sandbox\nfacts:\n"
 	                 "  - {role: agent, probe: writable, arg: /var/lib/hangar, answer: true}\n";
-	assert_false(hp_facts_load(f, "a2.yaml", a2, strlen(a2), &err));
+	assert_false(hp_probe_facts_load(f, "a2.yaml", a2, strlen(a2), &err));
 	assert_string_equal(err.msg, "a2.yaml:3:5: the same question is answered differently at "
 	                             "a.yaml:3 (container sandbox)");
 	/* a recording made in a container holds no document answers */
 	const char *d = "container: sandbox\nfacts:\n"
 	                "  - {probe: doc_bool, arg: \"pod:spec.hostPID\", answer: false}\n";
-	assert_false(hp_facts_load(f, "d.yaml", d, strlen(d), &err));
+	assert_false(hp_probe_facts_load(f, "d.yaml", d, strlen(d), &err));
 	assert_string_equal(err.msg, "d.yaml:3:13: a recording made in container sandbox cannot "
 	                             "answer doc_bool: a document comes from the deciding call "
 	                             "(--document)");
 	const char *bad = "container: \"a b\"\nfacts: []\n";
-	assert_false(hp_facts_load(f, "bad.yaml", bad, strlen(bad), &err));
+	assert_false(hp_probe_facts_load(f, "bad.yaml", bad, strlen(bad), &err));
 	assert_string_equal(err.msg, "bad.yaml:1:12: the container 'a b' is not a container's name");
-	hp_facts_free(f);
+	hp_probe_facts_free(f);
 }
 
 static const char *load(const char *yaml)
 {
 	static hp_err err;
 	memset(&err, 0, sizeof err);
-	hp_facts *f = hp_facts_new();
-	bool ok = hp_facts_load(f, "f.yaml", yaml, strlen(yaml), &err);
-	hp_facts_free(f);
+	hp_facts *f = hp_probe_facts_new();
+	bool ok = hp_probe_facts_load(f, "f.yaml", yaml, strlen(yaml), &err);
+	hp_probe_facts_free(f);
 	return ok ? "(accepted)" : err.msg;
 }
 
@@ -322,11 +322,11 @@ static void test_int_ranges(void **state)
 	 * without one would have every fact of it refused */
 	for (int p = 0; p < HP_PROBE_COUNT; p++) {
 		if (hp_probes[p].arg == HP_T_INT)
-			assert_true(hp_facts_int_has_range((hp_probe_id)p, true));
+			assert_true(hp_probe_facts_int_has_range((hp_probe_id)p, true));
 		if (hp_probes[p].result == HP_T_INT)
-			assert_true(hp_facts_int_has_range((hp_probe_id)p, false));
+			assert_true(hp_probe_facts_int_has_range((hp_probe_id)p, false));
 		if (hp_probes[p].arg != HP_T_INT)
-			assert_false(hp_facts_int_has_range((hp_probe_id)p, true));
+			assert_false(hp_probe_facts_int_has_range((hp_probe_id)p, true));
 	}
 }
 
@@ -347,12 +347,12 @@ static void test_limits(void **state)
 	EXPECT(load(b.data), "f.yaml:2:42: the answer has 4097 items, more than 4096");
 	hp_buf_free(&b);
 	hp_err err = {{0}};
-	hp_facts *f = hp_facts_new();
-	assert_false(hp_facts_load_file(f, "/", &err));
+	hp_facts *f = hp_probe_facts_new();
+	assert_false(hp_probe_facts_load_file(f, "/", &err));
 	EXPECT(err.msg, "/: not a regular file");
-	assert_false(hp_facts_load_file(f, "/nonexistent/f.yaml", &err));
+	assert_false(hp_probe_facts_load_file(f, "/nonexistent/f.yaml", &err));
 	EXPECT(err.msg, "/nonexistent/f.yaml: No such file or directory");
-	hp_facts_free(f);
+	hp_probe_facts_free(f);
 }
 
 int main(int argc, char **argv)

@@ -63,11 +63,11 @@ static int become(const hp_identity *id)
 {
 	hp_err e;
 	e.msg[0] = '\0';
-	hp_tri t = hp_identity_become(id, &e);
+	hp_tri t = hp_os_identity_become(id, &e);
 	snprintf(sh->msg, sizeof sh->msg, "%s", e.msg);
 	if (t != HP_TRUE)
 		return 1;
-	if (hp_capstate_self(&sh->cs, &e) != HP_TRUE) {
+	if (hp_os_capstate_self(&sh->cs, &e) != HP_TRUE) {
 		snprintf(sh->msg, sizeof sh->msg, "%s", e.msg);
 		return 2;
 	}
@@ -271,7 +271,7 @@ static void test_cap_past_last_refused(void **state)
 	hp_err e;
 	char want[128];
 	snprintf(want, sizeof want, "identity: a kept capability is past the kernel's last (%d)",
-	         hp_cap_last_cap(&e));
+	         hp_os_cap_last_cap(&e));
 	assert_string_equal(sh->msg, want);
 }
 
@@ -303,7 +303,7 @@ static int dumpable_back(void)
 		return 1;
 	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 	hp_err e;
-	hp_tri t = hp_identity_verify(&id, &e);
+	hp_tri t = hp_os_identity_verify(&id, &e);
 	snprintf(sh->msg, sizeof sh->msg, "%s", e.msg);
 	return t == HP_UNKNOWN ? 0 : 2;
 }
@@ -323,7 +323,7 @@ static int wrong_uid(void)
 		return 1;
 	id.uid = FX_OTHER;
 	hp_err e;
-	hp_tri t = hp_identity_verify(&id, &e);
+	hp_tri t = hp_os_identity_verify(&id, &e);
 	snprintf(sh->msg, sizeof sh->msg, "%s", e.msg);
 	return t == HP_UNKNOWN ? 0 : 2;
 }
@@ -382,23 +382,23 @@ static void test_status_parser(void **state)
 	    "CapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000020\nNoNewPrivs:\t1\n";
 	hp_capstate s;
 	hp_err e;
-	assert_int_equal(hp_capstate_parse_status(ok, sizeof ok - 1, &s, &e), HP_TRUE);
+	assert_int_equal(hp_os_capstate_parse_status(ok, sizeof ok - 1, &s, &e), HP_TRUE);
 	assert_int_equal(s.uid[1], 2);
 	assert_int_equal(s.gid[3], 8);
 	assert_int_equal(s.ambient, 0x20);
 	assert_int_equal(s.bounding, 0x1ffffffffffull);
 	assert_int_equal(s.no_new_privs, 1);
 	const char twice[] = "Uid:\t1\t2\t3\t4\nUid:\t1\t2\t3\t4\n";
-	assert_int_equal(hp_capstate_parse_status(twice, sizeof twice - 1, &s, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_capstate_parse_status(twice, sizeof twice - 1, &s, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "status line 2: Uid: twice");
 	const char bad[] = "Uid:\t1\t2\t3\nGid:\t5\t6\t7\t8\n";
-	assert_int_equal(hp_capstate_parse_status(bad, sizeof bad - 1, &s, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_capstate_parse_status(bad, sizeof bad - 1, &s, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "status line 1: malformed Uid:");
 	const char longhex[] = "CapEff:\t00000000000000000\n";
-	assert_int_equal(hp_capstate_parse_status(longhex, sizeof longhex - 1, &s, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_capstate_parse_status(longhex, sizeof longhex - 1, &s, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "status line 1: malformed CapEff:");
 	const char missing[] = "Uid:\t1\t2\t3\t4\n";
-	assert_int_equal(hp_capstate_parse_status(missing, sizeof missing - 1, &s, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_capstate_parse_status(missing, sizeof missing - 1, &s, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "status: no Gid: line");
 }
 
@@ -407,7 +407,7 @@ static void test_self_state(void **state)
 	(void)state;
 	hp_capstate s;
 	hp_err e;
-	assert_int_equal(hp_capstate_self(&s, &e), HP_TRUE);
+	assert_int_equal(hp_os_capstate_self(&s, &e), HP_TRUE);
 	assert_int_equal(s.uid[0], getuid());
 	assert_int_equal(s.no_new_privs, prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0));
 }

@@ -30,7 +30,7 @@ static void test_parse_sample(void **state)
 	(void)state;
 	hp_mounts m;
 	hp_err e;
-	assert_int_equal(hp_mounts_parse(sample, sizeof sample - 1, &m, &e), HP_TRUE);
+	assert_int_equal(hp_os_mounts_parse(sample, sizeof sample - 1, &m, &e), HP_TRUE);
 	assert_int_equal(m.n, 4);
 	assert_int_equal(m.v[1].id, 27);
 	assert_int_equal(m.v[1].parent, 1);
@@ -42,14 +42,14 @@ static void test_parse_sample(void **state)
 	assert_int_equal(m.v[2].read_only, 1); /* per-mount ro */
 	assert_int_equal(m.v[3].read_only, 1); /* superblock ro */
 	assert_string_equal(m.v[3].root, "/sub");
-	hp_mounts_free(&m);
+	hp_os_mounts_free(&m);
 }
 
 static void expect_bad(const char *text, const char *msg)
 {
 	hp_mounts m;
 	hp_err e;
-	assert_int_equal(hp_mounts_parse(text, strlen(text), &m, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_mounts_parse(text, strlen(text), &m, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, msg);
 	assert_null(m.v);
 }
@@ -73,7 +73,7 @@ static void test_parse_errors(void **state)
 	const char nul[] = "1 1 0:1 / / rw - ext4 a rw\0\n";
 	hp_mounts m;
 	hp_err e;
-	assert_int_equal(hp_mounts_parse(nul, sizeof nul - 1, &m, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_mounts_parse(nul, sizeof nul - 1, &m, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "mountinfo line 1: NUL byte");
 	char *longline = malloc(70000);
 	memset(longline, 'a', 69999);
@@ -87,24 +87,24 @@ static void test_live_root_and_proc(void **state)
 	(void)state;
 	hp_mounts m;
 	hp_err e;
-	assert_int_equal(hp_mounts_read(&m, &e), HP_TRUE);
+	assert_int_equal(hp_os_mounts_read(&m, &e), HP_TRUE);
 	hp_root r;
-	assert_int_equal(hp_root_open(&r, "/", 0, &e), HP_TRUE);
+	assert_int_equal(hp_os_root_open(&r, "/", 0, &e), HP_TRUE);
 	int fd;
-	assert_int_equal(hp_resolve(&r, "/", 0, &fd, &e), HP_TRUE);
-	assert_int_equal(hp_mount_point(&m, fd, &e), HP_TRUE);
+	assert_int_equal(hp_os_resolve(&r, "/", 0, &fd, &e), HP_TRUE);
+	assert_int_equal(hp_os_mount_point(&m, fd, &e), HP_TRUE);
 	close(fd);
-	assert_int_equal(hp_resolve(&r, "/proc", 0, &fd, &e), HP_TRUE);
-	assert_int_equal(hp_mount_point(&m, fd, &e), HP_TRUE);
+	assert_int_equal(hp_os_resolve(&r, "/proc", 0, &fd, &e), HP_TRUE);
+	assert_int_equal(hp_os_mount_point(&m, fd, &e), HP_TRUE);
 	const char *type;
-	assert_int_equal(hp_mount_fs_type(&m, fd, &type, &e), HP_TRUE);
+	assert_int_equal(hp_os_mount_fs_type(&m, fd, &type, &e), HP_TRUE);
 	assert_string_equal(type, "proc");
 	close(fd);
-	assert_int_equal(hp_resolve(&r, "/proc/self", 0, &fd, &e), HP_TRUE);
-	assert_int_equal(hp_mount_point(&m, fd, &e), HP_FALSE);
+	assert_int_equal(hp_os_resolve(&r, "/proc/self", 0, &fd, &e), HP_TRUE);
+	assert_int_equal(hp_os_mount_point(&m, fd, &e), HP_FALSE);
 	close(fd);
-	hp_root_close(&r);
-	hp_mounts_free(&m);
+	hp_os_root_close(&r);
+	hp_os_mounts_free(&m);
 }
 
 /* In a private mount namespace: a read-only tmpfs whose mount point has a
@@ -121,39 +121,39 @@ static int in_namespace(const char *dir)
 		return 10;
 	hp_mounts m;
 	hp_err e;
-	if (hp_mounts_read(&m, &e) != HP_TRUE)
+	if (hp_os_mounts_read(&m, &e) != HP_TRUE)
 		return 11;
 	hp_root r;
-	if (hp_root_open(&r, dir, 0, &e) != HP_TRUE)
+	if (hp_os_root_open(&r, dir, 0, &e) != HP_TRUE)
 		return 12;
 	int fd;
 	const char *type;
-	if (hp_resolve(&r, "with space", 0, &fd, &e) != HP_TRUE)
+	if (hp_os_resolve(&r, "with space", 0, &fd, &e) != HP_TRUE)
 		return 13;
-	if (hp_mount_point(&m, fd, &e) != HP_TRUE)
+	if (hp_os_mount_point(&m, fd, &e) != HP_TRUE)
 		return 14;
-	if (hp_mount_read_only(&m, fd, &e) != HP_TRUE)
+	if (hp_os_mount_read_only(&m, fd, &e) != HP_TRUE)
 		return 15;
-	if (hp_mount_fs_type(&m, fd, &type, &e) != HP_TRUE || strcmp(type, "tmpfs") != 0)
+	if (hp_os_mount_fs_type(&m, fd, &type, &e) != HP_TRUE || strcmp(type, "tmpfs") != 0)
 		return 16;
 	const hp_mount *x;
-	if (hp_mount_of_fd(&m, fd, &x, &e) != HP_TRUE || strcmp(x->mount_point, m1) != 0)
+	if (hp_os_mount_of_fd(&m, fd, &x, &e) != HP_TRUE || strcmp(x->mount_point, m1) != 0)
 		return 17;
 	close(fd);
-	if (hp_resolve(&r, "bind", 0, &fd, &e) != HP_TRUE)
+	if (hp_os_resolve(&r, "bind", 0, &fd, &e) != HP_TRUE)
 		return 18;
-	if (hp_mount_point(&m, fd, &e) != HP_TRUE)
+	if (hp_os_mount_point(&m, fd, &e) != HP_TRUE)
 		return 19;
-	if (hp_mount_read_only(&m, fd, &e) != HP_FALSE)
+	if (hp_os_mount_read_only(&m, fd, &e) != HP_FALSE)
 		return 20;
 	close(fd);
-	if (hp_resolve(&r, "src", 0, &fd, &e) != HP_TRUE)
+	if (hp_os_resolve(&r, "src", 0, &fd, &e) != HP_TRUE)
 		return 21;
-	if (hp_mount_point(&m, fd, &e) != HP_FALSE)
+	if (hp_os_mount_point(&m, fd, &e) != HP_FALSE)
 		return 22;
 	close(fd);
-	hp_root_close(&r);
-	hp_mounts_free(&m);
+	hp_os_root_close(&r);
+	hp_os_mounts_free(&m);
 	return 0;
 }
 

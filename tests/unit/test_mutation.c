@@ -79,7 +79,7 @@ static bool try(const uint8_t *d, size_t n, hp_facts *facts, bool *loaded, char 
 	}
 	hp_eval ev;
 	bool ok = true;
-	if (hp_eval_run(bc, hp_facts_backend(facts), NULL, 0, NULL, &ev, &err)) {
+	if (hp_eval_run(bc, hp_probe_facts_backend(facts), NULL, 0, NULL, &ev, &err)) {
 		for (int r = 0; r < HP_ROLE_COUNT && ok; r++)
 			if (ev.roles[r].status != HP_RUN_COMPLETE) {
 				snprintf(why, wl, "role %s: %s", hp_role_names[r],
@@ -165,9 +165,9 @@ static void test_mutants(void **state)
 	const char *s = getenv("HP_MUTATION_SEED");
 	if (s && *s)
 		seed = strtoull(s, NULL, 0);
-	hp_facts *facts = hp_facts_new();
+	hp_facts *facts = hp_probe_facts_new();
 	hp_err err;
-	assert_true(hp_facts_load(facts, "facts.yaml", facts_yaml, sizeof facts_yaml - 1, &err));
+	assert_true(hp_probe_facts_load(facts, "facts.yaml", facts_yaml, sizeof facts_yaml - 1, &err));
 	DIR *d = opendir("policies");
 	assert_non_null(d);
 	char *names[64];
@@ -193,7 +193,7 @@ static void test_mutants(void **state)
 		assert_int_equal(c.loaded + c.rejected, MUTANTS);
 		free(names[i]);
 	}
-	hp_facts_free(facts);
+	hp_probe_facts_free(facts);
 }
 
 int main(void)

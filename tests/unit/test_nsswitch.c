@@ -16,7 +16,7 @@ static hp_nsswitch ns;
 
 static void parse(const char *text)
 {
-	hp_nsswitch_parse(text, strlen(text), "etc/nsswitch.conf", &ns);
+	hp_etc_nsswitch_parse(text, strlen(text), "etc/nsswitch.conf", &ns);
 }
 
 static void test_debian12(void **state)
@@ -24,7 +24,7 @@ static void test_debian12(void **state)
 	(void)state;
 	size_t len;
 	char *text = hp_fixture_read("tests/fixtures/etc/debian12/nsswitch.conf", &len);
-	hp_nsswitch_parse(text, len, "etc/nsswitch.conf", &ns);
+	hp_etc_nsswitch_parse(text, len, "etc/nsswitch.conf", &ns);
 	free(text);
 	assert_int_equal(ns.src[HP_NSS_PASSWD], HP_NSS_FILES_SYSTEMD);
 	assert_int_equal(ns.src[HP_NSS_GROUP], HP_NSS_FILES_SYSTEMD);
@@ -37,27 +37,27 @@ static void test_debian12(void **state)
 	                    "etc/nsswitch.conf has no sudoers line: it comes from the files only");
 
 	hp_err why = {{0}};
-	assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_PASSWD, HP_FALSE, &why), HP_TRUE);
-	assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_PASSWD, HP_TRUE, &why), HP_FALSE);
+	assert_int_equal(hp_etc_nsswitch_files_only(&ns, HP_NSS_PASSWD, HP_FALSE, &why), HP_TRUE);
+	assert_int_equal(hp_etc_nsswitch_files_only(&ns, HP_NSS_PASSWD, HP_TRUE, &why), HP_FALSE);
 	assert_string_equal(why.msg, "etc/nsswitch.conf:7: passwd uses systemd, which adds the "
 	                             "users of systemd's user records, and there are some");
-	assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_GROUP, HP_UNKNOWN, &why), HP_UNKNOWN);
+	assert_int_equal(hp_etc_nsswitch_files_only(&ns, HP_NSS_GROUP, HP_UNKNOWN, &why), HP_UNKNOWN);
 	assert_string_equal(why.msg, "etc/nsswitch.conf:8: group uses systemd, which adds the "
 	                             "users of systemd's user records, and whether there are any "
 	                             "is unknown");
-	assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_SUDOERS, HP_TRUE, &why), HP_TRUE);
+	assert_int_equal(hp_etc_nsswitch_files_only(&ns, HP_NSS_SUDOERS, HP_TRUE, &why), HP_TRUE);
 }
 
 static void test_missing_file(void **state)
 {
 	(void)state;
-	hp_nsswitch_default(&ns, "etc/nsswitch.conf");
+	hp_etc_nsswitch_default(&ns, "etc/nsswitch.conf");
 	for (int d = 0; d < HP_NSS_NDB; d++)
 		assert_int_equal(ns.src[d], HP_NSS_FILES);
 	assert_string_equal(ns.why[HP_NSS_SHADOW],
 	                    "etc/nsswitch.conf does not exist: shadow comes from the files only");
 	hp_err why;
-	assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_GROUP, HP_UNKNOWN, &why), HP_TRUE);
+	assert_int_equal(hp_etc_nsswitch_files_only(&ns, HP_NSS_GROUP, HP_UNKNOWN, &why), HP_TRUE);
 	/* an empty file, or one without our databases, is the same */
 	parse("# nothing\nhosts: files dns\n");
 	for (int d = 0; d < HP_NSS_NDB; d++)
@@ -87,7 +87,7 @@ static void test_other_sources(void **state)
 		expect(HP_NSS_GROUP, HP_NSS_FILES,
 		       "etc/nsswitch.conf has no group line: it comes from the files only");
 		hp_err e;
-		assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_PASSWD, HP_FALSE, &e),
+		assert_int_equal(hp_etc_nsswitch_files_only(&ns, HP_NSS_PASSWD, HP_FALSE, &e),
 		                 HP_FALSE);
 		assert_string_equal(e.msg, why);
 	}
@@ -143,7 +143,7 @@ static void test_syntax(void **state)
 	parse("passwd files\n");
 	expect(HP_NSS_PASSWD, HP_NSS_MALFORMED, "etc/nsswitch.conf:1: a passwd line without ':'");
 	hp_err e;
-	assert_int_equal(hp_nsswitch_files_only(&ns, HP_NSS_PASSWD, HP_FALSE, &e), HP_UNKNOWN);
+	assert_int_equal(hp_etc_nsswitch_files_only(&ns, HP_NSS_PASSWD, HP_FALSE, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "etc/nsswitch.conf:1: a passwd line without ':'");
 	parse("\n\ngroup:   \n");
 	expect(HP_NSS_GROUP, HP_NSS_MALFORMED, "etc/nsswitch.conf:3: group names no service");
@@ -161,7 +161,7 @@ static void test_syntax(void **state)
 	parse("hosts: files [[[\npasswd: files\n");
 	assert_int_equal(ns.src[HP_NSS_PASSWD], HP_NSS_FILES);
 	static const char nul[] = "passwd: files\0ldap\n";
-	hp_nsswitch_parse(nul, sizeof nul - 1, "etc/nsswitch.conf", &ns);
+	hp_etc_nsswitch_parse(nul, sizeof nul - 1, "etc/nsswitch.conf", &ns);
 	for (int d = 0; d < HP_NSS_NDB; d++)
 		expect((hp_nss_db)d, HP_NSS_MALFORMED, "etc/nsswitch.conf: NUL byte in the file");
 }
@@ -170,12 +170,12 @@ static void test_userdb_paths(void **state)
 {
 	(void)state;
 	size_t n = 0;
-	while (hp_nss_userdb_paths[n]) {
-		assert_int_equal(hp_nss_userdb_paths[n][0], '/');
+	while (hp_etc_nss_userdb_paths[n]) {
+		assert_int_equal(hp_etc_nss_userdb_paths[n][0], '/');
 		n++;
 	}
 	assert_int_equal(n, 6);
-	assert_string_equal(hp_nss_userdb_paths[0], "/etc/userdb");
+	assert_string_equal(hp_etc_nss_userdb_paths[0], "/etc/userdb");
 }
 
 int main(void)

@@ -58,10 +58,10 @@ static int ask(void *arg)
 	(void)arg;
 	hp_err e;
 	e.msg[0] = '\0';
-	got[0] = hp_procs_visible(FX_OTHER, HP_PROCS_MAX_DEFAULT, &e);
+	got[0] = hp_os_procs_visible(FX_OTHER, HP_PROCS_MAX_DEFAULT, &e);
 	snprintf(msg, sizeof msg, "%s", e.msg);
-	got[1] = hp_procs_visible(FX_HANGAR, HP_PROCS_MAX_DEFAULT, &e);
-	got[2] = hp_proc_pid_visible(target, &e);
+	got[1] = hp_os_procs_visible(FX_HANGAR, HP_PROCS_MAX_DEFAULT, &e);
+	got[2] = hp_os_proc_pid_visible(target, &e);
 	return got[0] * 16 + got[1] * 4 + got[2];
 }
 
@@ -121,7 +121,7 @@ static void test_bound(void **state)
 {
 	(void)state;
 	hp_err e;
-	assert_int_equal(hp_procs_visible(FX_HANGAR, 1, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_procs_visible(FX_HANGAR, 1, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "/proc: more than 1 processes");
 }
 

@@ -56,16 +56,16 @@ static void test_flag_and_env(void **state)
 	hp_err err = {{0}};
 	fake_env[0][0] = "HANGAR_PROVIDER";
 	fake_env[0][1] = "e2b";
-	assert_true(hp_provider_detect("kubernetes", getenv_fake, root, &p, &err));
+	assert_true(hp_probe_provider_detect("kubernetes", getenv_fake, root, &p, &err));
 	assert_int_equal(p, HP_PROVIDER_KUBERNETES);
-	assert_true(hp_provider_detect(NULL, getenv_fake, root, &p, &err));
+	assert_true(hp_probe_provider_detect(NULL, getenv_fake, root, &p, &err));
 	assert_int_equal(p, HP_PROVIDER_E2B);
-	assert_false(hp_provider_detect("Docker", getenv_fake, root, &p, &err));
+	assert_false(hp_probe_provider_detect("Docker", getenv_fake, root, &p, &err));
 	assert_string_equal(
 	    err.msg,
 	    "--provider 'Docker' is not a provider (docker, kubernetes, e2b, cubesandbox)");
 	fake_env[0][1] = "gke";
-	assert_false(hp_provider_detect(NULL, getenv_fake, root, &p, &err));
+	assert_false(hp_probe_provider_detect(NULL, getenv_fake, root, &p, &err));
 	assert_string_equal(
 	    err.msg,
 	    "HANGAR_PROVIDER 'gke' is not a provider (docker, kubernetes, e2b, cubesandbox)");
@@ -76,16 +76,16 @@ static void test_markers(void **state)
 	(void)state;
 	hp_provider p;
 	hp_err err = {{0}};
-	assert_false(hp_provider_detect(NULL, getenv_fake, root, &p, &err));
+	assert_false(hp_probe_provider_detect(NULL, getenv_fake, root, &p, &err));
 	assert_string_equal(err.msg,
 	                    "no sandbox provider is certain here (no /.dockerenv, "
 	                    "KUBERNETES_SERVICE_HOST or E2B_SANDBOX): say which with --provider");
 	touch(".dockerenv");
-	assert_true(hp_provider_detect(NULL, getenv_fake, root, &p, &err));
+	assert_true(hp_probe_provider_detect(NULL, getenv_fake, root, &p, &err));
 	assert_int_equal(p, HP_PROVIDER_DOCKER);
 	fake_env[0][0] = "KUBERNETES_SERVICE_HOST";
 	fake_env[0][1] = "10.0.0.1";
-	assert_false(hp_provider_detect(NULL, getenv_fake, root, &p, &err));
+	assert_false(hp_probe_provider_detect(NULL, getenv_fake, root, &p, &err));
 	assert_string_equal(err.msg,
 	                    "the markers of several sandbox providers are present "
 	                    "(/.dockerenv, KUBERNETES_SERVICE_HOST): say which with --provider");
@@ -104,17 +104,17 @@ static void test_e2b_markers(void **state)
 	/* a directory where the marker file should be is no marker */
 	snprintf(d, sizeof d, "%s/run/e2b/.E2B_SANDBOX", root);
 	mkdir(d, 0755);
-	assert_false(hp_provider_detect(NULL, getenv_fake, root, &p, &err));
+	assert_false(hp_probe_provider_detect(NULL, getenv_fake, root, &p, &err));
 	rmdir(d);
 	touch("run/e2b/.E2B_SANDBOX");
-	assert_true(hp_provider_detect(NULL, getenv_fake, root, &p, &err));
+	assert_true(hp_probe_provider_detect(NULL, getenv_fake, root, &p, &err));
 	assert_int_equal(p, HP_PROVIDER_E2B);
 	unlink(d);
 	fake_env[0][0] = "E2B_SANDBOX";
 	fake_env[0][1] = "false";
-	assert_false(hp_provider_detect(NULL, getenv_fake, root, &p, &err));
+	assert_false(hp_probe_provider_detect(NULL, getenv_fake, root, &p, &err));
 	fake_env[0][1] = "true";
-	assert_true(hp_provider_detect(NULL, getenv_fake, root, &p, &err));
+	assert_true(hp_probe_provider_detect(NULL, getenv_fake, root, &p, &err));
 	assert_int_equal(p, HP_PROVIDER_E2B);
 }
 

@@ -71,7 +71,7 @@ static int setup(void **state)
 	assert_int_equal(fx_set_immutable(imm, 1), 0);
 	free(imm);
 	hp_err e;
-	assert_int_equal(hp_root_open(&f->root, d, 0, &e), HP_TRUE);
+	assert_int_equal(hp_os_root_open(&f->root, d, 0, &e), HP_TRUE);
 	*state = f;
 	return 0;
 }
@@ -79,7 +79,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	fx *f = *state;
-	hp_root_close(&f->root);
+	hp_os_root_close(&f->root);
 	fx_rmtree(f->dir);
 	free(f);
 	return 0;
@@ -124,7 +124,7 @@ static int ask_live(void *arg)
 	for (size_t i = 0; i < NCASES; i++) {
 		hp_err e;
 		e.msg[0] = '\0';
-		c->got[i] = hp_replaceable_live(&c->f->root, cases[i].path, &e);
+		c->got[i] = hp_os_replaceable_live(&c->f->root, cases[i].path, &e);
 		snprintf(c->why[i], sizeof c->why[i], "%s", e.msg);
 	}
 	return 0;
@@ -141,7 +141,7 @@ static void check_role(fx *f, uid_t uid, gid_t gid, int agent)
 	for (size_t i = 0; i < NCASES; i++) {
 		hp_tri want = agent ? cases[i].agent : cases[i].grouped;
 		hp_err e;
-		hp_tri comp = hp_replaceable_computed(&f->root, cases[i].path, &cred, &e);
+		hp_tri comp = hp_os_replaceable_computed(&f->root, cases[i].path, &cred, &e);
 		if (c->got[i] != want || comp != want)
 			print_error("%s as %u: live %d (%s) computed %d (%s), want %d\n",
 			            cases[i].path, (unsigned)uid, c->got[i], c->why[i], comp, e.msg,
@@ -171,7 +171,7 @@ static void test_loop_reason(void **state)
 	fx *f = *state;
 	hp_cred cred = {FX_AGENT, FX_AGENT, NULL, 0, 0};
 	hp_err e;
-	assert_int_equal(hp_replaceable_computed(&f->root, "loop", &cred, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_replaceable_computed(&f->root, "loop", &cred, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "loop: too many levels of symbolic links, or a magic link");
 }
 
@@ -218,13 +218,13 @@ static int race_writable(void *arg)
 			break;
 		int fd;
 		hp_err e;
-		if (hp_resolve(&c->f->root, "pathdir/bin", 0, &fd, &e) != HP_TRUE) {
+		if (hp_os_resolve(&c->f->root, "pathdir/bin", 0, &fd, &e) != HP_TRUE) {
 			c->unknown++;
 			continue;
 		}
 		hp_fileinfo fi;
-		hp_tri w = hp_access_live(fd, HP_ACC_WRITE, &e);
-		if (hp_fd_info(fd, &fi, &e) != HP_TRUE) {
+		hp_tri w = hp_os_access_live(fd, HP_ACC_WRITE, &e);
+		if (hp_os_fd_info(fd, &fi, &e) != HP_TRUE) {
 			close(fd);
 			c->unknown++;
 			continue;
@@ -241,7 +241,7 @@ static int race_writable(void *arg)
 		} else {
 			c->wrong++;
 		}
-		hp_tri a = hp_replaceable_live(&c->f->root, "apath/bin", &e);
+		hp_tri a = hp_os_replaceable_live(&c->f->root, "apath/bin", &e);
 		c->ancestor_false += a == HP_FALSE;
 		c->ancestor_true += a == HP_TRUE;
 	}

@@ -53,7 +53,7 @@ static int setup(void **state)
 	fx_file(d, "locked/f", "x", 0644, 0, 0);
 	for (int i = 0; i < 2; i++) {
 		hp_err e;
-		assert_int_equal(hp_root_open(&f->root[i], d, i ? HP_ROOT_WALK : 0, &e), HP_TRUE);
+		assert_int_equal(hp_os_root_open(&f->root[i], d, i ? HP_ROOT_WALK : 0, &e), HP_TRUE);
 	}
 	*state = f;
 	return 0;
@@ -62,8 +62,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	fx *f = *state;
-	hp_root_close(&f->root[0]);
-	hp_root_close(&f->root[1]);
+	hp_os_root_close(&f->root[0]);
+	hp_os_root_close(&f->root[1]);
 	fx_rmtree(f->dir);
 	free(f);
 	return 0;
@@ -81,7 +81,7 @@ static ino_t ino_of(const char *dir, const char *rel)
 static hp_tri info(fx *f, int i, const char *path, unsigned fl, hp_fileinfo *fi, hp_err *e)
 {
 	memset(e, 0, sizeof *e);
-	return hp_path_info(&f->root[i], path, fl, fi, e);
+	return hp_os_path_info(&f->root[i], path, fl, fi, e);
 }
 
 static void test_plain_and_modes(void **state)
@@ -103,7 +103,7 @@ static void test_plain_and_modes(void **state)
 		assert_int_equal(fi.type, HP_FT_DIR);
 		assert_int_equal(fi.ino, f->root[i].ino);
 		assert_int_equal(info(f, i, "etc/fifo", 0, &fi, &e), HP_TRUE);
-		assert_string_equal(hp_ftype_name(fi.type), "fifo");
+		assert_string_equal(hp_os_ftype_name(fi.type), "fifo");
 	}
 }
 
@@ -116,7 +116,7 @@ static void test_absolute_symlink_stays_in_root(void **state)
 		assert_int_equal(info(f, i, "abs", 0, &fi, &e), HP_TRUE);
 		assert_int_equal(fi.ino, ino_of(f->dir, "etc/secret"));
 		assert_int_equal(info(f, i, "abs", HP_RES_NOFOLLOW, &fi, &e), HP_TRUE);
-		assert_string_equal(hp_ftype_name(fi.type), "symlink");
+		assert_string_equal(hp_os_ftype_name(fi.type), "symlink");
 		assert_int_equal(info(f, i, "home/agent/tosecret", 0, &fi, &e), HP_TRUE);
 		assert_int_equal(fi.ino, ino_of(f->dir, "etc/secret"));
 		/* relative through a symlink with .. */
@@ -135,9 +135,9 @@ static void test_trailing_slash(void **state)
 		hp_fileinfo fi;
 		hp_err e;
 		assert_int_equal(info(f, i, "up", HP_RES_NOFOLLOW, &fi, &e), HP_TRUE);
-		assert_string_equal(hp_ftype_name(fi.type), "symlink");
+		assert_string_equal(hp_os_ftype_name(fi.type), "symlink");
 		assert_int_equal(info(f, i, "up/", HP_RES_NOFOLLOW, &fi, &e), HP_TRUE);
-		assert_string_equal(hp_ftype_name(fi.type), "dir");
+		assert_string_equal(hp_os_ftype_name(fi.type), "dir");
 		assert_int_equal(fi.ino, f->root[i].ino);
 		assert_int_equal(info(f, i, "a/rel/", HP_RES_NOFOLLOW, &fi, &e), HP_TRUE);
 		assert_int_equal(fi.ino, ino_of(f->dir, "etc"));
@@ -222,9 +222,9 @@ static void test_safe_mode_refuses_owner_change(void **state)
 	fx *f = *state;
 	hp_fileinfo fi;
 	hp_err e;
-	assert_int_equal(hp_path_info(&f->root[0], "home/agent/mine", HP_RES_SAFE, &fi, &e),
+	assert_int_equal(hp_os_path_info(&f->root[0], "home/agent/mine", HP_RES_SAFE, &fi, &e),
 	                 HP_TRUE);
-	assert_int_equal(hp_path_info(&f->root[0], "home/agent/roots", HP_RES_SAFE, &fi, &e),
+	assert_int_equal(hp_os_path_info(&f->root[0], "home/agent/roots", HP_RES_SAFE, &fi, &e),
 	                 HP_UNKNOWN);
 	char want[256];
 	snprintf(want, sizeof want,
@@ -237,7 +237,7 @@ static void test_safe_mode_refuses_owner_change(void **state)
 	char *l = fx_path(f->dir, "home/agent/tosecret");
 	assert_int_equal(lchown(l, FX_AGENT, FX_AGENT), 0);
 	free(l);
-	assert_int_equal(hp_path_info(&f->root[0], "home/agent/tosecret", HP_RES_SAFE, &fi, &e),
+	assert_int_equal(hp_os_path_info(&f->root[0], "home/agent/tosecret", HP_RES_SAFE, &fi, &e),
 	                 HP_TRUE);
 }
 
@@ -259,7 +259,7 @@ static void test_walk_reports_every_step(void **state)
 	seen v = {.n = 0};
 	int fd;
 	hp_err e;
-	assert_int_equal(hp_resolve_walk(&f->root[0], "a/rel/../a/b/c", 0, record, &v, &fd, &e),
+	assert_int_equal(hp_os_resolve_walk(&f->root[0], "a/rel/../a/b/c", 0, record, &v, &fd, &e),
 	                 HP_TRUE);
 	close(fd);
 	const char *want[] = {"a", "rel", "etc", "a", "b", "c"};
@@ -273,12 +273,12 @@ static void test_magic_links_refused(void **state)
 	(void)state;
 	hp_root live;
 	hp_err e;
-	assert_int_equal(hp_root_open(&live, "/", 0, &e), HP_TRUE);
+	assert_int_equal(hp_os_root_open(&live, "/", 0, &e), HP_TRUE);
 	int fd;
-	assert_int_equal(hp_resolve(&live, "/proc/self/root/etc", 0, &fd, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_resolve(&live, "/proc/self/root/etc", 0, &fd, &e), HP_UNKNOWN);
 	assert_string_equal(
 	    e.msg, "/proc/self/root/etc: too many levels of symbolic links, or a magic link");
-	hp_root_close(&live);
+	hp_os_root_close(&live);
 }
 
 /* Offline, a mount inside the image is not crossed (RESOLVE_NO_XDEV). In a
@@ -302,17 +302,17 @@ static void test_offline_does_not_cross_mounts(void **state)
 			hp_err e;
 			hp_fileinfo fi;
 			unsigned fl = HP_ROOT_OFFLINE | (i ? HP_ROOT_WALK : 0);
-			if (hp_root_open(&r, f->dir, fl, &e) != HP_TRUE)
+			if (hp_os_root_open(&r, f->dir, fl, &e) != HP_TRUE)
 				_exit(4);
-			if (hp_path_info(&r, "mnt", 0, &fi, &e) != HP_UNKNOWN ||
+			if (hp_os_path_info(&r, "mnt", 0, &fi, &e) != HP_UNKNOWN ||
 			    strcmp(e.msg, "mnt: resolution would cross a mount point or leave the "
 			                  "root") != 0)
 				rc = 5 + i;
-			hp_root_close(&r);
-			if (hp_root_open(&r, f->dir, i ? HP_ROOT_WALK : 0, &e) != HP_TRUE ||
-			    hp_path_info(&r, "mnt", 0, &fi, &e) != HP_TRUE)
+			hp_os_root_close(&r);
+			if (hp_os_root_open(&r, f->dir, i ? HP_ROOT_WALK : 0, &e) != HP_TRUE ||
+			    hp_os_path_info(&r, "mnt", 0, &fi, &e) != HP_TRUE)
 				rc = 7 + i;
-			hp_root_close(&r);
+			hp_os_root_close(&r);
 		}
 		_exit(rc);
 	}
@@ -331,13 +331,13 @@ static void test_read_regular(void **state)
 		char *buf;
 		size_t len;
 		hp_err e;
-		assert_int_equal(hp_read_file_in_root(&f->root[i], "abs", 100, &buf, &len, &e),
+		assert_int_equal(hp_os_read_file_in_root(&f->root[i], "abs", 100, &buf, &len, &e),
 		                 HP_TRUE);
 		assert_int_equal(len, 13);
 		assert_string_equal(buf, "image secret\n");
 		free(buf);
 		assert_int_equal(
-		    hp_read_file_in_root(&f->root[i], "etc/secret", 13, &buf, &len, &e), HP_TRUE);
+		    hp_os_read_file_in_root(&f->root[i], "etc/secret", 13, &buf, &len, &e), HP_TRUE);
 		free(buf);
 	}
 }
@@ -350,18 +350,18 @@ static void test_read_refuses_fifo_dir_and_big(void **state)
 		size_t len;
 		hp_err e;
 		/* a FIFO nobody writes to: would block forever if it were opened */
-		assert_int_equal(hp_read_file_in_root(&f->root[i], "etc/fifo", 100, &buf, &len, &e),
+		assert_int_equal(hp_os_read_file_in_root(&f->root[i], "etc/fifo", 100, &buf, &len, &e),
 		                 HP_UNKNOWN);
 		assert_string_equal(e.msg, "etc/fifo: not a regular file (fifo)");
 		assert_null(buf);
-		assert_int_equal(hp_read_file_in_root(&f->root[i], "etc", 100, &buf, &len, &e),
+		assert_int_equal(hp_os_read_file_in_root(&f->root[i], "etc", 100, &buf, &len, &e),
 		                 HP_UNKNOWN);
 		assert_string_equal(e.msg, "etc: not a regular file (dir)");
 		assert_int_equal(
-		    hp_read_file_in_root(&f->root[i], "etc/secret", 12, &buf, &len, &e),
+		    hp_os_read_file_in_root(&f->root[i], "etc/secret", 12, &buf, &len, &e),
 		    HP_UNKNOWN);
 		assert_string_equal(e.msg, "etc/secret: larger than the 12-byte cap");
-		assert_int_equal(hp_read_file_in_root(&f->root[i], "etc/none", 12, &buf, &len, &e),
+		assert_int_equal(hp_os_read_file_in_root(&f->root[i], "etc/none", 12, &buf, &len, &e),
 		                 HP_FALSE);
 	}
 }
@@ -372,13 +372,13 @@ static void test_read_refuses_device(void **state)
 	(void)state;
 	hp_root live;
 	hp_err e;
-	assert_int_equal(hp_root_open(&live, "/", 0, &e), HP_TRUE);
+	assert_int_equal(hp_os_root_open(&live, "/", 0, &e), HP_TRUE);
 	char *buf;
 	size_t len;
-	assert_int_equal(hp_read_file_in_root(&live, "/dev/zero", 1 << 20, &buf, &len, &e),
+	assert_int_equal(hp_os_read_file_in_root(&live, "/dev/zero", 1 << 20, &buf, &len, &e),
 	                 HP_UNKNOWN);
 	assert_string_equal(e.msg, "/dev/zero: not a regular file (char)");
-	hp_root_close(&live);
+	hp_os_root_close(&live);
 }
 
 static int read_locked(void *arg)
@@ -387,11 +387,11 @@ static int read_locked(void *arg)
 	char *buf;
 	size_t len;
 	hp_err e;
-	if (hp_read_file_in_root(&f->root[0], "locked/f", 100, &buf, &len, &e) != HP_UNKNOWN)
+	if (hp_os_read_file_in_root(&f->root[0], "locked/f", 100, &buf, &len, &e) != HP_UNKNOWN)
 		return 1;
 	if (strcmp(e.msg, "locked/f: a directory on the way refuses search") != 0)
 		return 2;
-	if (hp_read_file_in_root(&f->root[1], "locked/f", 100, &buf, &len, &e) != HP_UNKNOWN)
+	if (hp_os_read_file_in_root(&f->root[1], "locked/f", 100, &buf, &len, &e) != HP_UNKNOWN)
 		return 3;
 	return 0;
 }
@@ -418,7 +418,7 @@ static int answers_without_openat2(fx *f)
 		return 4;
 	char *buf;
 	size_t len;
-	if (hp_read_file_in_root(&f->root[0], "etc/secret", 100, &buf, &len, &e) != HP_TRUE)
+	if (hp_os_read_file_in_root(&f->root[0], "etc/secret", 100, &buf, &len, &e) != HP_TRUE)
 		return 5;
 	free(buf);
 	return 0;
@@ -458,11 +458,11 @@ static void test_read_without_procfs(void **state)
 		char *buf;
 		size_t len;
 		hp_err e;
-		if (hp_read_file_in_root(&f->root[0], "etc/secret", 100, &buf, &len, &e) != HP_TRUE)
+		if (hp_os_read_file_in_root(&f->root[0], "etc/secret", 100, &buf, &len, &e) != HP_TRUE)
 			_exit(61);
 		free(buf);
 		/* the walker has no openat2 to fall back on: unknown, with the reason */
-		if (hp_read_file_in_root(&f->root[1], "etc/secret", 100, &buf, &len, &e) !=
+		if (hp_os_read_file_in_root(&f->root[1], "etc/secret", 100, &buf, &len, &e) !=
 		        HP_UNKNOWN ||
 		    strcmp(e.msg, "etc/secret: cannot reopen for reading without procfs") != 0)
 			_exit(62);

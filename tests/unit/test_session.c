@@ -387,13 +387,13 @@ static void test_record_roundtrip(void **state)
 	struct stat st;
 	assert_int_equal(stat(rec, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
-	hp_facts *facts = hp_facts_new();
-	if (!hp_facts_load_file(facts, rec, &e))
+	hp_facts *facts = hp_probe_facts_new();
+	if (!hp_probe_facts_load_file(facts, rec, &e))
 		fail_msg("the recording does not load: %s", e.msg);
 	hp_session_opts fo;
 	hp_session_opts_default(&fo);
 	fo.source = HP_SESSION_FACTS;
-	fo.facts = hp_facts_backend(facts);
+	fo.facts = hp_probe_facts_backend(facts);
 	hp_session r;
 	assert_int_equal(hp_session_run(f->bc, &fo, &r, &e), HP_SESSION_OK);
 	assert_string_equal(r.backend, "facts");
@@ -401,7 +401,7 @@ static void test_record_roundtrip(void **state)
 		assert_int_equal(r.eval.rules[i].result, s.eval.rules[i].result);
 	hp_session_free(&r);
 	hp_session_free(&s);
-	hp_facts_free(facts);
+	hp_probe_facts_free(facts);
 	/* a record that cannot be written: the results are still there */
 	hp_session_opts_default(&o);
 	o.record = "/nonexistent/dir/rec.yaml";

@@ -46,14 +46,14 @@ static int setup(void **state)
 	if (r != 0)
 		return 1;
 	hp_err e;
-	return hp_root_open(&root, dir, 0, &e) != HP_TRUE;
+	return hp_os_root_open(&root, dir, 0, &e) != HP_TRUE;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	if (dir) {
-		hp_root_close(&root);
+		hp_os_root_close(&root);
 		fx_rmtree(dir);
 	}
 	return 0;
@@ -65,7 +65,7 @@ static void test_finds_each_kind(void **state)
 	FX_NEED_ROOT();
 	hp_suid_list l;
 	hp_err e;
-	assert_int_equal(hp_setuid_scan(&root, "/bin", 100, &l, &e), HP_TRUE);
+	assert_int_equal(hp_os_setuid_scan(&root, "/bin", 100, &l, &e), HP_TRUE);
 	const char *names[] = {"capbin", "link_to_su", "sg", "su"};
 	const unsigned whys[] = {HP_FILE_CAPS, HP_SUID_ROOT, HP_SGID_ROOT, HP_SUID_ROOT};
 	assert_int_equal(l.n, 4);
@@ -75,9 +75,9 @@ static void test_finds_each_kind(void **state)
 	}
 	assert_int_equal(l.v[1].via_symlink, 1);
 	assert_int_equal(l.v[3].mode, 04755);
-	hp_suid_list_free(&l);
+	hp_os_suid_list_free(&l);
 	/* an ordinary directory: empty, not unknown */
-	assert_int_equal(hp_setuid_scan(&root, "/other/..", 100, &l, &e), HP_TRUE);
+	assert_int_equal(hp_os_setuid_scan(&root, "/other/..", 100, &l, &e), HP_TRUE);
 	assert_int_equal(l.n, 0);
 }
 
@@ -97,10 +97,10 @@ static void test_live_root_same_answers(void **state)
 	fx_file(dir, "live/plain", "x", 0755, 0, 0);
 	hp_root slash;
 	hp_err e;
-	assert_int_equal(hp_root_open(&slash, "/", 0, &e), HP_TRUE);
+	assert_int_equal(hp_os_root_open(&slash, "/", 0, &e), HP_TRUE);
 	char *live = fx_path(dir, "live");
 	hp_suid_list l;
-	assert_int_equal(hp_setuid_scan(&slash, live, 100, &l, &e), HP_TRUE);
+	assert_int_equal(hp_os_setuid_scan(&slash, live, 100, &l, &e), HP_TRUE);
 	assert_int_equal(l.n, 2);
 	assert_string_equal(l.v[0].name, "to_caps");
 	assert_int_equal(l.v[0].why, HP_FILE_CAPS);
@@ -109,8 +109,8 @@ static void test_live_root_same_answers(void **state)
 	assert_int_equal(l.v[1].why, HP_SUID_ROOT);
 	assert_int_equal(l.v[1].mode, 04755);
 	assert_int_equal(l.v[1].via_symlink, 1);
-	hp_suid_list_free(&l);
-	hp_root_close(&slash);
+	hp_os_suid_list_free(&l);
+	hp_os_root_close(&slash);
 	free(live);
 	free(other);
 	free(capbin);
@@ -126,10 +126,10 @@ static int scan_denied(int err)
 		return 10;
 	hp_suid_list l;
 	hp_err e;
-	if (hp_setuid_scan(&root, "/bin", 100, &l, &e) != HP_TRUE)
+	if (hp_os_setuid_scan(&root, "/bin", 100, &l, &e) != HP_TRUE)
 		return 11;
 	int bad = l.n != 4 || strcmp(l.v[0].name, "capbin") || l.v[0].why != HP_FILE_CAPS;
-	hp_suid_list_free(&l);
+	hp_os_suid_list_free(&l);
 	return bad ? 12 : 0;
 }
 
@@ -155,11 +155,11 @@ static void test_bounds_and_errors(void **state)
 	FX_NEED_ROOT();
 	hp_suid_list l;
 	hp_err e;
-	assert_int_equal(hp_setuid_scan(&root, "/bin", 5, &l, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_setuid_scan(&root, "/bin", 5, &l, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "/bin: more than 5 entries");
 	assert_null(l.v);
-	assert_int_equal(hp_setuid_scan(&root, "/nope", 5, &l, &e), HP_FALSE);
-	assert_int_equal(hp_setuid_scan(&root, "/bin/plain", 5, &l, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_setuid_scan(&root, "/nope", 5, &l, &e), HP_FALSE);
+	assert_int_equal(hp_os_setuid_scan(&root, "/bin/plain", 5, &l, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "/bin/plain: not a directory (file)");
 }
 

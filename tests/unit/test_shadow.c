@@ -24,7 +24,7 @@ static const char group[] = "root:x:0:\n";
 static hp_userdb *db_new(void)
 {
 	hp_err err;
-	hp_userdb *db = hp_userdb_parse(passwd, strlen(passwd), "etc/passwd", group, strlen(group),
+	hp_userdb *db = hp_etc_userdb_parse(passwd, strlen(passwd), "etc/passwd", group, strlen(group),
 	                                "etc/group", &err);
 	assert_non_null(db);
 	return db;
@@ -32,7 +32,7 @@ static hp_userdb *db_new(void)
 
 static hp_shadow *sh_parse(const char *text, hp_err *err)
 {
-	return hp_shadow_parse(text, strlen(text), "etc/shadow", err);
+	return hp_etc_shadow_parse(text, strlen(text), "etc/shadow", err);
 }
 
 static void test_alpine_empty_root(void **state)
@@ -47,30 +47,30 @@ static void test_alpine_empty_root(void **state)
 	                         "hash:$6$salt$hash:19000:0:99999:7:::\n",
 	                         &err);
 	assert_non_null(sh);
-	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "root", &err), HP_TRUE);
-	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "agent", &err), HP_FALSE);
-	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "bang", &err), HP_FALSE);
-	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "hash", &err), HP_FALSE);
+	assert_int_equal(hp_etc_password_empty(db, sh, "etc/shadow", "root", &err), HP_TRUE);
+	assert_int_equal(hp_etc_password_empty(db, sh, "etc/shadow", "agent", &err), HP_FALSE);
+	assert_int_equal(hp_etc_password_empty(db, sh, "etc/shadow", "bang", &err), HP_FALSE);
+	assert_int_equal(hp_etc_password_empty(db, sh, "etc/shadow", "hash", &err), HP_FALSE);
 	/* the passwd field decides when it is not "x" */
-	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "nopw", &err), HP_TRUE);
-	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "locked", &err), HP_FALSE);
-	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "old", &err), HP_FALSE);
-	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "missing", &err), HP_UNKNOWN);
+	assert_int_equal(hp_etc_password_empty(db, sh, "etc/shadow", "nopw", &err), HP_TRUE);
+	assert_int_equal(hp_etc_password_empty(db, sh, "etc/shadow", "locked", &err), HP_FALSE);
+	assert_int_equal(hp_etc_password_empty(db, sh, "etc/shadow", "old", &err), HP_FALSE);
+	assert_int_equal(hp_etc_password_empty(db, sh, "etc/shadow", "missing", &err), HP_UNKNOWN);
 	assert_string_equal(err.msg, "etc/shadow has no entry for \"missing\"");
-	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "adjunct", &err), HP_UNKNOWN);
+	assert_int_equal(hp_etc_password_empty(db, sh, "etc/shadow", "adjunct", &err), HP_UNKNOWN);
 	assert_string_equal(err.msg, "user \"adjunct\" has a \"##\" password field, which points "
 	                             "to a password adjunct file");
-	assert_int_equal(hp_password_empty(db, sh, "etc/shadow", "nobody", &err), HP_UNKNOWN);
+	assert_int_equal(hp_etc_password_empty(db, sh, "etc/shadow", "nobody", &err), HP_UNKNOWN);
 	assert_string_equal(err.msg, "no user \"nobody\"");
-	assert_string_equal(hp_shadow_password(sh, "hash"), "$6$salt$hash");
-	assert_null(hp_shadow_password(sh, "missing"));
-	hp_shadow_free(sh);
+	assert_string_equal(hp_etc_shadow_password(sh, "hash"), "$6$salt$hash");
+	assert_null(hp_etc_shadow_password(sh, "missing"));
+	hp_etc_shadow_free(sh);
 
 	/* no readable shadow file: unknown wherever it would decide */
-	assert_int_equal(hp_password_empty(db, NULL, "etc/shadow", "root", &err), HP_UNKNOWN);
+	assert_int_equal(hp_etc_password_empty(db, NULL, "etc/shadow", "root", &err), HP_UNKNOWN);
 	assert_string_equal(err.msg, "etc/shadow could not be read");
-	assert_int_equal(hp_password_empty(db, NULL, "etc/shadow", "nopw", &err), HP_TRUE);
-	hp_userdb_free(db);
+	assert_int_equal(hp_etc_password_empty(db, NULL, "etc/shadow", "nopw", &err), HP_TRUE);
+	hp_etc_userdb_free(db);
 }
 
 static void test_debian12_shadow(void **state)
@@ -81,16 +81,16 @@ static void test_debian12_shadow(void **state)
 	char *gr = hp_fixture_read("tests/fixtures/etc/debian12/group", &gl);
 	char *sh_text = hp_fixture_read("tests/fixtures/etc/debian12/shadow", &sl);
 	hp_err err = {{0}};
-	hp_userdb *db = hp_userdb_parse(pw, pl, "etc/passwd", gr, gl, "etc/group", &err);
-	hp_shadow *sh = hp_shadow_parse(sh_text, sl, "etc/shadow", &err);
+	hp_userdb *db = hp_etc_userdb_parse(pw, pl, "etc/passwd", gr, gl, "etc/group", &err);
+	hp_shadow *sh = hp_etc_shadow_parse(sh_text, sl, "etc/shadow", &err);
 	assert_non_null(db);
 	assert_non_null(sh);
-	for (size_t i = 0; i < hp_userdb_nusers(db); i++)
+	for (size_t i = 0; i < hp_etc_userdb_nusers(db); i++)
 		assert_int_equal(
-		    hp_password_empty(db, sh, "etc/shadow", hp_userdb_user_at(db, i)->name, &err),
+		    hp_etc_password_empty(db, sh, "etc/shadow", hp_etc_userdb_user_at(db, i)->name, &err),
 		    HP_FALSE);
-	hp_shadow_free(sh);
-	hp_userdb_free(db);
+	hp_etc_shadow_free(sh);
+	hp_etc_userdb_free(db);
 	free(pw);
 	free(gr);
 	free(sh_text);

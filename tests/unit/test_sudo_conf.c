@@ -13,7 +13,7 @@
 
 static void parse(const char *text, hp_sudo_conf *c)
 {
-	hp_sudo_conf_parse(text, strlen(text), "/etc/sudo.conf", "/etc/sudoers", c);
+	hp_etc_sudo_conf_parse(text, strlen(text), "/etc/sudo.conf", "/etc/sudoers", c);
 }
 
 static void expect_ok(const char *text, const char *sudoers)
@@ -22,7 +22,7 @@ static void expect_ok(const char *text, const char *sudoers)
 	parse(text, &c);
 	assert_true(c.ok);
 	assert_string_equal(c.sudoers_file, sudoers);
-	hp_sudo_conf_free(&c);
+	hp_etc_sudo_conf_free(&c);
 }
 
 static void expect_bad(const char *text, const char *why)
@@ -31,7 +31,7 @@ static void expect_bad(const char *text, const char *why)
 	parse(text, &c);
 	assert_false(c.ok);
 	assert_string_equal(c.why, why);
-	hp_sudo_conf_free(&c);
+	hp_etc_sudo_conf_free(&c);
 }
 
 static void test_debian12(void **state)
@@ -40,15 +40,15 @@ static void test_debian12(void **state)
 	size_t len;
 	char *text = hp_fixture_read("tests/fixtures/etc/debian12/sudo.conf", &len);
 	hp_sudo_conf c;
-	hp_sudo_conf_parse(text, len, "/etc/sudo.conf", "/etc/sudoers", &c);
+	hp_etc_sudo_conf_parse(text, len, "/etc/sudo.conf", "/etc/sudoers", &c);
 	assert_true(c.ok);
 	assert_string_equal(c.sudoers_file, "/etc/sudoers");
-	hp_sudo_conf_free(&c);
+	hp_etc_sudo_conf_free(&c);
 	free(text);
-	hp_sudo_conf_default(&c, "/usr/local/etc/sudoers");
+	hp_etc_sudo_conf_default(&c, "/usr/local/etc/sudoers");
 	assert_true(c.ok);
 	assert_string_equal(c.sudoers_file, "/usr/local/etc/sudoers");
-	hp_sudo_conf_free(&c);
+	hp_etc_sudo_conf_free(&c);
 }
 
 static void test_sudoers_file(void **state)
@@ -99,10 +99,10 @@ static void test_unknown(void **state)
 	    "sudosudoers.so");
 	hp_sudo_conf c;
 	static const char nul[] = "Set max_groups 8\0\n";
-	hp_sudo_conf_parse(nul, sizeof nul - 1, "/etc/sudo.conf", "/etc/sudoers", &c);
+	hp_etc_sudo_conf_parse(nul, sizeof nul - 1, "/etc/sudo.conf", "/etc/sudoers", &c);
 	assert_false(c.ok);
 	assert_string_equal(c.why, "/etc/sudo.conf: NUL byte in the file");
-	hp_sudo_conf_free(&c);
+	hp_etc_sudo_conf_free(&c);
 }
 
 int main(void)

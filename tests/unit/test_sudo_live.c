@@ -60,14 +60,14 @@ static int setup(void **state)
 	fx_dir(dir, "private/bin", 0755, 0, 0);
 	fx_file(dir, "private/bin/sudo", "#!/bin/sh\nexit 0\n", 04755, 0, 0);
 	hp_err e;
-	return hp_root_open(&root, dir, 0, &e) != HP_TRUE;
+	return hp_os_root_open(&root, dir, 0, &e) != HP_TRUE;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	if (dir) {
-		hp_root_close(&root);
+		hp_os_root_close(&root);
 		fx_rmtree(dir);
 	}
 	return 0;
@@ -76,7 +76,7 @@ static int teardown(void **state)
 static hp_tri probe(const char *const *dirs, size_t n, hp_err *e)
 {
 	e->msg[0] = '\0';
-	return hp_sudo_probe_as(&root, &agent, dirs, n, &opts, e);
+	return hp_os_sudo_probe_as(&root, &agent, dirs, n, &opts, e);
 }
 
 static void test_answers(void **state)
@@ -132,7 +132,7 @@ static void test_unverified_candidates_not_run(void **state)
 	hp_identity nopriv = agent;
 	nopriv.kind = HP_ID_NO_CAPS;
 	const char *ok[] = {"/ok"};
-	assert_int_equal(hp_sudo_probe_as(&root, &nopriv, ok, 1, &opts, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_sudo_probe_as(&root, &nopriv, ok, 1, &opts, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "sudo: asked as a restricted identity (it must be a plain one)");
 }
 
@@ -143,9 +143,9 @@ static void test_never_exits_is_killed(void **state)
 	hp_sudo_opts quick = {.deadline_ms = 300, .out_cap = 65536};
 	const char *hang[] = {"/pw", "/hang"};
 	hp_err e;
-	int64_t t0 = hp_now_ms();
-	assert_int_equal(hp_sudo_probe_as(&root, &agent, hang, 2, &quick, &e), HP_UNKNOWN);
-	int64_t took = hp_now_ms() - t0;
+	int64_t t0 = hp_os_now_ms();
+	assert_int_equal(hp_os_sudo_probe_as(&root, &agent, hang, 2, &quick, &e), HP_UNKNOWN);
+	int64_t took = hp_os_now_ms() - t0;
 	assert_string_equal(e.msg, "/hang/sudo: sudo -n -k true: sudo did not finish within 300 "
 	                           "ms and was killed");
 	assert_true(took < 3000);
@@ -166,10 +166,10 @@ static void test_environment_poisoning(void **state)
 		setenv(poison[i], "/tmp/evil", 1);
 	int fd;
 	hp_err e;
-	assert_int_equal(hp_resolve(&root, "/env/sudo", 0, &fd, &e), HP_TRUE);
+	assert_int_equal(hp_os_resolve(&root, "/env/sudo", 0, &fd, &e), HP_TRUE);
 	const char *argv[] = {"sudo", "-n", "-l", NULL};
 	hp_sudo_run run;
-	assert_int_equal(hp_sudo_exec(fd, argv, &opts, &run, &e), HP_TRUE);
+	assert_int_equal(hp_os_sudo_exec(fd, argv, &opts, &run, &e), HP_TRUE);
 	close(fd);
 	for (size_t i = 0; i < sizeof poison / sizeof poison[0]; i++)
 		unsetenv(poison[i]);
@@ -198,10 +198,10 @@ static void test_descriptors(void **state)
 	assert_true(dup2(stray, 60) == 60);
 	int fd;
 	hp_err e;
-	assert_int_equal(hp_resolve(&root, "/fds/sudo", 0, &fd, &e), HP_TRUE);
+	assert_int_equal(hp_os_resolve(&root, "/fds/sudo", 0, &fd, &e), HP_TRUE);
 	const char *argv[] = {"sudo", NULL};
 	hp_sudo_run run;
-	assert_int_equal(hp_sudo_exec(fd, argv, &opts, &run, &e), HP_TRUE);
+	assert_int_equal(hp_os_sudo_exec(fd, argv, &opts, &run, &e), HP_TRUE);
 	close(fd);
 	close(60);
 	close(stray);
@@ -229,10 +229,10 @@ static void test_real_sudo(void **state)
 	}
 	hp_root live;
 	hp_err e;
-	assert_int_equal(hp_root_open(&live, "/", 0, &e), HP_TRUE);
+	assert_int_equal(hp_os_root_open(&live, "/", 0, &e), HP_TRUE);
 	const char *d[] = {"/usr/bin"};
-	hp_tri t = hp_sudo_probe_as(&live, &agent, d, 1, &opts, &e);
-	hp_root_close(&live);
+	hp_tri t = hp_os_sudo_probe_as(&live, &agent, d, 1, &opts, &e);
+	hp_os_root_close(&live);
 	assert_int_equal(t, HP_UNKNOWN);
 	assert_string_equal(e.msg, "/usr/bin/sudo: sudo -n -k true: sudo exited 1: sudo: you do "
 	                           "not exist in the passwd database");
@@ -247,19 +247,19 @@ static void test_classify(void **state)
 	r.out = out;
 	snprintf(out, sizeof out, "Sorry, user agent may not run sudo on box.\n");
 	r.exit_status = 1;
-	assert_int_equal(hp_sudo_classify(&r, &opts, &e), HP_FALSE);
+	assert_int_equal(hp_os_sudo_classify(&r, &opts, &e), HP_FALSE);
 	snprintf(out, sizeof out, "agent is not in the sudoers file.\n");
-	assert_int_equal(hp_sudo_classify(&r, &opts, &e), HP_FALSE);
+	assert_int_equal(hp_os_sudo_classify(&r, &opts, &e), HP_FALSE);
 	snprintf(out, sizeof out,
 	         "sudo: effective uid is not 0, is /usr/bin/sudo on a file "
 	         "system with the 'nosuid' option set?\n");
-	assert_int_equal(hp_sudo_classify(&r, &opts, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_sudo_classify(&r, &opts, &e), HP_UNKNOWN);
 	out[0] = '\0';
-	assert_int_equal(hp_sudo_classify(&r, &opts, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_sudo_classify(&r, &opts, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "sudo exited 1: (no output)");
 	r.exit_status = 0;
 	r.signaled = 9;
-	assert_int_equal(hp_sudo_classify(&r, &opts, &e), HP_UNKNOWN);
+	assert_int_equal(hp_os_sudo_classify(&r, &opts, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "sudo was killed by signal 9");
 }
 

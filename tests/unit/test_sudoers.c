@@ -40,7 +40,7 @@ static int setup(void **state)
 {
 	(void)state;
 	hp_err err;
-	db = hp_userdb_parse(passwd, strlen(passwd), "etc/passwd", group, strlen(group),
+	db = hp_etc_userdb_parse(passwd, strlen(passwd), "etc/passwd", group, strlen(group),
 	                     "etc/group", &err);
 	return db ? 0 : -1;
 }
@@ -48,7 +48,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	hp_userdb_free(db);
+	hp_etc_userdb_free(db);
 	return 0;
 }
 
@@ -66,7 +66,7 @@ static hp_sudoers *load_files(const char *first, ...)
 	}
 	va_end(ap);
 	fs = (hp_memfs){files, n};
-	hp_sudo_files cb = hp_memfs_callbacks(&fs);
+	hp_sudo_files cb = hp_sudoers_memfs_callbacks(&fs);
 	return hp_sudoers_load("/etc/sudoers", &cb);
 }
 
@@ -430,7 +430,7 @@ static void test_syntax_errors(void **state)
 	static const char nul[] = "bob ALL = ALL\nagent\0 ALL = ALL\n";
 	hp_memfile f = {"/etc/sudoers", nul, sizeof nul - 1};
 	hp_memfs fs = {&f, 1};
-	hp_sudo_files cb = hp_memfs_callbacks(&fs);
+	hp_sudo_files cb = hp_sudoers_memfs_callbacks(&fs);
 	s = hp_sudoers_load("/etc/sudoers", &cb);
 	assert_int_equal(grants(s, "agent", &v), HP_UNKNOWN);
 	assert_string_equal(v.why, "/etc/sudoers:2: NUL byte in the file");
@@ -520,7 +520,7 @@ static void test_include_bounds(void **state)
 		files[i] = (hp_memfile){paths[i], texts[i], strlen(texts[i]) / 2};
 	}
 	hp_memfs fs = {files, N};
-	hp_sudo_files cb = hp_memfs_callbacks(&fs);
+	hp_sudo_files cb = hp_sudoers_memfs_callbacks(&fs);
 	hp_sudoers *s = hp_sudoers_load("/etc/sudoers", &cb);
 	assert_int_equal(hp_sudoers_nproblems(s), 1);
 	assert_string_equal(hp_sudoers_problem(s, 0),
@@ -573,7 +573,7 @@ static void test_system(void **state)
 	    {"/etc/sudoers.alt", "agent ALL = ALL\n", 16},
 	};
 	hp_memfs fs = {files, 3};
-	hp_sudo_files cb = hp_memfs_callbacks(&fs);
+	hp_sudo_files cb = hp_sudoers_memfs_callbacks(&fs);
 	hp_sudoers *s = hp_sudoers_load_system(&cb, NULL);
 	assert_int_equal(hp_sudoers_nproblems(s), 0);
 	assert_int_equal(grants(s, "agent", &v), HP_TRUE);
@@ -590,7 +590,7 @@ static void test_system(void **state)
 	/* nsswitch naming sss for sudoers */
 	hp_nsswitch ns;
 	static const char nss[] = "passwd: files\nsudoers: files sss\n";
-	hp_nsswitch_parse(nss, sizeof nss - 1, "/etc/nsswitch.conf", &ns);
+	hp_etc_nsswitch_parse(nss, sizeof nss - 1, "/etc/nsswitch.conf", &ns);
 	s = hp_sudoers_load_system(&cb, &ns);
 	assert_int_equal(grants(s, "agent", &v), HP_UNKNOWN);
 	assert_string_equal(v.why, "/etc/nsswitch.conf:2: sudoers uses \"sss\", which can supply "
@@ -604,7 +604,7 @@ static void test_system(void **state)
 	    {"/usr/local/etc/sudoers", "agent ALL = ALL\n", 16},
 	};
 	hp_memfs fs3 = {local, 2};
-	hp_sudo_files cb3 = hp_memfs_callbacks(&fs3);
+	hp_sudo_files cb3 = hp_sudoers_memfs_callbacks(&fs3);
 	s = hp_sudoers_load_system(&cb3, NULL);
 	assert_int_equal(hp_sudoers_nproblems(s), 0);
 	assert_int_equal(grants(s, "agent", &v), HP_TRUE);
@@ -642,7 +642,7 @@ static void test_system(void **state)
 	fs.n = 2;
 	hp_memfile inc[] = {{"/etc/sudoers", "@includedir /etc/sudoers.d\n", 27}};
 	hp_memfs fs2 = {inc, 1};
-	hp_sudo_files cb2 = hp_memfs_callbacks(&fs2);
+	hp_sudo_files cb2 = hp_sudoers_memfs_callbacks(&fs2);
 	cb2.list_dir = failing_list;
 	s = hp_sudoers_load("/etc/sudoers", &cb2);
 	assert_int_equal(grants(s, "root", &v), HP_UNKNOWN);

@@ -65,7 +65,7 @@ static hp_sysbackend *open_image(const char *dir)
 {
 	hp_sys_opts o = {.kind = HP_SYS_ROOTFS, .root_dir = dir};
 	hp_err e;
-	hp_sysbackend *s = hp_sys_open(&o, &e);
+	hp_sysbackend *s = hp_probe_sys_open(&o, &e);
 	assert_non_null(s);
 	return s;
 }
@@ -84,7 +84,7 @@ static int teardown(void **state)
 {
 	fx *f = *state;
 	if (f->s)
-		hp_backend_destroy(hp_sys_backend(f->s));
+		hp_backend_destroy(hp_probe_sys_backend(f->s));
 	hp_pool_free(&f->pool);
 	fx_rmtree(f->dir);
 	free(f);
@@ -105,7 +105,7 @@ static void as_role(fx *f, hp_role r, uid_t uid, gid_t gid, uint64_t caps)
 	memset(&ctx, 0, sizeof ctx);
 	ctx.role = r;
 	ctx.cred = (hp_cred){uid, gid, NULL, 0, caps};
-	hp_sys_set_role(sb(f), &ctx);
+	hp_probe_sys_set_role(sb(f), &ctx);
 }
 
 static const char *show(fx *f, hp_value v)
@@ -120,19 +120,19 @@ static const char *show(fx *f, hp_value v)
 static const char *ask_str(fx *f, hp_role r, hp_probe_id p, const char *arg)
 {
 	hp_value a = hp_v_str(arg, (uint32_t)strlen(arg));
-	return show(f, hp_backend_ask(hp_sys_backend(sb(f)), r, p, &a, &f->pool));
+	return show(f, hp_backend_ask(hp_probe_sys_backend(sb(f)), r, p, &a, &f->pool));
 }
 
 static const char *ask_int(fx *f, hp_role r, hp_probe_id p, int64_t arg)
 {
 	hp_value a = hp_v_int(arg);
-	return show(f, hp_backend_ask(hp_sys_backend(sb(f)), r, p, &a, &f->pool));
+	return show(f, hp_backend_ask(hp_probe_sys_backend(sb(f)), r, p, &a, &f->pool));
 }
 
 static const char *ask_none(fx *f, hp_role r, hp_probe_id p)
 {
 	hp_value a = hp_v_none();
-	return show(f, hp_backend_ask(hp_sys_backend(sb(f)), r, p, &a, &f->pool));
+	return show(f, hp_backend_ask(hp_probe_sys_backend(sb(f)), r, p, &a, &f->pool));
 }
 
 /* --- users, groups, passwords ------------------------------------------------------- */
@@ -221,7 +221,7 @@ static void test_nss_systemd_records(void **state)
 	         "\"/bin/sh\", groups { \"agent\", \"docker\" })",
 	         (unsigned)FX_AGENT, (unsigned)FX_AGENT);
 	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_USER, "agent"), want);
-	hp_backend_destroy(hp_sys_backend(f->s));
+	hp_backend_destroy(hp_probe_sys_backend(f->s));
 	f->s = NULL;
 	fx_dir(f->dir, "etc/userdb", 0755, 0, 0);
 	put(f->dir, "etc/userdb/ghost.user", "{}");
@@ -272,17 +272,17 @@ static void test_user_ids(void **state)
 	gid_t *gids;
 	size_t n;
 	hp_err e;
-	assert_int_equal(hp_sys_user_ids(sb(f), "agent", -1, &u, &g, &gids, &n, &e), HP_TRUE);
+	assert_int_equal(hp_probe_sys_user_ids(sb(f), "agent", -1, &u, &g, &gids, &n, &e), HP_TRUE);
 	assert_int_equal(u, FX_AGENT);
 	assert_int_equal(g, FX_AGENT);
 	assert_int_equal(n, 2);
 	assert_int_equal(gids[0], FX_AGENT);
 	assert_int_equal(gids[1], FX_GROUP);
 	free(gids);
-	assert_int_equal(hp_sys_user_ids(sb(f), NULL, 0, &u, &g, &gids, &n, &e), HP_TRUE);
+	assert_int_equal(hp_probe_sys_user_ids(sb(f), NULL, 0, &u, &g, &gids, &n, &e), HP_TRUE);
 	assert_int_equal(u, 0);
 	free(gids);
-	assert_int_equal(hp_sys_user_ids(sb(f), "ghost", -1, &u, &g, &gids, &n, &e), HP_FALSE);
+	assert_int_equal(hp_probe_sys_user_ids(sb(f), "ghost", -1, &u, &g, &gids, &n, &e), HP_FALSE);
 	assert_string_equal(e.msg, "no user \"ghost\" in etc/passwd");
 	assert_null(gids);
 }
@@ -451,7 +451,7 @@ static int kernel_child(void *arg)
 	ctx.role = HP_ROLE_AGENT;
 	ctx.as_role = true;
 	ctx.cred = (hp_cred){FX_AGENT, FX_AGENT, NULL, 0, 0};
-	hp_sys_set_role(f->s, &ctx);
+	hp_probe_sys_set_role(f->s, &ctx);
 	if (strcmp(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/usr/local/bin"), "true") != 0)
 		return 1;
 	if (strcmp(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/etc/acl"), "true") != 0)
@@ -495,7 +495,7 @@ static int disagree_child(void *arg)
 	/* credentials that differ from the process's: the kernel says no where
 	 * the computed answer, for uid FX_OTHER, says yes */
 	ctx.cred = (hp_cred){FX_OTHER, FX_OTHER, NULL, 0, 0};
-	hp_sys_set_role(f->s, &ctx);
+	hp_probe_sys_set_role(f->s, &ctx);
 	const char *v = ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/etc/other");
 	return strcmp(v, "unknown (/etc/other: the kernel, asked as agent on this machine, says "
 	                 "no; the image's owners, modes and ACLs say yes (an LSM, a mount option "
@@ -527,7 +527,7 @@ static void test_live_skipped(void **state)
 	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_READ_ONLY, "/"),
 	                    "skipped (needs a live sandbox)");
 	hp_value r = hp_v_role(HP_ROLE_HANGAR);
-	assert_string_equal(show(f, hp_backend_ask(hp_sys_backend(sb(f)), HP_ROLE_AGENT,
+	assert_string_equal(show(f, hp_backend_ask(hp_probe_sys_backend(sb(f)), HP_ROLE_AGENT,
 	                                           HP_PROBE_SIGNAL, &r, &f->pool)),
 	                    "skipped (needs a live sandbox)");
 	/* a role probe asked for another role than the process runs */
@@ -551,7 +551,7 @@ static void test_bad_root(void **state)
 	(void)state;
 	hp_sys_opts o = {.kind = HP_SYS_ROOTFS, .root_dir = "/nonexistent/image"};
 	hp_err e;
-	assert_null(hp_sys_open(&o, &e));
+	assert_null(hp_probe_sys_open(&o, &e));
 	assert_string_equal(e.msg, "/nonexistent/image: cannot open as a root directory: No such "
 	                           "file or directory");
 }

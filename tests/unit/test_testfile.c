@@ -95,14 +95,14 @@ static void test_inline_facts_keep_their_place(void **state)
 	assert_true(parse(text, &tf, &err));
 	const hp_test_case *c = &tf.cases[0];
 	assert_int_equal(c->ninline, 2);
-	hp_facts *f = hp_facts_new();
-	assert_true(hp_facts_load(f, "dir/t_test.yaml", c->inline_facts[0].text,
+	hp_facts *f = hp_probe_facts_new();
+	assert_true(hp_probe_facts_load(f, "dir/t_test.yaml", c->inline_facts[0].text,
 	                          c->inline_facts[0].len, &err));
-	assert_int_equal(hp_facts_count(f), 1);
-	assert_false(hp_facts_load(f, "dir/t_test.yaml", c->inline_facts[1].text,
+	assert_int_equal(hp_probe_facts_count(f), 1);
+	assert_false(hp_probe_facts_load(f, "dir/t_test.yaml", c->inline_facts[1].text,
 	                           c->inline_facts[1].len, &err));
 	assert_string_equal(err.msg, "dir/t_test.yaml:5:35: unknown probe 'sudoo'");
-	hp_facts_free(f);
+	hp_probe_facts_free(f);
 	hp_test_file_free(&tf);
 }
 

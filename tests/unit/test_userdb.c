@@ -17,7 +17,7 @@ static const char base_group[] = "root:x:0:\nagent:x:1000:\n";
 
 static hp_userdb *parse(const char *pw, const char *gr, hp_err *err)
 {
-	return hp_userdb_parse(pw, strlen(pw), "etc/passwd", gr, strlen(gr), "etc/group", err);
+	return hp_etc_userdb_parse(pw, strlen(pw), "etc/passwd", gr, strlen(gr), "etc/group", err);
 }
 
 /* Parsing fails with exactly this message. */
@@ -41,13 +41,13 @@ static void test_debian12(void **state)
 	char *pw = hp_fixture_read("tests/fixtures/etc/debian12/passwd", &pl);
 	char *gr = hp_fixture_read("tests/fixtures/etc/debian12/group", &gl);
 	hp_err err = {{0}};
-	hp_userdb *db = hp_userdb_parse(pw, pl, "etc/passwd", gr, gl, "etc/group", &err);
+	hp_userdb *db = hp_etc_userdb_parse(pw, pl, "etc/passwd", gr, gl, "etc/group", &err);
 	assert_non_null(db);
-	assert_int_equal(hp_userdb_nusers(db), 18);
-	assert_int_equal(hp_userdb_ngroups(db), 38);
-	assert_int_equal(hp_userdb_nfindings(db), 0);
+	assert_int_equal(hp_etc_userdb_nusers(db), 18);
+	assert_int_equal(hp_etc_userdb_ngroups(db), 38);
+	assert_int_equal(hp_etc_userdb_nfindings(db), 0);
 
-	const hp_user *root = hp_userdb_user(db, "root");
+	const hp_user *root = hp_etc_userdb_user(db, "root");
 	assert_non_null(root);
 	assert_int_equal(root->uid, 0);
 	assert_int_equal(root->gid, 0);
@@ -56,39 +56,39 @@ static void test_debian12(void **state)
 	assert_string_equal(root->passwd, "x");
 	assert_int_equal(root->line, 1);
 
-	const hp_user *nobody = hp_userdb_user_by_uid(db, 65534);
+	const hp_user *nobody = hp_etc_userdb_user_by_uid(db, 65534);
 	assert_non_null(nobody);
 	assert_string_equal(nobody->name, "nobody");
-	const hp_user *apt = hp_userdb_user(db, "_apt");
+	const hp_user *apt = hp_etc_userdb_user(db, "_apt");
 	assert_non_null(apt);
 	assert_int_equal(apt->uid, 42);
 	assert_int_equal(apt->gid, 65534);
 	assert_string_equal(apt->gecos, "");
-	const hp_user *list = hp_userdb_user(db, "list");
+	const hp_user *list = hp_etc_userdb_user(db, "list");
 	assert_string_equal(list->gecos, "Mailing List Manager");
 
-	const hp_group *sudo = hp_userdb_group(db, "sudo");
+	const hp_group *sudo = hp_etc_userdb_group(db, "sudo");
 	assert_non_null(sudo);
 	assert_int_equal(sudo->gid, 27);
 	assert_int_equal(sudo->nmembers, 0);
-	assert_string_equal(hp_userdb_group_by_gid(db, 65534)->name, "nogroup");
+	assert_string_equal(hp_etc_userdb_group_by_gid(db, 65534)->name, "nogroup");
 
-	assert_null(hp_userdb_user(db, "agent"));
-	assert_null(hp_userdb_user(db, "roo"));
-	assert_null(hp_userdb_user(db, ""));
-	assert_null(hp_userdb_user_by_uid(db, 1000));
-	assert_null(hp_userdb_group(db, "wheel"));
-	assert_null(hp_userdb_group_by_gid(db, 4242));
+	assert_null(hp_etc_userdb_user(db, "agent"));
+	assert_null(hp_etc_userdb_user(db, "roo"));
+	assert_null(hp_etc_userdb_user(db, ""));
+	assert_null(hp_etc_userdb_user_by_uid(db, 1000));
+	assert_null(hp_etc_userdb_group(db, "wheel"));
+	assert_null(hp_etc_userdb_group_by_gid(db, 4242));
 
 	hp_user_groups g;
-	hp_userdb_user_groups(db, root, &g);
+	hp_etc_userdb_user_groups(db, root, &g);
 	assert_int_equal(g.ngids, 1);
 	assert_int_equal(g.gids[0], 0);
 	assert_int_equal(g.nnames, 1);
 	assert_string_equal(g.names[0], "root");
-	hp_user_groups_free(&g);
+	hp_etc_user_groups_free(&g);
 
-	hp_userdb_free(db);
+	hp_etc_userdb_free(db);
 	free(pw);
 	free(gr);
 }
@@ -112,7 +112,7 @@ static void test_user_groups(void **state)
 	assert_non_null(db);
 
 	hp_user_groups g;
-	hp_userdb_user_groups(db, hp_userdb_user(db, "agent"), &g);
+	hp_etc_userdb_user_groups(db, hp_etc_userdb_user(db, "agent"), &g);
 	/* primary first, then memberships in file order, no duplicate gids */
 	assert_int_equal(g.ngids, 3);
 	assert_int_equal(g.gids[0], 1000);
@@ -124,29 +124,29 @@ static void test_user_groups(void **state)
 	assert_string_equal(g.names[1], "sudo");
 	assert_string_equal(g.names[2], "admin");
 	assert_string_equal(g.names[3], "docker");
-	hp_user_groups_free(&g);
+	hp_etc_user_groups_free(&g);
 
-	hp_userdb_user_groups(db, hp_userdb_user(db, "bob"), &g);
+	hp_etc_userdb_user_groups(db, hp_etc_userdb_user(db, "bob"), &g);
 	assert_int_equal(g.ngids, 3);
 	assert_int_equal(g.gids[0], 1001);
 	assert_int_equal(g.gids[1], 27);
 	assert_int_equal(g.gids[2], 50);
-	hp_user_groups_free(&g);
+	hp_etc_user_groups_free(&g);
 
 	/* a primary gid without a group entry has no name */
-	hp_userdb_user_groups(db, hp_userdb_user(db, "ghost"), &g);
+	hp_etc_userdb_user_groups(db, hp_etc_userdb_user(db, "ghost"), &g);
 	assert_int_equal(g.ngids, 1);
 	assert_int_equal(g.gids[0], 4242);
 	assert_int_equal(g.nnames, 0);
-	hp_user_groups_free(&g);
+	hp_etc_user_groups_free(&g);
 
-	const hp_group *sudo = hp_userdb_group(db, "sudo");
+	const hp_group *sudo = hp_etc_userdb_group(db, "sudo");
 	assert_int_equal(sudo->nmembers, 2);
 	assert_string_equal(sudo->members[0], "bob");
 	assert_string_equal(sudo->members[1], "agent");
 	/* by gid: the first group in file order, as getgrgid */
-	assert_string_equal(hp_userdb_group_by_gid(db, 27)->name, "sudo");
-	hp_userdb_free(db);
+	assert_string_equal(hp_etc_userdb_group_by_gid(db, 27)->name, "sudo");
+	hp_etc_userdb_free(db);
 }
 
 static void test_first_by_uid_and_uid0_findings(void **state)
@@ -160,16 +160,16 @@ static void test_first_by_uid_and_uid0_findings(void **state)
 	                      "zero:x:000:0::/:/bin/sh\n",
 	                      base_group, &err);
 	assert_non_null(db);
-	assert_string_equal(hp_userdb_user_by_uid(db, 0)->name, "root");
-	assert_string_equal(hp_userdb_user_by_uid(db, 1000)->name, "agent");
-	assert_int_equal(hp_userdb_user(db, "zero")->uid, 0);
-	assert_int_equal(hp_userdb_nfindings(db), 2);
-	assert_string_equal(hp_userdb_finding(db, 0),
+	assert_string_equal(hp_etc_userdb_user_by_uid(db, 0)->name, "root");
+	assert_string_equal(hp_etc_userdb_user_by_uid(db, 1000)->name, "agent");
+	assert_int_equal(hp_etc_userdb_user(db, "zero")->uid, 0);
+	assert_int_equal(hp_etc_userdb_nfindings(db), 2);
+	assert_string_equal(hp_etc_userdb_finding(db, 0),
 	                    "etc/passwd:2: account \"toor\" has uid 0 besides root");
-	assert_string_equal(hp_userdb_finding(db, 1),
+	assert_string_equal(hp_etc_userdb_finding(db, 1),
 	                    "etc/passwd:5: account \"zero\" has uid 0 besides root");
-	assert_null(hp_userdb_finding(db, 2));
-	hp_userdb_free(db);
+	assert_null(hp_etc_userdb_finding(db, 2));
+	hp_etc_userdb_free(db);
 }
 
 static void test_layout_tolerance(void **state)
@@ -181,26 +181,26 @@ static void test_layout_tolerance(void **state)
 	hp_userdb *db = parse("\nroot:x:0:0:root:/root:/bin/bash\n  \n\t\nagent::01000:1000:::",
 	                      "root:x:0:\n\nagent:x:1000:", &err);
 	assert_non_null(db);
-	assert_int_equal(hp_userdb_nusers(db), 2);
-	const hp_user *a = hp_userdb_user(db, "agent");
+	assert_int_equal(hp_etc_userdb_nusers(db), 2);
+	const hp_user *a = hp_etc_userdb_user(db, "agent");
 	assert_int_equal(a->uid, 1000);
 	assert_int_equal(a->line, 5);
 	assert_string_equal(a->passwd, "");
 	assert_string_equal(a->shell, "");
-	assert_int_equal(hp_userdb_group(db, "agent")->line, 3);
-	hp_userdb_free(db);
+	assert_int_equal(hp_etc_userdb_group(db, "agent")->line, 3);
+	hp_etc_userdb_free(db);
 
 	db = parse("", "", &err);
 	assert_non_null(db);
-	assert_int_equal(hp_userdb_nusers(db), 0);
-	assert_null(hp_userdb_user(db, "root"));
-	hp_userdb_free(db);
+	assert_int_equal(hp_etc_userdb_nusers(db), 0);
+	assert_null(hp_etc_userdb_user(db, "root"));
+	hp_etc_userdb_free(db);
 
 	/* the largest id is (uid_t)-2 */
 	db = parse("big:x:4294967294:4294967294::/:/bin/sh\n", "big:x:4294967294:\n", &err);
 	assert_non_null(db);
-	assert_int_equal(hp_userdb_user(db, "big")->uid, 4294967294u);
-	hp_userdb_free(db);
+	assert_int_equal(hp_etc_userdb_user(db, "big")->uid, 4294967294u);
+	hp_etc_userdb_free(db);
 }
 
 static void test_id_errors(void **state)
@@ -300,7 +300,7 @@ static void test_nul_long_and_many(void **state)
 	(void)state;
 	hp_err err = {{0}};
 	static const char nul[] = "root:x:0:0::/:/bin/sh\nag\0ent:x:1:1::/:/bin/sh\n";
-	assert_null(hp_userdb_parse(nul, sizeof nul - 1, "etc/passwd", base_group,
+	assert_null(hp_etc_userdb_parse(nul, sizeof nul - 1, "etc/passwd", base_group,
 	                            strlen(base_group), "etc/group", &err));
 	assert_string_equal(err.msg, "etc/passwd:2: NUL byte in line");
 
@@ -314,7 +314,7 @@ static void test_nul_long_and_many(void **state)
 	assert_int_equal(strlen(big), HP_COLON_MAX_LINE + 1);
 	hp_userdb *db = parse(big, base_group, &err);
 	assert_non_null(db);
-	hp_userdb_free(db);
+	hp_etc_userdb_free(db);
 	memcpy(big, "a:x:1:1:g", 9);
 	strcpy(big + 8 + gecos, "g::/bin/sh");
 	expect_passwd_error(big, "etc/passwd:1: line longer than 65536 bytes");
@@ -347,24 +347,24 @@ static void test_scale(void **state)
 	hp_err err = {{0}};
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	hp_userdb *db = hp_userdb_parse(pw, (size_t)(p - pw), "etc/passwd", gr, (size_t)(q - gr),
+	hp_userdb *db = hp_etc_userdb_parse(pw, (size_t)(p - pw), "etc/passwd", gr, (size_t)(q - gr),
 	                                "etc/group", &err);
 	assert_non_null(db);
 	char name[32];
 	for (int i = 0; i < N; i++) {
 		snprintf(name, sizeof name, "user%d", i);
-		const hp_user *u = hp_userdb_user(db, name);
+		const hp_user *u = hp_etc_userdb_user(db, name);
 		assert_non_null(u);
-		assert_ptr_equal(hp_userdb_user_by_uid(db, 1000u + (unsigned)i), u);
+		assert_ptr_equal(hp_etc_userdb_user_by_uid(db, 1000u + (unsigned)i), u);
 		hp_user_groups g;
-		hp_userdb_user_groups(db, u, &g);
+		hp_etc_userdb_user_groups(db, u, &g);
 		assert_int_equal(g.ngids, 3);
-		hp_user_groups_free(&g);
+		hp_etc_user_groups_free(&g);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 	assert_true(ms < 250.0);
-	hp_userdb_free(db);
+	hp_etc_userdb_free(db);
 	free(pw);
 	free(gr);
 }

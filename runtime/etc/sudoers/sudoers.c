@@ -13,7 +13,7 @@
 #include "lib/textesc.h"
 #include "lib/xalloc.h"
 
-struct sd_loader {
+struct hp_sudoers_loader {
 	const hp_sudo_files *files;
 	char *stack[HP_SUDOERS_MAX_DEPTH + 2]; /* normalized paths being read */
 	int depth;
@@ -59,26 +59,26 @@ static void where(char *buf, size_t n, const char *from, unsigned line, unsigned
 		buf[0] = '\0';
 }
 
-static void load(hp_sudoers *s, sd_loader *ld, const char *path, int depth, bool in_dir,
+static void load(hp_sudoers *s, hp_sudoers_loader *ld, const char *path, int depth, bool in_dir,
                  const char *from, unsigned line, unsigned col)
 {
 	char at[512];
 	hp_esc_buf e;
 	where(at, sizeof at, from, line, col);
 	if (depth > HP_SUDOERS_MAX_DEPTH) {
-		sd_problem(s, "%sincludes nested deeper than %d (at %s)", at, HP_SUDOERS_MAX_DEPTH,
+		hp_sudoers_add_problem(s, "%sincludes nested deeper than %d (at %s)", at, HP_SUDOERS_MAX_DEPTH,
 		           hp_escs(&e, path));
 		return;
 	}
 	if (s->nfiles >= HP_SUDOERS_MAX_FILES) {
-		sd_problem(s, "%smore than %d sudoers files to read (at %s)", at,
+		hp_sudoers_add_problem(s, "%smore than %d sudoers files to read (at %s)", at,
 		           HP_SUDOERS_MAX_FILES, hp_escs(&e, path));
 		return;
 	}
 	char *norm = normalize(path);
 	for (int i = 0; i < ld->depth; i++) {
 		if (strcmp(ld->stack[i], norm) == 0) {
-			sd_problem(s, "%sinclude loop: %s is already being read", at,
+			hp_sudoers_add_problem(s, "%sinclude loop: %s is already being read", at,
 			           hp_escs(&e, path));
 			free(norm);
 			return;
@@ -97,13 +97,13 @@ static void load(hp_sudoers *s, sd_loader *ld, const char *path, int depth, bool
 			if (!s->missing_main)
 				s->missing_main = hp_xstrdup(path);
 		} else if (r == HP_SUDO_IO_MISSING) {
-			sd_problem(s, "%scannot include %s: it does not exist", at,
+			hp_sudoers_add_problem(s, "%scannot include %s: it does not exist", at,
 			           hp_escs(&e, path));
 		} else if (r == HP_SUDO_IO_NOT_REGULAR) {
-			sd_problem(s, "%scannot read %s: not a regular file", at,
+			hp_sudoers_add_problem(s, "%scannot read %s: not a regular file", at,
 			           hp_escs(&e, path));
 		} else {
-			sd_problem(s, "%scannot read %s: %s", at, hp_escs(&e, path), err.msg);
+			hp_sudoers_add_problem(s, "%scannot read %s: %s", at, hp_escs(&e, path), err.msg);
 		}
 		return;
 	}
@@ -112,16 +112,16 @@ static void load(hp_sudoers *s, sd_loader *ld, const char *path, int depth, bool
 	s->nbytes += len;
 	const char *nul = memchr(buf, '\0', len);
 	if (s->nbytes > HP_SUDOERS_MAX_BYTES) {
-		sd_problem(s, "%smore than %d bytes of sudoers files to read (at %s)", at,
+		hp_sudoers_add_problem(s, "%smore than %d bytes of sudoers files to read (at %s)", at,
 		           HP_SUDOERS_MAX_BYTES, hp_escs(&e, path));
 	} else if (nul) {
 		unsigned l = 1;
 		for (const char *p = buf; p < nul; p++)
 			l += *p == '\n';
-		sd_problem(s, "%s:%u: NUL byte in the file", hp_escs(&e, path), l);
+		hp_sudoers_add_problem(s, "%s:%u: NUL byte in the file", hp_escs(&e, path), l);
 	} else {
 		ld->stack[ld->depth++] = norm;
-		sd_parse(s, ld, sd_strdup(s, path, strlen(path)), buf, len, depth);
+		hp_sudoers_parse(s, ld, hp_sudoers_strdup(s, path, strlen(path)), buf, len, depth);
 		ld->depth--;
 	}
 	free(norm);
@@ -133,7 +133,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void load_dir(hp_sudoers *s, sd_loader *ld, const char *dir, int depth, const char *from,
+static void load_dir(hp_sudoers *s, hp_sudoers_loader *ld, const char *dir, int depth, const char *from,
                      unsigned line, unsigned col)
 {
 	char **names = NULL;
@@ -145,7 +145,7 @@ static void load_dir(hp_sudoers *s, sd_loader *ld, const char *dir, int depth, c
 		return;
 	}
 	if (r != HP_SUDO_IO_OK) {
-		sd_problem(s, "%s:%u:%u: cannot list %s: %s", from, line, col, hp_escs(&e, dir),
+		hp_sudoers_add_problem(s, "%s:%u:%u: cannot list %s: %s", from, line, col, hp_escs(&e, dir),
 		           err.msg);
 		return;
 	}
@@ -161,7 +161,7 @@ static void load_dir(hp_sudoers *s, sd_loader *ld, const char *dir, int depth, c
 			names[keep++] = names[i];
 	}
 	if (keep > HP_SUDOERS_MAX_DIR_ENTRIES) {
-		sd_problem(s, "%s:%u:%u: more than %d files in %s", from, line, col,
+		hp_sudoers_add_problem(s, "%s:%u:%u: more than %d files in %s", from, line, col,
 		           HP_SUDOERS_MAX_DIR_ENTRIES, hp_escs(&e, dir));
 	} else {
 		qsort(names, keep, sizeof *names, by_name);
@@ -178,7 +178,7 @@ static void load_dir(hp_sudoers *s, sd_loader *ld, const char *dir, int depth, c
 	free(names);
 }
 
-void sd_include(hp_sudoers *s, sd_loader *ld, const char *path, bool dir, int depth,
+void hp_sudoers_include(hp_sudoers *s, hp_sudoers_loader *ld, const char *path, bool dir, int depth,
                 const char *from, unsigned line, unsigned col)
 {
 	char *full;
@@ -197,47 +197,47 @@ void sd_include(hp_sudoers *s, sd_loader *ld, const char *path, bool dir, int de
 hp_sudoers *hp_sudoers_load(const char *path, const hp_sudo_files *files)
 {
 	hp_sudoers *s = hp_xcalloc(1, sizeof *s);
-	sd_loader ld = {.files = files};
+	hp_sudoers_loader ld = {.files = files};
 	load(s, &ld, path, 0, false, NULL, 0, 0);
-	sd_index_aliases(s);
+	hp_sudoers_index_aliases(s);
 	return s;
 }
 
-const hp_sudo_place hp_sudo_places[] = {
+const hp_sudo_place hp_sudoers_sudo_places[] = {
     {"/etc/sudo.conf", "/etc/sudoers"},
     {"/usr/local/etc/sudo.conf", "/usr/local/etc/sudoers"},
 };
-const size_t hp_sudo_nplaces = sizeof hp_sudo_places / sizeof hp_sudo_places[0];
+const size_t hp_sudoers_sudo_nplaces = sizeof hp_sudoers_sudo_places / sizeof hp_sudoers_sudo_places[0];
 
 hp_sudoers *hp_sudoers_load_system(const hp_sudo_files *files, const hp_nsswitch *ns)
 {
 	hp_sudoers *s = hp_xcalloc(1, sizeof *s);
-	sd_loader ld = {.files = files};
+	hp_sudoers_loader ld = {.files = files};
 	if (ns && ns->src[HP_NSS_SUDOERS] != HP_NSS_FILES)
-		sd_problem(s, "%s", ns->why[HP_NSS_SUDOERS]);
-	for (size_t i = 0; i < hp_sudo_nplaces; i++) {
-		const hp_sudo_place *pl = &hp_sudo_places[i];
+		hp_sudoers_add_problem(s, "%s", ns->why[HP_NSS_SUDOERS]);
+	for (size_t i = 0; i < hp_sudoers_sudo_nplaces; i++) {
+		const hp_sudo_place *pl = &hp_sudoers_sudo_places[i];
 		hp_sudo_conf conf;
 		char *buf = NULL;
 		size_t len = 0;
 		hp_err err = {{0}};
 		hp_sudo_io r = files->read_file(files->ctx, pl->sudo_conf, &buf, &len, &err);
 		if (r == HP_SUDO_IO_OK) {
-			hp_sudo_conf_parse(buf, len, pl->sudo_conf, pl->sudoers, &conf);
+			hp_etc_sudo_conf_parse(buf, len, pl->sudo_conf, pl->sudoers, &conf);
 			if (!conf.ok)
-				sd_problem(s, "%s", conf.why);
+				hp_sudoers_add_problem(s, "%s", conf.why);
 		} else {
-			hp_sudo_conf_default(&conf, pl->sudoers);
+			hp_etc_sudo_conf_default(&conf, pl->sudoers);
 			if (r == HP_SUDO_IO_NOT_REGULAR)
-				sd_problem(s, "cannot read %s: not a regular file", pl->sudo_conf);
+				hp_sudoers_add_problem(s, "cannot read %s: not a regular file", pl->sudo_conf);
 			else if (r != HP_SUDO_IO_MISSING)
-				sd_problem(s, "cannot read %s: %s", pl->sudo_conf, err.msg);
+				hp_sudoers_add_problem(s, "cannot read %s: %s", pl->sudo_conf, err.msg);
 		}
 		free(buf);
 		load(s, &ld, conf.sudoers_file, 0, false, NULL, 0, 0);
-		hp_sudo_conf_free(&conf);
+		hp_etc_sudo_conf_free(&conf);
 	}
-	sd_index_aliases(s);
+	hp_sudoers_index_aliases(s);
 	return s;
 }
 
@@ -245,7 +245,7 @@ void hp_sudoers_free(hp_sudoers *s)
 {
 	if (!s)
 		return;
-	sd_arena_free(s);
+	hp_sudoers_arena_free(s);
 	free(s->us);
 	for (int k = 0; k < SA_NKINDS; k++) {
 		free(s->al[k]);

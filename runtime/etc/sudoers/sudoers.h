@@ -75,14 +75,14 @@ enum {
 typedef struct {
 	const char *sudo_conf, *sudoers;
 } hp_sudo_place;
-extern const hp_sudo_place hp_sudo_places[];
-extern const size_t hp_sudo_nplaces;
+extern const hp_sudo_place hp_sudoers_sudo_places[];
+extern const size_t hp_sudoers_sudo_nplaces;
 
 typedef struct hp_sudoers hp_sudoers;
 
 /* Read path and its includes. Never NULL. */
 hp_sudoers *hp_sudoers_load(const char *path, const hp_sudo_files *files);
-/* For each of hp_sudo_places: read its sudo.conf (missing: the defaults),
+/* For each of hp_sudoers_sudo_places: read its sudo.conf (missing: the defaults),
  * then the sudoers file that names, with its includes; a missing sudoers
  * file is no problem (sudo there grants nothing). ns (may be NULL) must
  * name only files for sudoers, else that is a problem too. */

@@ -145,7 +145,7 @@ static match group_word(ev *E, const char *g)
 			size_t n = k < 2 ? ns[k] : 1;
 			for (size_t i = 0; i < n; i++) {
 				uint32_t gid = k < 2 ? sets[k][i] : w->gid;
-				const hp_group *gr = hp_userdb_group_by_gid(E->db, gid);
+				const hp_group *gr = hp_etc_userdb_group_by_gid(E->db, gid);
 				if (!gr)
 					continue;
 				match m = name_match(E, g, gr->name, "group");
@@ -157,7 +157,7 @@ static match group_word(ev *E, const char *g)
 					by_name = m;
 			}
 		}
-		const hp_group *gr = hp_userdb_group(E->db, g);
+		const hp_group *gr = hp_etc_userdb_group(E->db, g);
 		if (gr)
 			by_gid = in_groups(w, gr->gid, true);
 		r = by_name == by_gid ? by_name : M_MAYBE;
@@ -194,9 +194,9 @@ static match user_word(ev *E, const char *word)
 	return name_match(E, word, E->who->name, "user");
 }
 
-static unsigned list_out(ev *E, sd_akind k, const sd_list *l);
+static unsigned list_out(ev *E, hp_sudoers_akind k, const hp_sudoers_list *l);
 
-static unsigned alias_out(ev *E, sd_akind k, const sd_alias *a)
+static unsigned alias_out(ev *E, hp_sudoers_akind k, const hp_sudoers_alias *a)
 {
 	size_t i = (size_t)(a - E->s->al[k]);
 	uint8_t st = E->memo[k][i];
@@ -215,12 +215,12 @@ static unsigned alias_out(ev *E, sd_akind k, const sd_alias *a)
 	return o;
 }
 
-static unsigned member_out(ev *E, sd_akind k, const sd_member *m)
+static unsigned member_out(ev *E, hp_sudoers_akind k, const hp_sudoers_member *m)
 {
-	if (m->kind == SM_ALL)
+	if (m->kind == HP_SUDOERS_SM_ALL)
 		return leaf(M_YES, m->neg);
-	if (m->kind == SM_ALIAS) {
-		const sd_alias *a = sd_find_alias(E->s, k, m->text);
+	if (m->kind == HP_SUDOERS_SM_ALIAS) {
+		const hp_sudoers_alias *a = hp_sudoers_find_alias(E->s, k, m->text);
 		if (a) {
 			unsigned o = alias_out(E, k, a);
 			return m->neg ? flip(o) : o;
@@ -230,7 +230,7 @@ static unsigned member_out(ev *E, sd_akind k, const sd_member *m)
 	return leaf(k == SA_USER ? user_word(E, m->text) : M_MAYBE, m->neg);
 }
 
-static unsigned list_out(ev *E, sd_akind k, const sd_list *l)
+static unsigned list_out(ev *E, hp_sudoers_akind k, const hp_sudoers_list *l)
 {
 	unsigned out = 0;
 	for (uint32_t i = l->n; i-- > 0;) {
@@ -244,13 +244,13 @@ static unsigned list_out(ev *E, sd_akind k, const sd_list *l)
 
 /* Bit 0: the command (aliases expanded) holds a command under an even
  * number of negations, which can allow; bit 1: one under an odd number. */
-static unsigned cmnd_bits(ev *E, const sd_member *m)
+static unsigned cmnd_bits(ev *E, const hp_sudoers_member *m)
 {
 	unsigned r = 0;
-	if (m->kind == SM_ALL || m->kind == SM_CMND) {
+	if (m->kind == HP_SUDOERS_SM_ALL || m->kind == HP_SUDOERS_SM_CMND) {
 		r = 1;
-	} else if (m->kind == SM_ALIAS) {
-		const sd_alias *a = sd_find_alias(E->s, SA_CMND, m->text);
+	} else if (m->kind == HP_SUDOERS_SM_ALIAS) {
+		const hp_sudoers_alias *a = hp_sudoers_find_alias(E->s, SA_CMND, m->text);
 		if (a) {
 			size_t i = (size_t)(a - E->s->al[SA_CMND]);
 			uint8_t st = E->memo[SA_CMND][i];
@@ -284,18 +284,18 @@ hp_tri hp_sudoers_grants(const hp_sudoers *s, const hp_userdb *db, const hp_sudo
 			noauth = true;
 	E.maybe[0] = '\0';
 
-	const sd_userspec *sure = NULL, *sure_nopw = NULL, *maybe = NULL;
+	const hp_sudoers_userspec *sure = NULL, *sure_nopw = NULL, *maybe = NULL;
 	bool maybe_nopw = false;
 	char maybe_why[256] = "";
 	for (size_t i = 0; i < s->nus; i++) {
-		const sd_userspec *u = &s->us[i];
+		const hp_sudoers_userspec *u = &s->us[i];
 		E.maybe[0] = '\0';
 		unsigned uo = list_out(&E, SA_USER, &u->users);
 		if (!(uo & O_ALLOW))
 			continue;
 		bool grants = false, nopw = false;
 		for (uint32_t p = 0; p < u->nprivs; p++) {
-			const sd_priv *pr = &u->privs[p];
+			const hp_sudoers_priv *pr = &u->privs[p];
 			if (!(list_out(&E, SA_HOST, &pr->hosts) & O_ALLOW))
 				continue;
 			for (uint32_t c = 0; c < pr->nspecs; c++) {
@@ -325,7 +325,7 @@ hp_tri hp_sudoers_grants(const hp_sudoers *s, const hp_userdb *db, const hp_sudo
 	hp_esc_buf e;
 	const char *name = hp_escs(&e, who->name);
 	if (sure) {
-		const sd_userspec *u = sure_nopw ? sure_nopw : sure;
+		const hp_sudoers_userspec *u = sure_nopw ? sure_nopw : sure;
 		out->nopasswd = sure_nopw != NULL;
 		snprintf(out->why, sizeof out->why, "%s:%u: \"%s\" grants %s%s", u->file, u->line,
 		         u->text, name, out->nopasswd ? " without a password" : "");
@@ -366,7 +366,7 @@ static int cmp_gid(const void *a, const void *b)
 hp_tri hp_sudoers_grants_user(const hp_sudoers *s, const hp_userdb *db, const char *user,
                               hp_sudo_verdict *out)
 {
-	const hp_user *u = hp_userdb_user(db, user);
+	const hp_user *u = hp_etc_userdb_user(db, user);
 	if (!u) {
 		hp_esc_buf e;
 		out->nopasswd = false;
@@ -374,10 +374,10 @@ hp_tri hp_sudoers_grants_user(const hp_sudoers *s, const hp_userdb *db, const ch
 		         hp_escs(&e, user));
 		return HP_UNKNOWN;
 	}
-	const hp_user *first = hp_userdb_user_by_uid(db, u->uid);
+	const hp_user *first = hp_etc_userdb_user_by_uid(db, u->uid);
 	hp_user_groups gu, gf;
-	hp_userdb_user_groups(db, u, &gu);
-	hp_userdb_user_groups(db, first, &gf);
+	hp_etc_userdb_user_groups(db, u, &gu);
+	hp_etc_userdb_user_groups(db, first, &gf);
 	/* certain: in both lists; maybe: in one only */
 	uint32_t *sure = hp_xmalloc((gu.ngids + 1) * sizeof *sure);
 	uint32_t *maybe = hp_xmalloc((gu.ngids + gf.ngids + 1) * sizeof *maybe);
@@ -403,7 +403,7 @@ hp_tri hp_sudoers_grants_user(const hp_sudoers *s, const hp_userdb *db, const ch
 	hp_tri r = hp_sudoers_grants(s, db, &who, out);
 	free(sure);
 	free(maybe);
-	hp_user_groups_free(&gu);
-	hp_user_groups_free(&gf);
+	hp_etc_user_groups_free(&gu);
+	hp_etc_user_groups_free(&gf);
 	return r;
 }

@@ -20,7 +20,7 @@ static const char *const tags[] = {"NOPASSWD",   "PASSWD",       "NOEXEC",    "E
                                    "LOG_OUTPUT", "NOLOG_OUTPUT", "LOG_INPUT", "NOLOG_INPUT",
                                    "MAIL",       "NOMAIL",       "FOLLOW",    "NOFOLLOW"};
 
-void sd_lex_init(sd_lex *L, const char *buf, size_t len)
+void hp_sudoers_lex_init(hp_sudoers_lex *L, const char *buf, size_t len)
 {
 	memset(L, 0, sizeof *L);
 	L->buf = L->p = L->line_start = buf;
@@ -28,58 +28,58 @@ void sd_lex_init(sd_lex *L, const char *buf, size_t len)
 	L->line = 1;
 }
 
-void sd_lex_free(sd_lex *L)
+void hp_sudoers_lex_free(hp_sudoers_lex *L)
 {
 	free(L->scratch);
 	L->scratch = NULL;
 }
 
-const char *sd_tok_name(sd_tok_kind k)
+const char *hp_sudoers_tok_name(hp_sudoers_tok_kind k)
 {
 	switch (k) {
-	case TK_EOL:
+	case HP_SUDOERS_TK_EOL:
 		return "end of line";
-	case TK_ERROR:
+	case HP_SUDOERS_TK_ERROR:
 		return "error";
-	case TK_WORD:
+	case HP_SUDOERS_TK_WORD:
 		return "word";
-	case TK_ALIAS:
+	case HP_SUDOERS_TK_ALIAS:
 		return "alias name";
-	case TK_ALL:
+	case HP_SUDOERS_TK_ALL:
 		return "ALL";
-	case TK_TAG:
+	case HP_SUDOERS_TK_TAG:
 		return "tag";
-	case TK_BANG:
+	case HP_SUDOERS_TK_BANG:
 		return "'!'";
-	case TK_COMMA:
+	case HP_SUDOERS_TK_COMMA:
 		return "','";
-	case TK_COLON:
+	case HP_SUDOERS_TK_COLON:
 		return "':'";
-	case TK_EQ:
+	case HP_SUDOERS_TK_EQ:
 		return "'='";
-	case TK_PLUSEQ:
+	case HP_SUDOERS_TK_PLUSEQ:
 		return "'+='";
-	case TK_MINUSEQ:
+	case HP_SUDOERS_TK_MINUSEQ:
 		return "'-='";
-	case TK_LPAREN:
+	case HP_SUDOERS_TK_LPAREN:
 		return "'('";
-	case TK_RPAREN:
+	case HP_SUDOERS_TK_RPAREN:
 		return "')'";
-	case TK_PATH:
+	case HP_SUDOERS_TK_PATH:
 		return "path";
-	case TK_REGEX:
+	case HP_SUDOERS_TK_REGEX:
 		return "regular expression";
-	case TK_DIGEST:
+	case HP_SUDOERS_TK_DIGEST:
 		return "digest";
-	case TK_SUDOEDIT:
+	case HP_SUDOERS_TK_SUDOEDIT:
 		return "sudoedit";
-	case TK_INCLUDE:
+	case HP_SUDOERS_TK_INCLUDE:
 		return "@include";
-	case TK_INCLUDEDIR:
+	case HP_SUDOERS_TK_INCLUDEDIR:
 		return "@includedir";
-	case TK_DEFVAR:
+	case HP_SUDOERS_TK_DEFVAR:
 		return "Defaults parameter";
-	case TK_BLANK:
+	case HP_SUDOERS_TK_BLANK:
 		return "blank";
 	}
 	return "token";
@@ -96,13 +96,13 @@ static int hexval(char c)
 	return -1;
 }
 
-static char *scratch(sd_lex *L, size_t n)
+static char *scratch(hp_sudoers_lex *L, size_t n)
 {
 	L->scratch = hp_xgrow(L->scratch, &L->scap, n + 1, 1);
 	return L->scratch;
 }
 
-static void newline(sd_lex *L, const char *after)
+static void newline(hp_sudoers_lex *L, const char *after)
 {
 	L->line++;
 	L->p = after;
@@ -110,7 +110,7 @@ static void newline(sd_lex *L, const char *after)
 }
 
 /* Length of a continuation "\\[ \t]*\r?\n" at p, or 0. */
-static size_t cont_len(const sd_lex *L, const char *p)
+static size_t cont_len(const hp_sudoers_lex *L, const char *p)
 {
 	if (p >= L->end || *p != '\\')
 		return 0;
@@ -125,7 +125,7 @@ static size_t cont_len(const sd_lex *L, const char *p)
 }
 
 /* Skip blanks and continuation lines; returns whether a blank was seen. */
-static bool skip_ws(sd_lex *L)
+static bool skip_ws(hp_sudoers_lex *L)
 {
 	bool blank = false;
 	for (;;) {
@@ -143,7 +143,7 @@ static bool skip_ws(sd_lex *L)
 	}
 }
 
-static void start(const sd_lex *L, sd_tok *t, sd_tok_kind kind)
+static void start(const hp_sudoers_lex *L, hp_sudoers_tok *t, hp_sudoers_tok_kind kind)
 {
 	t->kind = kind;
 	t->line = L->line;
@@ -154,9 +154,9 @@ static void start(const sd_lex *L, sd_tok *t, sd_tok_kind kind)
 	t->len = 0;
 }
 
-static void error(sd_lex *L, sd_tok *t, const char *why)
+static void error(hp_sudoers_lex *L, hp_sudoers_tok *t, const char *why)
 {
-	start(L, t, TK_ERROR);
+	start(L, t, HP_SUDOERS_TK_ERROR);
 	t->text = why;
 	t->len = strlen(why);
 }
@@ -164,7 +164,7 @@ static void error(sd_lex *L, sd_tok *t, const char *why)
 /* t's text is s[0..n) unescaped as sudo's fill_txt does: \xHH is a byte,
  * a backslash before anything else stands for that character. False when
  * that makes a NUL byte. */
-static bool set_text(sd_lex *L, sd_tok *t, const char *s, size_t n)
+static bool set_text(hp_sudoers_lex *L, hp_sudoers_tok *t, const char *s, size_t n)
 {
 	char *o = scratch(L, n), *d = o;
 	for (size_t i = 0; i < n;) {
@@ -189,7 +189,7 @@ static bool set_text(sd_lex *L, sd_tok *t, const char *s, size_t n)
 }
 
 /* The length of sudo's WORD at p: ([^#>!=:,() \t\r\n\\"]|\\[^\t\n])+ */
-static size_t word_span(const sd_lex *L, const char *p)
+static size_t word_span(const hp_sudoers_lex *L, const char *p)
 {
 	const char *q = p;
 	while (q < L->end) {
@@ -208,7 +208,7 @@ static size_t word_span(const sd_lex *L, const char *p)
 }
 
 /* sudo's PATH: \/(\\[\,:= \t#]|[^\,:=\\ \t\r\n#])+ ; 0 when it does not match. */
-static size_t path_span(const sd_lex *L, const char *p)
+static size_t path_span(const hp_sudoers_lex *L, const char *p)
 {
 	const char *q = p + 1;
 	while (q < L->end) {
@@ -227,7 +227,7 @@ static size_t path_span(const sd_lex *L, const char *p)
 }
 
 /* sudo's REGEX: \^([^#\r\n\$]|\\[#\$])*\$ at its longest; 0 if none. */
-static size_t regex_span(const sd_lex *L, const char *p)
+static size_t regex_span(const hp_sudoers_lex *L, const char *p)
 {
 	size_t best = 0;
 	const char *q = p + 1;
@@ -258,14 +258,14 @@ static bool alias_shaped(const char *s, size_t n)
 }
 
 /* A WORD at the cursor, classified as sudo's earlier rules would. */
-static void word(sd_lex *L, sd_tok *t, bool keywords)
+static void word(hp_sudoers_lex *L, hp_sudoers_tok *t, bool keywords)
 {
 	size_t n = word_span(L, L->p);
 	if (n == 0) {
 		error(L, t, "a character no sudoers token starts with");
 		return;
 	}
-	start(L, t, TK_WORD);
+	start(L, t, HP_SUDOERS_TK_WORD);
 	const char *s = L->p;
 	L->p += n;
 	if (!set_text(L, t, s, n)) {
@@ -276,7 +276,7 @@ static void word(sd_lex *L, sd_tok *t, bool keywords)
 		return;
 	if (alias_shaped(s, n)) {
 		if (n == 3 && memcmp(s, "ALL", 3) == 0) {
-			t->kind = TK_ALL;
+			t->kind = HP_SUDOERS_TK_ALL;
 			return;
 		}
 		for (size_t i = 0; i < sizeof tags / sizeof *tags; i++) {
@@ -287,28 +287,28 @@ static void word(sd_lex *L, sd_tok *t, bool keywords)
 				q++;
 			if (q < L->end && *q == ':') {
 				L->p = q + 1;
-				t->kind = TK_TAG;
+				t->kind = HP_SUDOERS_TK_TAG;
 				return;
 			}
 		}
-		t->kind = TK_ALIAS;
+		t->kind = HP_SUDOERS_TK_ALIAS;
 		return;
 	}
 	if (n == 6 && (memcmp(s, "sha224", 6) == 0 || memcmp(s, "sha256", 6) == 0 ||
 	               memcmp(s, "sha384", 6) == 0 || memcmp(s, "sha512", 6) == 0))
-		t->kind = TK_DIGEST;
+		t->kind = HP_SUDOERS_TK_DIGEST;
 	else if (n == 8 && memcmp(s, "sudoedit", 8) == 0)
-		t->kind = TK_SUDOEDIT;
+		t->kind = HP_SUDOERS_TK_SUDOEDIT;
 	else if (n == 8 && memcmp(s, "@include", 8) == 0)
-		t->kind = TK_INCLUDE;
+		t->kind = HP_SUDOERS_TK_INCLUDE;
 	else if (n == 11 && memcmp(s, "@includedir", 11) == 0)
-		t->kind = TK_INCLUDEDIR;
+		t->kind = HP_SUDOERS_TK_INCLUDEDIR;
 }
 
 /* A double-quoted string (sudo's INSTR state); the cursor is on the quote. */
-static void string(sd_lex *L, sd_tok *t, bool special)
+static void string(hp_sudoers_lex *L, hp_sudoers_tok *t, bool special)
 {
-	start(L, t, TK_WORD);
+	start(L, t, HP_SUDOERS_TK_WORD);
 	unsigned line = t->line, col = t->col;
 	const char *raw = L->p;
 	size_t n = 0;
@@ -356,7 +356,7 @@ static void string(sd_lex *L, sd_tok *t, bool special)
 	}
 	o = scratch(L, n);
 	o[n] = '\0';
-	t->kind = TK_WORD;
+	t->kind = HP_SUDOERS_TK_WORD;
 	t->text = o;
 	t->len = n;
 	t->quoted = true;
@@ -379,7 +379,7 @@ static void string(sd_lex *L, sd_tok *t, bool special)
 
 /* '#' at the cursor outside a command: a uid ("#123", "#-1") or a comment.
  * Returns true when it produced a token. */
-static bool hash(sd_lex *L, sd_tok *t, bool comments)
+static bool hash(hp_sudoers_lex *L, hp_sudoers_tok *t, bool comments)
 {
 	const char *q = L->p + 1;
 	if (q < L->end && *q == '-')
@@ -387,7 +387,7 @@ static bool hash(sd_lex *L, sd_tok *t, bool comments)
 	if (q < L->end && *q >= '0' && *q <= '9') {
 		while (q < L->end && *q >= '0' && *q <= '9')
 			q++;
-		start(L, t, TK_WORD);
+		start(L, t, HP_SUDOERS_TK_WORD);
 		const char *s = L->p;
 		L->p = q;
 		set_text(L, t, s, (size_t)(q - s));
@@ -399,7 +399,7 @@ static bool hash(sd_lex *L, sd_tok *t, bool comments)
 		return true;
 	}
 	const char *nl = memchr(L->p, '\n', (size_t)(L->end - L->p));
-	start(L, t, TK_EOL);
+	start(L, t, HP_SUDOERS_TK_EOL);
 	if (!nl) {
 		L->p = L->end;
 		t->eof = true;
@@ -409,15 +409,15 @@ static bool hash(sd_lex *L, sd_tok *t, bool comments)
 	return true;
 }
 
-static bool end_or_newline(sd_lex *L, sd_tok *t)
+static bool end_or_newline(hp_sudoers_lex *L, hp_sudoers_tok *t)
 {
 	if (L->p >= L->end) {
-		start(L, t, TK_EOL);
+		start(L, t, HP_SUDOERS_TK_EOL);
 		t->eof = true;
 		return true;
 	}
 	if (*L->p == '\n' || (*L->p == '\r' && L->p + 1 < L->end && L->p[1] == '\n')) {
-		start(L, t, TK_EOL);
+		start(L, t, HP_SUDOERS_TK_EOL);
 		newline(L, L->p + (*L->p == '\r' ? 2 : 1));
 		return true;
 	}
@@ -428,10 +428,10 @@ static bool end_or_newline(sd_lex *L, sd_tok *t)
 	return false;
 }
 
-/* An odd run of '!' is one TK_BANG; an even run cancels out (false). */
-static bool bangs(sd_lex *L, sd_tok *t)
+/* An odd run of '!' is one HP_SUDOERS_TK_BANG; an even run cancels out (false). */
+static bool bangs(hp_sudoers_lex *L, hp_sudoers_tok *t)
 {
-	start(L, t, TK_BANG);
+	start(L, t, HP_SUDOERS_TK_BANG);
 	size_t n = 0;
 	while (L->p < L->end && *L->p == '!') {
 		L->p++;
@@ -440,14 +440,14 @@ static bool bangs(sd_lex *L, sd_tok *t)
 	return n & 1;
 }
 
-static void punct(sd_lex *L, sd_tok *t, sd_tok_kind k, size_t n)
+static void punct(hp_sudoers_lex *L, hp_sudoers_tok *t, hp_sudoers_tok_kind k, size_t n)
 {
 	start(L, t, k);
 	L->p += n;
 }
 
 /* The ordinary state; binding is set for a Defaults binding list. */
-static void next(sd_lex *L, sd_tok *t, bool binding)
+static void next(hp_sudoers_lex *L, hp_sudoers_tok *t, bool binding)
 {
 	for (;;) {
 		if (binding) {
@@ -455,7 +455,7 @@ static void next(sd_lex *L, sd_tok *t, bool binding)
 			while (L->p < L->end && (*L->p == ' ' || *L->p == '\t'))
 				L->p++;
 			if (L->p != before && (L->p >= L->end || *L->p != ',')) {
-				start(L, t, TK_BLANK);
+				start(L, t, HP_SUDOERS_TK_BLANK);
 				return;
 			}
 			size_t c = cont_len(L, L->p);
@@ -478,22 +478,22 @@ static void next(sd_lex *L, sd_tok *t, bool binding)
 				return;
 			continue;
 		case ',':
-			punct(L, t, TK_COMMA, 1);
+			punct(L, t, HP_SUDOERS_TK_COMMA, 1);
 			if (binding)
 				while (L->p < L->end && (*L->p == ' ' || *L->p == '\t'))
 					L->p++;
 			return;
 		case ':':
-			punct(L, t, TK_COLON, 1);
+			punct(L, t, HP_SUDOERS_TK_COLON, 1);
 			return;
 		case '=':
-			punct(L, t, TK_EQ, 1);
+			punct(L, t, HP_SUDOERS_TK_EQ, 1);
 			return;
 		case '(':
-			punct(L, t, TK_LPAREN, 1);
+			punct(L, t, HP_SUDOERS_TK_LPAREN, 1);
 			return;
 		case ')':
-			punct(L, t, TK_RPAREN, 1);
+			punct(L, t, HP_SUDOERS_TK_RPAREN, 1);
 			return;
 		case '"':
 			string(L, t, true);
@@ -501,7 +501,7 @@ static void next(sd_lex *L, sd_tok *t, bool binding)
 		case '/': {
 			size_t pl = path_span(L, L->p), wl = word_span(L, L->p);
 			if (pl && pl >= wl) {
-				start(L, t, TK_PATH);
+				start(L, t, HP_SUDOERS_TK_PATH);
 				const char *s = L->p;
 				L->p += pl;
 				/* sudo's fill_cmnd: only \, \: \= \blank \# are escapes */
@@ -522,7 +522,7 @@ static void next(sd_lex *L, sd_tok *t, bool binding)
 		case '^': {
 			size_t rl = regex_span(L, L->p), wl = word_span(L, L->p);
 			if (rl && rl >= wl) {
-				start(L, t, TK_REGEX);
+				start(L, t, HP_SUDOERS_TK_REGEX);
 				t->text = "regex";
 				t->len = 5;
 				L->p += rl;
@@ -552,7 +552,7 @@ static void next(sd_lex *L, sd_tok *t, bool binding)
 				L->p = q;
 				return;
 			}
-			start(L, t, TK_WORD);
+			start(L, t, HP_SUDOERS_TK_WORD);
 			const char *s = L->p;
 			L->p = q + n;
 			if (!set_text(L, t, s, (size_t)(L->p - s)))
@@ -576,31 +576,31 @@ static void next(sd_lex *L, sd_tok *t, bool binding)
 			return;
 		default:
 			word(L, t, true);
-			if (binding && (t->kind == TK_INCLUDE || t->kind == TK_INCLUDEDIR))
-				t->kind = TK_WORD;
+			if (binding && (t->kind == HP_SUDOERS_TK_INCLUDE || t->kind == HP_SUDOERS_TK_INCLUDEDIR))
+				t->kind = HP_SUDOERS_TK_WORD;
 			return;
 		}
 	}
 }
 
-void sd_lex_next(sd_lex *L, sd_tok *t)
+void hp_sudoers_lex_next(hp_sudoers_lex *L, hp_sudoers_tok *t)
 {
 	next(L, t, false);
 }
 
-void sd_lex_binding(sd_lex *L, sd_tok *t)
+void hp_sudoers_lex_binding(hp_sudoers_lex *L, hp_sudoers_tok *t)
 {
 	next(L, t, true);
 }
 
-bool sd_lex_entry(sd_lex *L)
+bool hp_sudoers_lex_entry(hp_sudoers_lex *L)
 {
 	L->continued = false;
 	skip_ws(L);
 	return L->p < L->end;
 }
 
-int sd_lex_hash_include(sd_lex *L)
+int hp_sudoers_lex_hash_include(hp_sudoers_lex *L)
 {
 	if (L->p != L->line_start || L->continued)
 		return 0;
@@ -616,12 +616,12 @@ int sd_lex_hash_include(sd_lex *L)
 	return 0;
 }
 
-int sd_lex_peek(const sd_lex *L)
+int hp_sudoers_lex_peek(const hp_sudoers_lex *L)
 {
 	return L->p < L->end ? (unsigned char)*L->p : -1;
 }
 
-void sd_lex_skip_line(sd_lex *L)
+void hp_sudoers_lex_skip_line(hp_sudoers_lex *L)
 {
 	while (L->p < L->end) {
 		size_t c = cont_len(L, L->p);
@@ -637,7 +637,7 @@ void sd_lex_skip_line(sd_lex *L)
 	}
 }
 
-void sd_lex_defname(sd_lex *L, sd_tok *t)
+void hp_sudoers_lex_defname(hp_sudoers_lex *L, hp_sudoers_tok *t)
 {
 	for (;;) {
 		skip_ws(L);
@@ -646,7 +646,7 @@ void sd_lex_defname(sd_lex *L, sd_tok *t)
 		char c = *L->p;
 		if (c == '#') {
 			hash(L, t, true);
-			if (t->kind == TK_WORD)
+			if (t->kind == HP_SUDOERS_TK_WORD)
 				error(L, t, "a uid where a Defaults parameter was expected");
 			return;
 		}
@@ -656,7 +656,7 @@ void sd_lex_defname(sd_lex *L, sd_tok *t)
 			continue;
 		}
 		if ((c >= 'a' && c <= 'z') || c == '_') {
-			start(L, t, TK_DEFVAR);
+			start(L, t, HP_SUDOERS_TK_DEFVAR);
 			const char *s = L->p;
 			while (L->p < L->end && ((*L->p >= 'a' && *L->p <= 'z') || *L->p == '_'))
 				L->p++;
@@ -669,7 +669,7 @@ void sd_lex_defname(sd_lex *L, sd_tok *t)
 }
 
 /* sudo's ENVAR: ([^#!=, \t\r\n\\"]|\\[^\r\n])([^#=, \t\r\n\\"]|\\[^\r\n])* */
-static size_t envar_span(const sd_lex *L, const char *p)
+static size_t envar_span(const hp_sudoers_lex *L, const char *p)
 {
 	const char *q = p;
 	while (q < L->end) {
@@ -687,7 +687,7 @@ static size_t envar_span(const sd_lex *L, const char *p)
 	return (size_t)(q - p);
 }
 
-void sd_lex_defvalue(sd_lex *L, sd_tok *t)
+void hp_sudoers_lex_defvalue(hp_sudoers_lex *L, hp_sudoers_tok *t)
 {
 	for (;;) {
 		skip_ws(L);
@@ -697,7 +697,7 @@ void sd_lex_defvalue(sd_lex *L, sd_tok *t)
 		switch (c) {
 		case '#':
 			hash(L, t, true);
-			if (t->kind == TK_WORD)
+			if (t->kind == HP_SUDOERS_TK_WORD)
 				error(L, t, "'#' followed by a digit in a Defaults value");
 			return;
 		case '!':
@@ -705,10 +705,10 @@ void sd_lex_defvalue(sd_lex *L, sd_tok *t)
 				return;
 			continue;
 		case ',':
-			punct(L, t, TK_COMMA, 1);
+			punct(L, t, HP_SUDOERS_TK_COMMA, 1);
 			return;
 		case '=':
-			punct(L, t, TK_EQ, 1);
+			punct(L, t, HP_SUDOERS_TK_EQ, 1);
 			return;
 		case '"':
 			string(L, t, false);
@@ -717,7 +717,7 @@ void sd_lex_defvalue(sd_lex *L, sd_tok *t)
 			break;
 		}
 		if ((c == '+' || c == '-') && L->p + 1 < L->end && L->p[1] == '=') {
-			punct(L, t, c == '+' ? TK_PLUSEQ : TK_MINUSEQ, 2);
+			punct(L, t, c == '+' ? HP_SUDOERS_TK_PLUSEQ : HP_SUDOERS_TK_MINUSEQ, 2);
 			return;
 		}
 		size_t n = envar_span(L, L->p);
@@ -725,7 +725,7 @@ void sd_lex_defvalue(sd_lex *L, sd_tok *t)
 			error(L, t, "a character that cannot start a Defaults value");
 			return;
 		}
-		start(L, t, TK_WORD);
+		start(L, t, HP_SUDOERS_TK_WORD);
 		const char *s = L->p;
 		L->p += n;
 		if (!set_text(L, t, s, n))
@@ -734,11 +734,11 @@ void sd_lex_defvalue(sd_lex *L, sd_tok *t)
 	}
 }
 
-void sd_lex_args(sd_lex *L, sd_tok *t)
+void hp_sudoers_lex_args(hp_sudoers_lex *L, hp_sudoers_tok *t)
 {
 	bool first = true;
 	for (;;) {
-		start(L, t, TK_EOL);
+		start(L, t, HP_SUDOERS_TK_EOL);
 		if (L->p >= L->end)
 			return;
 		char c = *L->p;
@@ -783,7 +783,7 @@ void sd_lex_args(sd_lex *L, sd_tok *t)
 				}
 				if (*q == '$') {
 					L->p = q + 1;
-					start(L, t, TK_EOL);
+					start(L, t, HP_SUDOERS_TK_EOL);
 					return;
 				}
 				q++;
@@ -794,7 +794,7 @@ void sd_lex_args(sd_lex *L, sd_tok *t)
 	}
 }
 
-void sd_lex_incpath(sd_lex *L, sd_tok *t)
+void hp_sudoers_lex_incpath(hp_sudoers_lex *L, hp_sudoers_tok *t)
 {
 	skip_ws(L);
 	if (L->p >= L->end || *L->p == '\n' || *L->p == '\r') {
@@ -803,11 +803,11 @@ void sd_lex_incpath(sd_lex *L, sd_tok *t)
 	}
 	if (*L->p == '"') {
 		string(L, t, true);
-		if (t->kind == TK_WORD && (t->text[0] == '%' || t->text[0] == '+'))
+		if (t->kind == HP_SUDOERS_TK_WORD && (t->text[0] == '%' || t->text[0] == '+'))
 			error(L, t, "a quoted include path starting with '%' or '+'");
 		return;
 	}
-	start(L, t, TK_WORD);
+	start(L, t, HP_SUDOERS_TK_WORD);
 	const char *s = L->p, *q = L->p;
 	while (q < L->end) {
 		if (*q == '\\' && q + 1 < L->end && (q[1] == ' ' || q[1] == '\t')) {
@@ -823,7 +823,7 @@ void sd_lex_incpath(sd_lex *L, sd_tok *t)
 		error(L, t, "\\x00 in an include path");
 }
 
-void sd_lex_optpath(sd_lex *L, sd_tok *t)
+void hp_sudoers_lex_optpath(hp_sudoers_lex *L, hp_sudoers_tok *t)
 {
 	skip_ws(L);
 	if (end_or_newline(L, t))
@@ -832,7 +832,7 @@ void sd_lex_optpath(sd_lex *L, sd_tok *t)
 		size_t pl = path_span(L, L->p), wl = word_span(L, L->p);
 		size_t n = pl > wl ? pl : wl;
 		if (n) {
-			start(L, t, TK_WORD);
+			start(L, t, HP_SUDOERS_TK_WORD);
 			const char *s = L->p;
 			L->p += n;
 			if (!set_text(L, t, s, n))
@@ -847,10 +847,10 @@ void sd_lex_optpath(sd_lex *L, sd_tok *t)
 	word(L, t, true);
 }
 
-void sd_lex_digest(sd_lex *L, sd_tok *t, size_t len)
+void hp_sudoers_lex_digest(hp_sudoers_lex *L, hp_sudoers_tok *t, size_t len)
 {
 	skip_ws(L);
-	start(L, t, TK_WORD);
+	start(L, t, HP_SUDOERS_TK_WORD);
 	const char *q = L->p;
 	bool hex = true;
 	while (q < L->end && ((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') ||

@@ -66,7 +66,7 @@ static hp_sudo_io list_dir(void *ctx, const char *path, char ***names, hp_err *e
 	return HP_SUDO_IO_OK;
 }
 
-hp_sudo_files hp_memfs_callbacks(const hp_memfs *fs)
+hp_sudo_files hp_sudoers_memfs_callbacks(const hp_memfs *fs)
 {
 	hp_sudo_files f = {(void *)(uintptr_t)fs, read_file, list_dir};
 	return f;

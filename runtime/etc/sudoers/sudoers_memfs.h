@@ -21,6 +21,6 @@ typedef struct {
 } hp_memfs;
 
 /* Callbacks reading from fs, which must outlive their use. */
-hp_sudo_files hp_memfs_callbacks(const hp_memfs *fs);
+hp_sudo_files hp_sudoers_memfs_callbacks(const hp_memfs *fs);
 
 #endif

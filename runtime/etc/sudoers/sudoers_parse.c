@@ -16,18 +16,18 @@ typedef enum { MODE_NORMAL, MODE_BINDING } lex_mode;
 
 typedef struct {
 	hp_sudoers *s;
-	sd_loader *ld;
+	hp_sudoers_loader *ld;
 	const char *file;
 	int depth;
-	sd_lex L;
-	sd_tok t;
+	hp_sudoers_lex L;
+	hp_sudoers_tok t;
 	lex_mode mode;
 	bool bad; /* this entry had an error (already reported) */
-	sd_member *tmp;
+	hp_sudoers_member *tmp;
 	size_t ntmp, ctmp;
-	sd_cmndspec *specs;
+	hp_sudoers_cmndspec *specs;
 	size_t nspecs, cspecs;
-	sd_priv *privs;
+	hp_sudoers_priv *privs;
 	size_t nprivs, cprivs;
 } parser;
 
@@ -47,48 +47,48 @@ static bool is_option(const char *w)
 static void next(parser *P)
 {
 	if (P->mode == MODE_BINDING)
-		sd_lex_binding(&P->L, &P->t);
+		hp_sudoers_lex_binding(&P->L, &P->t);
 	else
-		sd_lex_next(&P->L, &P->t);
+		hp_sudoers_lex_next(&P->L, &P->t);
 }
 
 /* What a token is, for messages. */
-static const char *describe(const sd_tok *t, char *buf, size_t n)
+static const char *describe(const hp_sudoers_tok *t, char *buf, size_t n)
 {
 	hp_esc_buf e;
 	switch (t->kind) {
-	case TK_WORD:
+	case HP_SUDOERS_TK_WORD:
 		snprintf(buf, n, "\"%s\"", hp_esc(&e, t->text, t->len));
 		return buf;
-	case TK_ALIAS:
-	case TK_ALL:
+	case HP_SUDOERS_TK_ALIAS:
+	case HP_SUDOERS_TK_ALL:
 		snprintf(buf, n, "%s", hp_esc(&e, t->text, t->len));
 		return buf;
-	case TK_TAG:
+	case HP_SUDOERS_TK_TAG:
 		snprintf(buf, n, "%s:", hp_esc(&e, t->text, t->len));
 		return buf;
-	case TK_PATH:
+	case HP_SUDOERS_TK_PATH:
 		snprintf(buf, n, "path %s", hp_esc(&e, t->text, t->len));
 		return buf;
-	case TK_EOL:
-	case TK_ERROR:
-	case TK_BANG:
-	case TK_COMMA:
-	case TK_COLON:
-	case TK_EQ:
-	case TK_PLUSEQ:
-	case TK_MINUSEQ:
-	case TK_LPAREN:
-	case TK_RPAREN:
-	case TK_REGEX:
-	case TK_DIGEST:
-	case TK_SUDOEDIT:
-	case TK_INCLUDE:
-	case TK_INCLUDEDIR:
-	case TK_DEFVAR:
-	case TK_BLANK:
+	case HP_SUDOERS_TK_EOL:
+	case HP_SUDOERS_TK_ERROR:
+	case HP_SUDOERS_TK_BANG:
+	case HP_SUDOERS_TK_COMMA:
+	case HP_SUDOERS_TK_COLON:
+	case HP_SUDOERS_TK_EQ:
+	case HP_SUDOERS_TK_PLUSEQ:
+	case HP_SUDOERS_TK_MINUSEQ:
+	case HP_SUDOERS_TK_LPAREN:
+	case HP_SUDOERS_TK_RPAREN:
+	case HP_SUDOERS_TK_REGEX:
+	case HP_SUDOERS_TK_DIGEST:
+	case HP_SUDOERS_TK_SUDOEDIT:
+	case HP_SUDOERS_TK_INCLUDE:
+	case HP_SUDOERS_TK_INCLUDEDIR:
+	case HP_SUDOERS_TK_DEFVAR:
+	case HP_SUDOERS_TK_BLANK:
 	default:
-		return sd_tok_name(t->kind);
+		return hp_sudoers_tok_name(t->kind);
 	}
 }
 
@@ -98,10 +98,10 @@ static void fail(parser *P, const char *what)
 	if (P->bad)
 		return;
 	P->bad = true;
-	if (P->t.kind == TK_ERROR)
-		sd_problem(P->s, "%s:%u:%u: %s", P->file, P->t.line, P->t.col, P->t.text);
+	if (P->t.kind == HP_SUDOERS_TK_ERROR)
+		hp_sudoers_add_problem(P->s, "%s:%u:%u: %s", P->file, P->t.line, P->t.col, P->t.text);
 	else
-		sd_problem(P->s, "%s:%u:%u: %s", P->file, P->t.line, P->t.col, what);
+		hp_sudoers_add_problem(P->s, "%s:%u:%u: %s", P->file, P->t.line, P->t.col, what);
 }
 
 static void expected(parser *P, const char *what)
@@ -111,17 +111,17 @@ static void expected(parser *P, const char *what)
 	fail(P, msg);
 }
 
-static void push(parser *P, sd_member m)
+static void push(parser *P, hp_sudoers_member m)
 {
 	P->tmp = hp_xgrow(P->tmp, &P->ctmp, P->ntmp + 1, sizeof *P->tmp);
 	P->tmp[P->ntmp++] = m;
 }
 
-static sd_list finish(parser *P, size_t mark)
+static hp_sudoers_list finish(parser *P, size_t mark)
 {
-	sd_list l = {NULL, (uint32_t)(P->ntmp - mark)};
+	hp_sudoers_list l = {NULL, (uint32_t)(P->ntmp - mark)};
 	if (l.n) {
-		l.v = sd_alloc(P->s, l.n * sizeof *l.v);
+		l.v = hp_sudoers_alloc(P->s, l.n * sizeof *l.v);
 		memcpy(l.v, P->tmp + mark, l.n * sizeof *l.v);
 	}
 	P->ntmp = mark;
@@ -130,64 +130,64 @@ static sd_list finish(parser *P, size_t mark)
 
 static const char *keep(parser *P)
 {
-	return sd_strdup(P->s, P->t.text, P->t.len);
+	return hp_sudoers_strdup(P->s, P->t.text, P->t.len);
 }
 
 /* A command after its digests and '!': ALL, an alias, a path, a regex,
  * sudoedit or list; arguments are read past. */
-static bool command(parser *P, sd_member *m)
+static bool command(parser *P, hp_sudoers_member *m)
 {
-	m->kind = SM_CMND;
+	m->kind = HP_SUDOERS_SM_CMND;
 	switch (P->t.kind) {
-	case TK_ALL:
-		m->kind = SM_ALL;
+	case HP_SUDOERS_TK_ALL:
+		m->kind = HP_SUDOERS_SM_ALL;
 		m->text = "ALL";
 		next(P);
 		return true;
-	case TK_ALIAS:
+	case HP_SUDOERS_TK_ALIAS:
 		if (is_option(P->t.text))
 			break;
-		m->kind = SM_ALIAS;
+		m->kind = HP_SUDOERS_SM_ALIAS;
 		m->text = keep(P);
 		next(P);
 		return true;
-	case TK_PATH:
-	case TK_REGEX:
-	case TK_SUDOEDIT:
+	case HP_SUDOERS_TK_PATH:
+	case HP_SUDOERS_TK_REGEX:
+	case HP_SUDOERS_TK_SUDOEDIT:
 		m->text = keep(P);
 		if (P->mode == MODE_NORMAL &&
-		    !(P->t.kind == TK_PATH && P->t.text[P->t.len - 1] == '/')) {
-			sd_lex_args(&P->L, &P->t);
-			if (P->t.kind == TK_ERROR) {
+		    !(P->t.kind == HP_SUDOERS_TK_PATH && P->t.text[P->t.len - 1] == '/')) {
+			hp_sudoers_lex_args(&P->L, &P->t);
+			if (P->t.kind == HP_SUDOERS_TK_ERROR) {
 				fail(P, "");
 				return false;
 			}
 		}
 		next(P);
 		return true;
-	case TK_WORD:
+	case HP_SUDOERS_TK_WORD:
 		if (strcmp(P->t.text, "list") == 0) {
 			m->text = "list";
 			next(P);
 			return true;
 		}
 		break;
-	case TK_EOL:
-	case TK_ERROR:
-	case TK_TAG:
-	case TK_BANG:
-	case TK_COMMA:
-	case TK_COLON:
-	case TK_EQ:
-	case TK_PLUSEQ:
-	case TK_MINUSEQ:
-	case TK_LPAREN:
-	case TK_RPAREN:
-	case TK_DIGEST:
-	case TK_INCLUDE:
-	case TK_INCLUDEDIR:
-	case TK_DEFVAR:
-	case TK_BLANK:
+	case HP_SUDOERS_TK_EOL:
+	case HP_SUDOERS_TK_ERROR:
+	case HP_SUDOERS_TK_TAG:
+	case HP_SUDOERS_TK_BANG:
+	case HP_SUDOERS_TK_COMMA:
+	case HP_SUDOERS_TK_COLON:
+	case HP_SUDOERS_TK_EQ:
+	case HP_SUDOERS_TK_PLUSEQ:
+	case HP_SUDOERS_TK_MINUSEQ:
+	case HP_SUDOERS_TK_LPAREN:
+	case HP_SUDOERS_TK_RPAREN:
+	case HP_SUDOERS_TK_DIGEST:
+	case HP_SUDOERS_TK_INCLUDE:
+	case HP_SUDOERS_TK_INCLUDEDIR:
+	case HP_SUDOERS_TK_DEFVAR:
+	case HP_SUDOERS_TK_BLANK:
 	default:
 		break;
 	}
@@ -212,7 +212,7 @@ static size_t digest_len(const char *name)
  * and ALL there, no %group or +netgroup (a list kind of the parser only). */
 enum { SA_RUNAS_GROUPS = SA_NKINDS };
 
-static const char *members_of(sd_akind k)
+static const char *members_of(hp_sudoers_akind k)
 {
 	if ((int)k == SA_RUNAS_GROUPS)
 		return "a group name, alias or ALL";
@@ -221,52 +221,52 @@ static const char *members_of(sd_akind k)
 
 /* One member of a list of kind k; the current token starts it and the
  * token after it is current on return. */
-static bool item(parser *P, sd_akind k, sd_member *m)
+static bool item(parser *P, hp_sudoers_akind k, hp_sudoers_member *m)
 {
 	m->neg = false;
-	if (k == SA_CMND && P->t.kind == TK_DIGEST && P->mode == MODE_NORMAL) {
+	if (k == SA_CMND && P->t.kind == HP_SUDOERS_TK_DIGEST && P->mode == MODE_NORMAL) {
 		for (;;) {
 			size_t len = digest_len(P->t.text);
 			next(P);
-			if (P->t.kind != TK_COLON) {
+			if (P->t.kind != HP_SUDOERS_TK_COLON) {
 				expected(P, "':' after the digest type");
 				return false;
 			}
-			sd_lex_digest(&P->L, &P->t, len);
-			if (P->t.kind != TK_WORD) {
+			hp_sudoers_lex_digest(&P->L, &P->t, len);
+			if (P->t.kind != HP_SUDOERS_TK_WORD) {
 				fail(P, "");
 				return false;
 			}
 			next(P);
-			if (P->t.kind != TK_COMMA)
+			if (P->t.kind != HP_SUDOERS_TK_COMMA)
 				break;
 			next(P);
-			if (P->t.kind != TK_DIGEST) {
+			if (P->t.kind != HP_SUDOERS_TK_DIGEST) {
 				expected(P, "another digest after ','");
 				return false;
 			}
 		}
 	}
-	if (P->t.kind == TK_BANG) {
+	if (P->t.kind == HP_SUDOERS_TK_BANG) {
 		m->neg = true;
 		next(P);
 	}
 	if (k == SA_CMND)
 		return command(P, m);
 	switch (P->t.kind) {
-	case TK_ALL:
-		m->kind = SM_ALL;
+	case HP_SUDOERS_TK_ALL:
+		m->kind = HP_SUDOERS_SM_ALL;
 		m->text = "ALL";
 		break;
-	case TK_ALIAS:
+	case HP_SUDOERS_TK_ALIAS:
 		if (is_option(P->t.text)) {
 			expected(P, members_of(k));
 			return false;
 		}
-		m->kind = SM_ALIAS;
+		m->kind = HP_SUDOERS_SM_ALIAS;
 		m->text = keep(P);
 		break;
-	case TK_WORD:
+	case HP_SUDOERS_TK_WORD:
 		if (k == SA_HOST && P->t.text[0] == '%') {
 			expected(P, members_of(k));
 			return false;
@@ -275,28 +275,28 @@ static bool item(parser *P, sd_akind k, sd_member *m)
 			expected(P, members_of(k));
 			return false;
 		}
-		m->kind = SM_WORD;
+		m->kind = HP_SUDOERS_SM_WORD;
 		m->text = keep(P);
 		break;
-	case TK_EOL:
-	case TK_ERROR:
-	case TK_TAG:
-	case TK_BANG:
-	case TK_COMMA:
-	case TK_COLON:
-	case TK_EQ:
-	case TK_PLUSEQ:
-	case TK_MINUSEQ:
-	case TK_LPAREN:
-	case TK_RPAREN:
-	case TK_PATH:
-	case TK_REGEX:
-	case TK_DIGEST:
-	case TK_SUDOEDIT:
-	case TK_INCLUDE:
-	case TK_INCLUDEDIR:
-	case TK_DEFVAR:
-	case TK_BLANK:
+	case HP_SUDOERS_TK_EOL:
+	case HP_SUDOERS_TK_ERROR:
+	case HP_SUDOERS_TK_TAG:
+	case HP_SUDOERS_TK_BANG:
+	case HP_SUDOERS_TK_COMMA:
+	case HP_SUDOERS_TK_COLON:
+	case HP_SUDOERS_TK_EQ:
+	case HP_SUDOERS_TK_PLUSEQ:
+	case HP_SUDOERS_TK_MINUSEQ:
+	case HP_SUDOERS_TK_LPAREN:
+	case HP_SUDOERS_TK_RPAREN:
+	case HP_SUDOERS_TK_PATH:
+	case HP_SUDOERS_TK_REGEX:
+	case HP_SUDOERS_TK_DIGEST:
+	case HP_SUDOERS_TK_SUDOEDIT:
+	case HP_SUDOERS_TK_INCLUDE:
+	case HP_SUDOERS_TK_INCLUDEDIR:
+	case HP_SUDOERS_TK_DEFVAR:
+	case HP_SUDOERS_TK_BLANK:
 	default:
 		expected(P, members_of(k));
 		return false;
@@ -306,17 +306,17 @@ static bool item(parser *P, sd_akind k, sd_member *m)
 }
 
 /* Members separated by ','; stops at the first token after the list. */
-static bool list(parser *P, sd_akind k, sd_list *out)
+static bool list(parser *P, hp_sudoers_akind k, hp_sudoers_list *out)
 {
 	size_t mark = P->ntmp;
 	for (;;) {
-		sd_member m;
+		hp_sudoers_member m;
 		if (!item(P, k, &m)) {
 			P->ntmp = mark;
 			return false;
 		}
 		push(P, m);
-		if (P->t.kind != TK_COMMA)
+		if (P->t.kind != HP_SUDOERS_TK_COMMA)
 			break;
 		next(P);
 	}
@@ -326,24 +326,24 @@ static bool list(parser *P, sd_akind k, sd_list *out)
 
 static void include(parser *P, bool dir, unsigned line, unsigned col)
 {
-	sd_lex_incpath(&P->L, &P->t);
-	if (P->t.kind != TK_WORD) {
+	hp_sudoers_lex_incpath(&P->L, &P->t);
+	if (P->t.kind != HP_SUDOERS_TK_WORD) {
 		fail(P, "");
 		return;
 	}
 	char *path = hp_xstrndup(P->t.text, P->t.len);
 	next(P);
-	if (P->t.kind != TK_EOL) {
+	if (P->t.kind != HP_SUDOERS_TK_EOL) {
 		expected(P, "the end of the line after the include path");
 	} else if (strstr(path, "%h")) {
 		hp_esc_buf e;
 		P->bad = true;
-		sd_problem(P->s,
+		hp_sudoers_add_problem(P->s,
 		           "%s:%u:%u: include path \"%s\" names the host (%%h), which is not "
 		           "known offline",
 		           P->file, line, col, hp_escs(&e, path));
 	} else {
-		sd_include(P->s, P->ld, path, dir, P->depth, P->file, line, col);
+		hp_sudoers_include(P->s, P->ld, path, dir, P->depth, P->file, line, col);
 	}
 	free(path);
 }
@@ -352,8 +352,8 @@ static void defaults(parser *P)
 {
 	unsigned line = P->t.line;
 	char type = 0;
-	sd_list binding = {NULL, 0};
-	int c = sd_lex_peek(&P->L);
+	hp_sudoers_list binding = {NULL, 0};
+	int c = hp_sudoers_lex_peek(&P->L);
 	P->mode = MODE_BINDING;
 	if (c == ':' || c == '@' || c == '>' || c == '!') {
 		type = (char)c;
@@ -361,7 +361,7 @@ static void defaults(parser *P)
 		while (P->L.p < P->L.end && (*P->L.p == ' ' || *P->L.p == '\t'))
 			P->L.p++;
 		next(P);
-		sd_akind k = type == ':'   ? SA_USER
+		hp_sudoers_akind k = type == ':'   ? SA_USER
 		             : type == '@' ? SA_HOST
 		             : type == '>' ? SA_RUNAS
 		                           : SA_CMND;
@@ -370,51 +370,51 @@ static void defaults(parser *P)
 	} else {
 		next(P);
 	}
-	if (P->t.kind != TK_BLANK) {
+	if (P->t.kind != HP_SUDOERS_TK_BLANK) {
 		expected(P, "a blank before the Defaults parameters");
 		goto out;
 	}
 	P->mode = MODE_NORMAL;
 	for (;;) {
 		bool neg = false, value = false;
-		sd_lex_defname(&P->L, &P->t);
-		if (P->t.kind == TK_BANG) {
+		hp_sudoers_lex_defname(&P->L, &P->t);
+		if (P->t.kind == HP_SUDOERS_TK_BANG) {
 			neg = true;
-			sd_lex_defname(&P->L, &P->t);
+			hp_sudoers_lex_defname(&P->L, &P->t);
 		}
-		if (P->t.kind != TK_DEFVAR) {
+		if (P->t.kind != HP_SUDOERS_TK_DEFVAR) {
 			expected(P, "a Defaults parameter");
 			goto out;
 		}
 		char *name = hp_xstrndup(P->t.text, P->t.len);
-		sd_lex_defvalue(&P->L, &P->t);
-		if (P->t.kind == TK_EQ || P->t.kind == TK_PLUSEQ || P->t.kind == TK_MINUSEQ) {
+		hp_sudoers_lex_defvalue(&P->L, &P->t);
+		if (P->t.kind == HP_SUDOERS_TK_EQ || P->t.kind == HP_SUDOERS_TK_PLUSEQ || P->t.kind == HP_SUDOERS_TK_MINUSEQ) {
 			if (neg) {
 				expected(P, "',' or the end of the line after a negated parameter");
 				free(name);
 				goto out;
 			}
-			sd_lex_defvalue(&P->L, &P->t);
-			if (P->t.kind != TK_WORD) {
+			hp_sudoers_lex_defvalue(&P->L, &P->t);
+			if (P->t.kind != HP_SUDOERS_TK_WORD) {
 				expected(P, "a value");
 				free(name);
 				goto out;
 			}
 			value = true;
-			sd_lex_defvalue(&P->L, &P->t);
+			hp_sudoers_lex_defvalue(&P->L, &P->t);
 		}
 		if (strcmp(name, "authenticate") == 0 && (neg || value)) {
 			hp_sudoers *s = P->s;
 			s->noauth =
 			    hp_xgrow(s->noauth, &s->cnoauth, s->nnoauth + 1, sizeof *s->noauth);
-			s->noauth[s->nnoauth++] = (sd_noauth){type, binding, P->file, line};
+			s->noauth[s->nnoauth++] = (hp_sudoers_noauth){type, binding, P->file, line};
 		}
 		if (strcmp(name, "group_plugin") == 0 && !neg)
 			P->s->group_plugin = true;
 		free(name);
-		if (P->t.kind == TK_EOL)
+		if (P->t.kind == HP_SUDOERS_TK_EOL)
 			break;
-		if (P->t.kind != TK_COMMA) {
+		if (P->t.kind != HP_SUDOERS_TK_COMMA) {
 			expected(P, "',' or the end of the line");
 			goto out;
 		}
@@ -423,17 +423,17 @@ out:
 	P->mode = MODE_NORMAL;
 }
 
-static void alias_def(parser *P, sd_akind k)
+static void alias_def(parser *P, hp_sudoers_akind k)
 {
 	do {
 		next(P);
-		if (P->t.kind != TK_ALIAS || is_option(P->t.text)) {
+		if (P->t.kind != HP_SUDOERS_TK_ALIAS || is_option(P->t.text)) {
 			expected(P, "an alias name (capital letters, digits and '_')");
 			return;
 		}
-		sd_alias a = {.name = keep(P), .file = P->file, .line = P->t.line};
+		hp_sudoers_alias a = {.name = keep(P), .file = P->file, .line = P->t.line};
 		next(P);
-		if (P->t.kind != TK_EQ) {
+		if (P->t.kind != HP_SUDOERS_TK_EQ) {
 			expected(P, "'='");
 			return;
 		}
@@ -443,53 +443,53 @@ static void alias_def(parser *P, sd_akind k)
 		hp_sudoers *s = P->s;
 		s->al[k] = hp_xgrow(s->al[k], &s->cal[k], s->nal[k] + 1, sizeof *s->al[k]);
 		s->al[k][s->nal[k]++] = a;
-	} while (P->t.kind == TK_COLON);
-	if (P->t.kind != TK_EOL)
+	} while (P->t.kind == HP_SUDOERS_TK_COLON);
+	if (P->t.kind != HP_SUDOERS_TK_EOL)
 		expected(P, "',', ':' or the end of the line");
 }
 
-static bool cmndspec(parser *P, bool *nopasswd, sd_cmndspec *out)
+static bool cmndspec(parser *P, bool *nopasswd, hp_sudoers_cmndspec *out)
 {
-	if (P->t.kind == TK_LPAREN) {
+	if (P->t.kind == HP_SUDOERS_TK_LPAREN) {
 		/* (), (users), (users : groups), (: groups), (:) but not (users :) */
-		sd_list runas;
+		hp_sudoers_list runas;
 		bool users = false;
 		next(P);
-		if (P->t.kind != TK_COLON && P->t.kind != TK_RPAREN) {
+		if (P->t.kind != HP_SUDOERS_TK_COLON && P->t.kind != HP_SUDOERS_TK_RPAREN) {
 			if (!list(P, SA_RUNAS, &runas))
 				return false;
 			users = true;
 		}
-		if (P->t.kind == TK_COLON) {
+		if (P->t.kind == HP_SUDOERS_TK_COLON) {
 			next(P);
-			if ((users || P->t.kind != TK_RPAREN) &&
-			    !list(P, (sd_akind)SA_RUNAS_GROUPS, &runas))
+			if ((users || P->t.kind != HP_SUDOERS_TK_RPAREN) &&
+			    !list(P, (hp_sudoers_akind)SA_RUNAS_GROUPS, &runas))
 				return false;
 		}
-		if (P->t.kind != TK_RPAREN) {
+		if (P->t.kind != HP_SUDOERS_TK_RPAREN) {
 			expected(P, "')'");
 			return false;
 		}
 		next(P);
 	}
-	while (P->t.kind == TK_ALIAS && is_option(P->t.text)) {
+	while (P->t.kind == HP_SUDOERS_TK_ALIAS && is_option(P->t.text)) {
 		bool path = strcmp(P->t.text, "CWD") == 0 || strcmp(P->t.text, "CHROOT") == 0;
 		next(P);
-		if (P->t.kind != TK_EQ) {
+		if (P->t.kind != HP_SUDOERS_TK_EQ) {
 			expected(P, "'=' after the option name");
 			return false;
 		}
 		if (path)
-			sd_lex_optpath(&P->L, &P->t);
+			hp_sudoers_lex_optpath(&P->L, &P->t);
 		else
 			next(P);
-		if (P->t.kind != TK_WORD) {
+		if (P->t.kind != HP_SUDOERS_TK_WORD) {
 			expected(P, "the option's value");
 			return false;
 		}
 		next(P);
 	}
-	while (P->t.kind == TK_TAG) {
+	while (P->t.kind == HP_SUDOERS_TK_TAG) {
 		if (strcmp(P->t.text, "NOPASSWD") == 0)
 			*nopasswd = true;
 		else if (strcmp(P->t.text, "PASSWD") == 0)
@@ -518,20 +518,20 @@ static const char *rule_text(parser *P, const char *raw)
 		n--;
 	hp_esc_buf b;
 	const char *t = hp_esc(&b, buf, n);
-	return sd_strdup(P->s, t, strlen(t));
+	return hp_sudoers_strdup(P->s, t, strlen(t));
 }
 
 static void userspec(parser *P)
 {
-	sd_userspec u = {.file = P->file, .line = P->t.line, .text = rule_text(P, P->t.raw)};
+	hp_sudoers_userspec u = {.file = P->file, .line = P->t.line, .text = rule_text(P, P->t.raw)};
 	if (!list(P, SA_USER, &u.users))
 		return;
 	size_t pmark = P->nprivs;
 	for (;;) {
-		sd_priv pr = {{NULL, 0}, NULL, 0};
+		hp_sudoers_priv pr = {{NULL, 0}, NULL, 0};
 		if (!list(P, SA_HOST, &pr.hosts))
 			goto out;
-		if (P->t.kind != TK_EQ) {
+		if (P->t.kind != HP_SUDOERS_TK_EQ) {
 			expected(P, "'=' after the host list");
 			goto out;
 		}
@@ -539,33 +539,33 @@ static void userspec(parser *P)
 		bool nopasswd = false;
 		size_t smark = P->nspecs;
 		for (;;) {
-			sd_cmndspec cs;
+			hp_sudoers_cmndspec cs;
 			if (!cmndspec(P, &nopasswd, &cs)) {
 				P->nspecs = smark;
 				goto out;
 			}
 			P->specs = hp_xgrow(P->specs, &P->cspecs, P->nspecs + 1, sizeof *P->specs);
 			P->specs[P->nspecs++] = cs;
-			if (P->t.kind != TK_COMMA)
+			if (P->t.kind != HP_SUDOERS_TK_COMMA)
 				break;
 			next(P);
 		}
 		pr.nspecs = (uint32_t)(P->nspecs - smark);
-		pr.specs = sd_alloc(P->s, pr.nspecs * sizeof *pr.specs);
+		pr.specs = hp_sudoers_alloc(P->s, pr.nspecs * sizeof *pr.specs);
 		memcpy(pr.specs, P->specs + smark, pr.nspecs * sizeof *pr.specs);
 		P->nspecs = smark;
 		P->privs = hp_xgrow(P->privs, &P->cprivs, P->nprivs + 1, sizeof *P->privs);
 		P->privs[P->nprivs++] = pr;
-		if (P->t.kind == TK_EOL)
+		if (P->t.kind == HP_SUDOERS_TK_EOL)
 			break;
-		if (P->t.kind != TK_COLON) {
+		if (P->t.kind != HP_SUDOERS_TK_COLON) {
 			expected(P, "',', ':' or the end of the line");
 			goto out;
 		}
 		next(P);
 	}
 	u.nprivs = (uint32_t)(P->nprivs - pmark);
-	u.privs = sd_alloc(P->s, u.nprivs * sizeof *u.privs);
+	u.privs = hp_sudoers_alloc(P->s, u.nprivs * sizeof *u.privs);
 	memcpy(u.privs, P->privs + pmark, u.nprivs * sizeof *u.privs);
 	hp_sudoers *s = P->s;
 	s->us = hp_xgrow(s->us, &s->cus, s->nus + 1, sizeof *s->us);
@@ -576,7 +576,7 @@ out:
 
 static const struct {
 	const char *word;
-	sd_akind kind;
+	hp_sudoers_akind kind;
 } alias_words[] = {{"User_Alias", SA_USER},
                    {"Runas_Alias", SA_RUNAS},
                    {"Host_Alias", SA_HOST},
@@ -585,19 +585,19 @@ static const struct {
 
 static void entry(parser *P)
 {
-	int inc = sd_lex_hash_include(&P->L);
+	int inc = hp_sudoers_lex_hash_include(&P->L);
 	if (inc) {
 		include(P, inc == 2, P->L.line, 1);
 		return;
 	}
 	next(P);
-	sd_tok_kind k = P->t.kind;
-	if (k == TK_EOL)
+	hp_sudoers_tok_kind k = P->t.kind;
+	if (k == HP_SUDOERS_TK_EOL)
 		return;
 	bool keyword = false, defaults_kw = false;
-	if (k == TK_INCLUDE || k == TK_INCLUDEDIR) {
+	if (k == HP_SUDOERS_TK_INCLUDE || k == HP_SUDOERS_TK_INCLUDEDIR) {
 		keyword = true;
-	} else if (k == TK_WORD && !P->t.quoted) {
+	} else if (k == HP_SUDOERS_TK_WORD && !P->t.quoted) {
 		/* sudo's Defaults rule wins over a word that runs on past a
 		 * binding type, as in "Defaults@host" */
 		const char *r = P->t.raw;
@@ -618,8 +618,8 @@ static void entry(parser *P)
 		fail(P, msg);
 		return;
 	}
-	if (k == TK_INCLUDE || k == TK_INCLUDEDIR) {
-		include(P, k == TK_INCLUDEDIR, P->t.line, P->t.col);
+	if (k == HP_SUDOERS_TK_INCLUDE || k == HP_SUDOERS_TK_INCLUDEDIR) {
+		include(P, k == HP_SUDOERS_TK_INCLUDEDIR, P->t.line, P->t.col);
 		return;
 	}
 	if (defaults_kw) {
@@ -636,19 +636,19 @@ static void entry(parser *P)
 	userspec(P);
 }
 
-void sd_parse(hp_sudoers *s, sd_loader *ld, const char *file, const char *buf, size_t len,
+void hp_sudoers_parse(hp_sudoers *s, hp_sudoers_loader *ld, const char *file, const char *buf, size_t len,
               int depth)
 {
 	parser P = {.s = s, .ld = ld, .file = file, .depth = depth};
-	sd_lex_init(&P.L, buf, len);
-	while (sd_lex_entry(&P.L)) {
+	hp_sudoers_lex_init(&P.L, buf, len);
+	while (hp_sudoers_lex_entry(&P.L)) {
 		P.bad = false;
 		P.mode = MODE_NORMAL;
 		entry(&P);
-		if (P.bad && P.t.kind != TK_EOL)
-			sd_lex_skip_line(&P.L);
+		if (P.bad && P.t.kind != HP_SUDOERS_TK_EOL)
+			hp_sudoers_lex_skip_line(&P.L);
 	}
-	sd_lex_free(&P.L);
+	hp_sudoers_lex_free(&P.L);
 	free(P.tmp);
 	free(P.specs);
 	free(P.privs);

@@ -10,16 +10,16 @@
 
 enum { CHUNK = 64 * 1024 };
 
-struct sd_chunk {
-	sd_chunk *next;
+struct hp_sudoers_chunk {
+	hp_sudoers_chunk *next;
 	size_t used, cap;
 	_Alignas(16) unsigned char data[];
 };
 
-void *sd_alloc(hp_sudoers *s, size_t n)
+void *hp_sudoers_alloc(hp_sudoers *s, size_t n)
 {
 	n = (n + 15) & ~(size_t)15;
-	sd_chunk *c = s->arena;
+	hp_sudoers_chunk *c = s->arena;
 	if (!c || c->cap - c->used < n) {
 		size_t cap = n > CHUNK ? n : CHUNK;
 		c = hp_xmalloc(sizeof *c + cap);
@@ -33,24 +33,24 @@ void *sd_alloc(hp_sudoers *s, size_t n)
 	return p;
 }
 
-void sd_arena_free(hp_sudoers *s)
+void hp_sudoers_arena_free(hp_sudoers *s)
 {
 	while (s->arena) {
-		sd_chunk *next = s->arena->next;
+		hp_sudoers_chunk *next = s->arena->next;
 		free(s->arena);
 		s->arena = next;
 	}
 }
 
-const char *sd_strdup(hp_sudoers *s, const char *str, size_t n)
+const char *hp_sudoers_strdup(hp_sudoers *s, const char *str, size_t n)
 {
-	char *p = sd_alloc(s, n + 1);
+	char *p = hp_sudoers_alloc(s, n + 1);
 	memcpy(p, str, n);
 	p[n] = '\0';
 	return p;
 }
 
-void sd_problem(hp_sudoers *s, const char *fmt, ...)
+void hp_sudoers_add_problem(hp_sudoers *s, const char *fmt, ...)
 {
 	if (s->nproblems < HP_SUDOERS_MAX_PROBLEMS) {
 		va_list ap;
@@ -71,7 +71,7 @@ static const char *const kind_names[SA_NKINDS] = {"User_Alias", "Runas_Alias", "
 
 typedef struct {
 	const hp_sudoers *s;
-	sd_akind k;
+	hp_sudoers_akind k;
 } alias_ctx;
 
 static const char *alias_name(const void *ctx, uint32_t i)
@@ -83,7 +83,7 @@ static const char *alias_name(const void *ctx, uint32_t i)
 /* Find aliases that refer to themselves, and nesting deeper than the
  * evaluator goes, with an explicit stack: a hostile chain of aliases must
  * not use up the C stack. */
-static void check_nesting(hp_sudoers *s, sd_akind k)
+static void check_nesting(hp_sudoers *s, hp_sudoers_akind k)
 {
 	size_t n = s->nal[k];
 	if (!n)
@@ -102,7 +102,7 @@ static void check_nesting(hp_sudoers *s, sd_akind k)
 		color[root] = 1;
 		while (sp) {
 			struct frame *f = &st[sp - 1];
-			const sd_alias *a = &s->al[k][f->alias];
+			const hp_sudoers_alias *a = &s->al[k][f->alias];
 			if (f->next == a->members.n) {
 				color[f->alias] = 2;
 				uint32_t h = height[f->alias] + 1;
@@ -112,17 +112,17 @@ static void check_nesting(hp_sudoers *s, sd_akind k)
 				if (h > HP_SUDOERS_MAX_ALIAS_DEPTH && !deep) {
 					deep = true;
 					hp_esc_buf e;
-					sd_problem(s, "%s:%u: %s %s nests aliases deeper than %d",
+					hp_sudoers_add_problem(s, "%s:%u: %s %s nests aliases deeper than %d",
 					           a->file, a->line, kind_names[k],
 					           hp_escs(&e, a->name),
 					           HP_SUDOERS_MAX_ALIAS_DEPTH);
 				}
 				continue;
 			}
-			const sd_member *m = &a->members.v[f->next++];
-			if (m->kind != SM_ALIAS)
+			const hp_sudoers_member *m = &a->members.v[f->next++];
+			if (m->kind != HP_SUDOERS_SM_ALIAS)
 				continue;
-			const sd_alias *b = sd_find_alias(s, k, m->text);
+			const hp_sudoers_alias *b = hp_sudoers_find_alias(s, k, m->text);
 			if (!b)
 				continue;
 			uint32_t bi = (uint32_t)(b - s->al[k]);
@@ -130,7 +130,7 @@ static void check_nesting(hp_sudoers *s, sd_akind k)
 				if (!looped) {
 					looped = true;
 					hp_esc_buf e1, e2;
-					sd_problem(s, "%s:%u: %s %s refers to itself (through %s)",
+					hp_sudoers_add_problem(s, "%s:%u: %s %s refers to itself (through %s)",
 					           b->file, b->line, kind_names[k],
 					           hp_escs(&e1, b->name), hp_escs(&e2, a->name));
 				}
@@ -150,27 +150,27 @@ static void check_nesting(hp_sudoers *s, sd_akind k)
 	free(st);
 }
 
-void sd_index_aliases(hp_sudoers *s)
+void hp_sudoers_index_aliases(hp_sudoers *s)
 {
 	for (int k = 0; k < SA_NKINDS; k++) {
-		alias_ctx c = {s, (sd_akind)k};
+		alias_ctx c = {s, (hp_sudoers_akind)k};
 		hp_idxtab_init(&s->alidx[k], s->nal[k]);
 		for (uint32_t i = 0; i < s->nal[k]; i++) {
 			uint32_t prev = hp_idxtab_add_name(&s->alidx[k], i, alias_name, &c);
 			if (prev == HP_IDX_NONE)
 				continue;
-			const sd_alias *a = &s->al[k][i], *first = &s->al[k][prev];
+			const hp_sudoers_alias *a = &s->al[k][i], *first = &s->al[k][prev];
 			hp_esc_buf e;
-			sd_problem(s, "%s:%u: %s %s is defined twice (first at %s:%u)", a->file,
+			hp_sudoers_add_problem(s, "%s:%u: %s %s is defined twice (first at %s:%u)", a->file,
 			           a->line, kind_names[k], hp_escs(&e, a->name), first->file,
 			           first->line);
 		}
 	}
 	for (int k = 0; k < SA_NKINDS; k++)
-		check_nesting(s, (sd_akind)k);
+		check_nesting(s, (hp_sudoers_akind)k);
 }
 
-const sd_alias *sd_find_alias(const hp_sudoers *s, sd_akind k, const char *name)
+const hp_sudoers_alias *hp_sudoers_find_alias(const hp_sudoers *s, hp_sudoers_akind k, const char *name)
 {
 	alias_ctx c = {s, k};
 	uint32_t i = hp_idxtab_find_name(&s->alidx[k], name, alias_name, &c);

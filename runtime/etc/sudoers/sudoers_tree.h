@@ -16,70 +16,70 @@
 #include "etc/sudoers/sudoers.h"
 
 typedef enum {
-	SM_ALL,   /* ALL */
-	SM_WORD,  /* a name, #uid, %group, %#gid, %:group, +netgroup, host, address */
-	SM_ALIAS, /* an alias name (of the list's kind) */
-	SM_CMND,  /* a command, directory, regex, sudoedit or list */
-} sd_mkind;
+	HP_SUDOERS_SM_ALL,   /* ALL */
+	HP_SUDOERS_SM_WORD,  /* a name, #uid, %group, %#gid, %:group, +netgroup, host, address */
+	HP_SUDOERS_SM_ALIAS, /* an alias name (of the list's kind) */
+	HP_SUDOERS_SM_CMND,  /* a command, directory, regex, sudoedit or list */
+} hp_sudoers_mkind;
 
 typedef struct {
-	uint8_t kind; /* sd_mkind */
+	uint8_t kind; /* hp_sudoers_mkind */
 	bool neg;
 	const char *text;
-} sd_member;
+} hp_sudoers_member;
 
 typedef struct {
-	sd_member *v;
+	hp_sudoers_member *v;
 	uint32_t n;
-} sd_list;
+} hp_sudoers_list;
 
 typedef struct {
-	sd_member cmnd;
+	hp_sudoers_member cmnd;
 	bool nopasswd; /* NOPASSWD in force for this command */
-} sd_cmndspec;
+} hp_sudoers_cmndspec;
 
 typedef struct {
-	sd_list hosts;
-	sd_cmndspec *specs;
+	hp_sudoers_list hosts;
+	hp_sudoers_cmndspec *specs;
 	uint32_t nspecs;
-} sd_priv;
+} hp_sudoers_priv;
 
 typedef struct {
 	const char *file;
 	unsigned line;
 	const char *text; /* the rule's first line, for evidence */
-	sd_list users;
-	sd_priv *privs;
+	hp_sudoers_list users;
+	hp_sudoers_priv *privs;
 	uint32_t nprivs;
-} sd_userspec;
+} hp_sudoers_userspec;
 
-typedef enum { SA_USER, SA_RUNAS, SA_HOST, SA_CMND, SA_NKINDS } sd_akind;
+typedef enum { SA_USER, SA_RUNAS, SA_HOST, SA_CMND, SA_NKINDS } hp_sudoers_akind;
 
 typedef struct {
 	const char *name;
 	const char *file;
 	unsigned line;
-	sd_list members;
-} sd_alias;
+	hp_sudoers_list members;
+} hp_sudoers_alias;
 
 /* A Defaults line that can turn authentication off. */
 typedef struct {
 	char type; /* 0, ':' user, '@' host, '>' runas, '!' command */
-	sd_list binding;
+	hp_sudoers_list binding;
 	const char *file;
 	unsigned line;
-} sd_noauth;
+} hp_sudoers_noauth;
 
-typedef struct sd_chunk sd_chunk;
+typedef struct hp_sudoers_chunk hp_sudoers_chunk;
 
 struct hp_sudoers {
-	sd_chunk *arena;
-	sd_userspec *us;
+	hp_sudoers_chunk *arena;
+	hp_sudoers_userspec *us;
 	size_t nus, cus;
-	sd_alias *al[SA_NKINDS];
+	hp_sudoers_alias *al[SA_NKINDS];
 	size_t nal[SA_NKINDS], cal[SA_NKINDS];
 	hp_idxtab alidx[SA_NKINDS]; /* built once loading is done */
-	sd_noauth *noauth;
+	hp_sudoers_noauth *noauth;
 	size_t nnoauth, cnoauth;
 	bool group_plugin; /* some Defaults sets group_plugin */
 	char *problems[HP_SUDOERS_MAX_PROBLEMS];
@@ -89,24 +89,24 @@ struct hp_sudoers {
 	size_t nmain;       /* main sudoers files read */
 };
 
-void *sd_alloc(hp_sudoers *s, size_t n);
-void sd_arena_free(hp_sudoers *s);
-const char *sd_strdup(hp_sudoers *s, const char *str, size_t n);
+void *hp_sudoers_alloc(hp_sudoers *s, size_t n);
+void hp_sudoers_arena_free(hp_sudoers *s);
+const char *hp_sudoers_strdup(hp_sudoers *s, const char *str, size_t n);
 
 /* Record a problem; its text should start with "file:line:col: ". */
-void sd_problem(hp_sudoers *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void hp_sudoers_add_problem(hp_sudoers *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The loader's side of an include directive, called by the parser. */
-typedef struct sd_loader sd_loader;
-void sd_include(hp_sudoers *s, sd_loader *ld, const char *path, bool dir, int depth,
+typedef struct hp_sudoers_loader hp_sudoers_loader;
+void hp_sudoers_include(hp_sudoers *s, hp_sudoers_loader *ld, const char *path, bool dir, int depth,
                 const char *from, unsigned line, unsigned col);
 
 /* Parse one file's text into the tree; depth is its include depth. */
-void sd_parse(hp_sudoers *s, sd_loader *ld, const char *file, const char *buf, size_t len,
+void hp_sudoers_parse(hp_sudoers *s, hp_sudoers_loader *ld, const char *file, const char *buf, size_t len,
               int depth);
 
 /* Index the aliases once every file is read (duplicates are problems). */
-void sd_index_aliases(hp_sudoers *s);
-const sd_alias *sd_find_alias(const hp_sudoers *s, sd_akind k, const char *name);
+void hp_sudoers_index_aliases(hp_sudoers *s);
+const hp_sudoers_alias *hp_sudoers_find_alias(const hp_sudoers *s, hp_sudoers_akind k, const char *name);
 
 #endif
