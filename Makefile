@@ -50,7 +50,7 @@ TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
 
-.PHONY: all check unit e2e fuzz fuzz-bins fuzz-run bench run install uninstall clean distclean
+.PHONY: all check unit e2e fuzz fuzz-bins fuzz-run bench run install uninstall clean distclean mutate
 all: $(PROGS)
 
 # --- generated sources ----------------------------------------------------
@@ -136,6 +136,13 @@ $(B)/tools/%: tests/tools/%.c
 check: all $(UNIT_BIN) $(FUZZ_REPLAY) $(TOOL_BIN)
 	@sh tests/run-tests.sh $(B) $(UNIT_BIN)
 
+# Mutation testing of the decision path (tests/mutate/*.mut): each mutant is
+# built in build-mutate/, never in build/, and the unit tests it names run.
+# MUTATIONS=glob runs only some. Not part of check (it takes minutes);
+# check's e2e case build/mutations-apply keeps the list from rotting.
+mutate:
+	@sh tests/mutate/run.sh $(MUTATIONS)
+
 # libFuzzer builds: clang with the fuzzer, ASan and UBSan, in their own tree.
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -g -O1
@@ -176,7 +183,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/hangar-policy $(DESTDIR)$(PREFIX)/bin/hangar-policy-runtime
 
 clean:
-	rm -rf $(B) build-fuzz
+	rm -rf $(B) build-fuzz build-mutate
 
 distclean: clean
 	rm -f config.mk

@@ -396,6 +396,17 @@ void hp_check(hp_program *p, hp_decl **order, size_t n, hp_intern *names, hp_dia
 			hp_diag_help(g, "use it in a rule or remove it");
 		}
 	}
+	/* hp_decide splits no mode that no rule counts for: say so before a run
+	 * does. A file of provider blocks alone is a part that a policy includes
+	 * (policies/docker.hpol), not a policy on its own. */
+	bool declares = p->nparams > 0;
+	for (int r = 0; r < HP_ROLE_COUNT; r++)
+		declares = declares || c.role_decl[r];
+	if (c.policy && p->nrules == 0 && declares && d->nerrors == errors_before) {
+		hp_diag *g = hp_ck_warn(&c, HP_DG_CHECKS_NOTHING, c.policy->name_span,
+		                        "policy '%s' has no rules: it splits no turn", p->name);
+		hp_diag_help(g, "add a rule for each way the driver could be reached");
+	}
 	p->ok = d->nerrors == errors_before;
 	hp_namemap_free(&c.params);
 	hp_namemap_free(&c.rules);

@@ -285,6 +285,8 @@ static hp_type check_call(hp_checker *c, hp_expr *e, const hp_ck_scope *sc)
 		}
 		if (t == HP_CK_T_ERR)
 			return HP_CK_T_ERR;
+		if (pi->part == HP_PART_DOC)
+			hp_ck_doc_path(c, a);
 		if (pi->arg == HP_T_ROLE && sc->kind == HP_CK_ROLE && a->kind == HP_EX_CANARY &&
 		    a->u.canary.role == sc->role) {
 			hp_diag *g = hp_ck_warn(

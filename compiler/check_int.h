@@ -57,6 +57,10 @@ typedef struct {
 /* An expression already reported: no further message about it. */
 #define HP_CK_T_ERR HP_T_NONE
 
+/* check_doc.c: a doc_* probe's argument, checked against the Pod's fields
+ * when its text is known at compile time */
+void hp_ck_doc_path(hp_checker *c, const hp_expr *arg);
+
 /* check_util.c */
 int hp_ck_probe_of(const hp_checker *c, const char *name);
 const hp_src *hp_ck_src_of(hp_checker *c, hp_span s);

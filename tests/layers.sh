@@ -41,6 +41,11 @@ BEGIN {
 	nf = split(folders, fl, "\n")
 	for (i = 1; i <= nf; i++) {
 		f = fl[i]
+		if (f == "runtime") {
+			printf "runtime/: files at its top; each belongs in the folder of its part\n"
+			problems++
+			continue
+		}
 		if (f ~ /^runtime\//) {
 			d = substr(f, 9)
 			p = d; sub(/\/.*/, "", p)
@@ -73,6 +78,19 @@ FNR == 1 {
 	}
 	fpart = (fdir in part) ? part[fdir] : ""
 }
+# <...> is for the headers of the system: one of ours there would escape the
+# rules below, so it is a problem of its own
+/^[ \t]*#[ \t]*include[ \t]*</ {
+	if (fpart == "") next
+	inc = $0
+	sub(/^[ \t]*#[ \t]*include[ \t]*</, "", inc)
+	sub(/>.*/, "", inc)
+	if ((("runtime/" inc) in exists) || (("compiler/" inc) in exists) || (inc in exists)) {
+		printf "%s:%d: #include <%s>: a header of this tree; write \"%s\"\n", file, FNR, inc, inc
+		problems++
+	}
+	next
+}
 /^[ \t]*#[ \t]*include[ \t]*"/ {
 	if (fpart == "") next
 	inc = $0
@@ -81,6 +99,12 @@ FNR == 1 {
 	where = file ":" FNR ": #include \"" inc "\""
 	if (inc ~ /(^|\/)\.\.?\//) {
 		printf "%s: a relative path; name the folder from runtime/ instead\n", where
+		problems++
+		next
+	}
+	if (inc ~ /^runtime\//) {
+		rest = inc; sub(/^runtime\//, "", rest)
+		printf "%s: names runtime/; write \"%s\"\n", where, rest
 		problems++
 		next
 	}

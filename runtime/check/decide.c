@@ -1,8 +1,9 @@
 /* decide.c: split, single-user or refuse, per turn mode, with reasons.
  *
- * A split needs every rule that counts for the (mode, provider) to pass,
- * every `split needs` condition to hold, no `never split` condition that
- * holds or cannot be ruled out, and a setting other than off. Anything
+ * A split needs at least one rule that counts for the (mode, provider),
+ * every rule that counts for it to pass, every `split needs` condition to
+ * hold, no `never split` condition that holds or cannot be ruled out, and
+ * a setting other than off. Anything
  * unknown is "not proven", so it never leads to a split. Without a split,
  * auto turns run single-user; turns with approvals (ask, deny-risky,
  * governed) are refused under `required` and otherwise run single-user with
@@ -138,7 +139,8 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 	}
 	for (size_t i = 0; i < pp->nneeds; i++) {
 		const hp_condition *c = &pp->needs[i];
-		if (c->holds == HP_TRUE)
+		bool holds = c->holds == HP_TRUE; /* unknown does not hold */
+		if (holds)
 			continue;
 		hp_strv_pushf(&common, "provider '%s' splits only when %s, which %s (%s, at %s)",
 		              prov, c->text,
@@ -158,12 +160,18 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 		              "HANGAR_K8S_DRIVER_SIDECAR value '%s' is not true or false: treated as "
 		              "no sidecar",
 		              pp->sidecar);
-	if (offline)
+	if (offline && live_needed > 0)
 		hp_strv_pushf(
 		    &global_warnings,
-		    "offline check of an image root: %zu check%s need%s a live sandbox, so "
-		    "no turn is split on this evidence alone",
-		    live_needed, live_needed == 1 ? "" : "s", live_needed == 1 ? "s" : "");
+		    "offline check of an image root: %zu check%s need%s a live sandbox; the "
+		    "rules that hold %s were not checked, so no turn they count for is split",
+		    live_needed, live_needed == 1 ? "" : "s", live_needed == 1 ? "s" : "",
+		    live_needed == 1 ? "it" : "them");
+	else if (offline)
+		hp_strv_pushf(&global_warnings,
+		              "offline check of an image root: every check was answered from the "
+		              "image's files; what only a running sandbox shows (processes, "
+		              "capabilities, mounts, sudo) was not looked at");
 
 	for (int m = 0; m < HP_MODE_COUNT; m++) {
 		hp_strv *reasons = &out->reasons[m];
@@ -174,8 +182,12 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 			              prov);
 		hp_strv_extend(reasons, &common);
 		hp_applies bit = HP_APPLIES_BIT(m, pp->provider);
+		size_t counted = 0;
 		for (size_t i = 0; i < nrules; i++) {
-			if (!(rules[i].applies & bit) || rules[i].result == HP_RESULT_PASS)
+			if (!(rules[i].applies & bit))
+				continue;
+			counted++;
+			if (rules[i].result == HP_RESULT_PASS)
 				continue;
 			/* a waived failure no longer blocks, but the decision says
 			 * it rests on the waiver */
@@ -188,6 +200,12 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 			else
 				rule_reason(reasons, &rules[i]);
 		}
+		/* a split that nothing checked is not proven */
+		if (counted == 0)
+			hp_strv_pushf(reasons,
+			              "no rule checks the split for %s turns on provider '%s' "
+			              "(the policy has %zu rule%s, none counting for them)",
+			              hp_mode_names[m], prov, nrules, nrules == 1 ? "" : "s");
 
 		hp_strv_extend(&out->warnings[m], &global_warnings);
 		if (out->waived[m].n)

@@ -4,6 +4,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -136,6 +139,26 @@ void hp_os_reset_signals(void)
 			signal(sig, SIG_DFL);
 }
 
+/* Whether the parent died before PR_SET_PDEATHSIG was set (then it never
+ * fires). The parent of a pid namespace's init is outside it (getppid says
+ * 0): the parent is gone when nobody holds the result pipe's read end. */
+static bool orphaned(const hp_child_opts *o, int wfd, pid_t parent)
+{
+	if (!o->own_pid_namespace)
+		return getppid() != parent;
+	struct pollfd p = {wfd, POLLOUT, 0};
+	return getppid() != 0 || poll(&p, 1, 0) < 0 || (p.revents & (POLLERR | POLLHUP));
+}
+
+/* fork, the child made the init of a new pid namespace. Raw clone: glibc has
+ * no fork with flags; the child runs only this file's code and then fn,
+ * single-threaded, and glibc caches no pid since 2.25. */
+static pid_t fork_newpid(void)
+{
+	return (pid_t)syscall(SYS_clone, (unsigned long)(CLONE_NEWPID | SIGCHLD), NULL, NULL,
+	                      NULL, NULL);
+}
+
 static void child_main(const hp_child_opts *o, hp_child_fn fn, void *arg, int wfd, pid_t parent)
 {
 	hp_os_reset_signals();
@@ -163,7 +186,7 @@ static void child_main(const hp_child_opts *o, hp_child_fn fn, void *arg, int wf
 		if (hp_os_identity_become(o->identity, &e) != HP_TRUE)
 			send_error(wfd, e.msg);
 	}
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || orphaned(o, wfd, parent))
 		_exit(124);
 	hp_frame_writer w;
 	hp_frame_begin(&w);
@@ -247,7 +270,13 @@ hp_tri hp_os_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_fra
 	}
 	int64_t end = hp_os_now_ms() + o->deadline_ms;
 	pid_t parent = getpid();
-	pid_t pid = fork();
+	pid_t pid = o->own_pid_namespace ? fork_newpid() : fork();
+	if (pid < 0 && o->own_pid_namespace) {
+		hp_err_set(why, "child: no pid namespace of its own: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return HP_UNKNOWN;
+	}
 	if (pid < 0) {
 		hp_err_set(why, "child: fork: %s", strerror(errno));
 		close(p[0]);

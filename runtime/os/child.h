@@ -54,6 +54,15 @@ typedef struct {
 	int deadline_ms; /* > 0 */
 	size_t max_msg;  /* bytes; > HP_FRAME_HEADER */
 	size_t max_records;
+	/* 1: the child is the first process (init) of a pid namespace of its own
+	 * (CLONE_NEWPID, which needs CAP_SYS_ADMIN), so that nothing it starts
+	 * can outlive it: when it dies, by the deadline or with the whole check
+	 * (its PR_SET_PDEATHSIG), the kernel kills every process in the
+	 * namespace, a grandchild that double-forked, changed its session or
+	 * ran a setuid program (which clears its own PDEATHSIG) included.
+	 * Where the namespace cannot be made the child is not started:
+	 * "child: no pid namespace of its own: Operation not permitted". */
+	int own_pid_namespace;
 } hp_child_opts;
 
 /* The tag the child layer uses for a reason instead of results. */

@@ -369,7 +369,9 @@ hp_tri hp_os_sudo_probe_as(const hp_root *r, const hp_identity *id, const char *
 	                    .nkeep = 1,
 	                    .deadline_ms = total > 600000 ? 600000 : (int)total,
 	                    .max_msg = 4096,
-	                    .max_records = 4};
+	                    .max_records = 4,
+	                    /* sudo and whatever it starts die with this child */
+	                    .own_pid_namespace = 1};
 	hp_frame f;
 	hp_err e;
 	if (hp_os_child_run(&co, hp_os_sudo_child, &a, &f, &e) != HP_TRUE) {

@@ -1,9 +1,14 @@
 /* deny-syscalls.c: run a command under a seccomp filter that makes some
  * system calls fail, the way old container profiles and gVisor do, so tests
  * can show that the runtime answers "unknown" (never a wrong answer) when
- * openat2, faccessat2 or close_range are refused.
+ * openat2, faccessat2 or close_range are refused, or fail in a way nothing
+ * expects (EIO, EINVAL).
  *
- *   deny-syscalls EPERM|ENOSYS SYSCALL[,SYSCALL...] -- COMMAND [ARG]...
+ *   deny-syscalls ERRNO SYSCALL[,SYSCALL...] -- COMMAND [ARG]...
+ *
+ * ERRNO is a name (EPERM, ENOSYS, EIO, EINVAL, EACCES, ENOENT, EROFS,
+ * ENOMEM, EAGAIN, EBADF, ELOOP, EXDEV, EOVERFLOW, ENOTSUP) or a number from
+ * 1 to 4095.
  *
  * Only syscalls named here can be denied; the filter is classic BPF set with
  * prctl, and is inherited across fork and execve. */
@@ -67,14 +72,30 @@ int main(int argc, char **argv)
 	if (argc < 5 || strcmp(argv[3], "--") != 0) {
 		fprintf(
 		    stderr,
-		    "usage: deny-syscalls EPERM|ENOSYS SYSCALL[,SYSCALL...] -- COMMAND [ARG]...\n");
+		    "usage: deny-syscalls ERRNO SYSCALL[,SYSCALL...] -- COMMAND [ARG]...\n");
 		return 2;
 	}
-	int err = strcmp(argv[1], "EPERM") == 0    ? EPERM
-	          : strcmp(argv[1], "ENOSYS") == 0 ? ENOSYS
-	                                           : 0;
+	static const struct {
+		const char *name;
+		int err;
+	} errs[] = {{"EPERM", EPERM},   {"ENOSYS", ENOSYS},   {"EIO", EIO},     {"EINVAL", EINVAL},
+	            {"EACCES", EACCES}, {"ENOENT", ENOENT},   {"EROFS", EROFS}, {"ENOMEM", ENOMEM},
+	            {"EAGAIN", EAGAIN}, {"EBADF", EBADF},     {"ELOOP", ELOOP}, {"EXDEV", EXDEV},
+	            {"EOVERFLOW", EOVERFLOW}, {"ENOTSUP", ENOTSUP}};
+	int err = 0;
+	for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++)
+		if (strcmp(argv[1], errs[i].name) == 0)
+			err = errs[i].err;
 	if (!err) {
-		fprintf(stderr, "deny-syscalls: errno must be EPERM or ENOSYS\n");
+		char *end;
+		long v = strtol(argv[1], &end, 10);
+		if (*argv[1] && !*end && v >= 1 && v <= 4095)
+			err = (int)v;
+	}
+	if (!err) {
+		fprintf(stderr, "deny-syscalls: '%s' is not an errno name this tool knows or a "
+		                "number from 1 to 4095\n",
+		        argv[1]);
 		return 2;
 	}
 	long nrs[8];

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -408,11 +409,74 @@ static void test_filtered_syscall(void **state)
 	                      "faccessat2 refused with EPERM (a seccomp filter or an LSM), and "
 	                      "faccessat: Operation not permitted: write cannot be asked"};
 	assert_int_equal(filtered_fork(&both, 0), 0);
+	/* any other errno is no answer at all: never "not writable" */
+	filtered_case eio = {f, EIO, 0, 0, "r644", HP_UNKNOWN, "faccessat2: Input/output error"};
+	assert_int_equal(filtered_fork(&eio, 0), 0);
+	filtered_case einval = {f, EINVAL, 0, 0, "r666", HP_UNKNOWN,
+	                        "faccessat2: Invalid argument"};
+	assert_int_equal(filtered_fork(&einval, 1), 0);
+	filtered_case enoent = {f, ENOENT, 0, 0, "r644", HP_UNKNOWN,
+	                        "faccessat2: No such file or directory"};
+	assert_int_equal(filtered_fork(&enoent, 0), 0);
 	filtered_case split = {f, ENOSYS, 0, 1, "r644", HP_UNKNOWN,
 	                       "faccessat2 is not available (ENOSYS) and plain faccessat is not "
 	                       "exact here (the real and effective ids differ): write cannot be "
 	                       "asked"};
 	assert_int_equal(filtered_fork(&split, 0), 0);
+}
+
+/* The kernel is asked with the effective ids and capabilities (AT_EACCESS),
+ * which are the ones an open would use: a process whose real uid is not its
+ * effective one, or a non-root process that keeps CAP_DAC_OVERRIDE in its
+ * effective set, gets the answer of its effective credentials. Without
+ * AT_EACCESS the kernel would check the real uid and drop the
+ * capabilities, and answer "not writable" for what the process can write. */
+static int effective_child(void *arg)
+{
+	fx *f = arg;
+	int fd;
+	hp_err e;
+	if (hp_os_resolve(&f->root, "r644", 0, &fd, &e) != HP_TRUE)
+		return 40;
+	/* real uid another user's, effective root */
+	if (setresuid(FX_OTHER, 0, 0) < 0)
+		return 41;
+	if (hp_os_access_kernel(fd, HP_ACC_WRITE, &e) != HP_TRUE)
+		return 42;
+	/* every uid the agent's, CAP_DAC_OVERRIDE kept in the effective set */
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0 || setresuid(0, 0, 0) < 0 ||
+	    setresgid(FX_AGENT, FX_AGENT, FX_AGENT) < 0 || setgroups(0, NULL) < 0 ||
+	    setresuid(FX_AGENT, FX_AGENT, FX_AGENT) < 0)
+		return 43;
+	cap_t c = cap_init();
+	const cap_value_t dac[] = {CAP_DAC_OVERRIDE};
+	if (!c || cap_set_flag(c, CAP_EFFECTIVE, 1, dac, CAP_SET) < 0 ||
+	    cap_set_flag(c, CAP_PERMITTED, 1, dac, CAP_SET) < 0 || cap_set_proc(c) < 0)
+		return 44;
+	cap_free(c);
+	if (hp_os_access_kernel(fd, HP_ACC_WRITE, &e) != HP_TRUE)
+		return 45;
+	/* and without the capability, the agent cannot write root's 0644 file */
+	c = cap_init();
+	if (!c || cap_set_proc(c) < 0)
+		return 46;
+	cap_free(c);
+	if (hp_os_access_kernel(fd, HP_ACC_WRITE, &e) != HP_FALSE)
+		return 47;
+	return 0;
+}
+
+static void test_effective_credentials(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(effective_child(f));
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 /* --- the ACL parser --- */
@@ -494,6 +558,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_immutable_blocks_owner, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_read_only_mount, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_filtered_syscall, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_effective_credentials, setup, teardown),
 	    cmocka_unit_test(test_acl_parse_errors),
 	    cmocka_unit_test_setup_teardown(test_acl_from_setfacl, setup, teardown),
 	};

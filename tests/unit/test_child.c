@@ -112,6 +112,63 @@ static void test_deadline_kills_everything(void **state)
 	assert_int_equal(fx_count_procs_of_uid(FX_OTHER), 0);
 }
 
+/* Start a daemon that leaves the child's process group and session (the
+ * double fork of a program that detaches) and report the child's own pid. */
+static int detach_daemon(void *arg, hp_frame_writer *out)
+{
+	(void)arg;
+	pid_t p = fork();
+	if (p == 0) {
+		setsid();
+		if (fork() == 0) {
+			for (;;)
+				pause();
+		}
+		_exit(0);
+	}
+	waitpid(p, NULL, 0);
+	hp_frame_add_u64(out, 1, (uint64_t)getpid());
+	return 0;
+}
+
+static void test_own_pid_namespace(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_identity id = {.kind = HP_ID_PLAIN, .uid = FX_OTHER, .gid = FX_OTHER};
+	hp_child_opts o = opts(5000);
+	o.identity = &id;
+	o.own_pid_namespace = 1;
+	hp_frame f;
+	hp_err e;
+	assert_int_equal(hp_os_child_run(&o, detach_daemon, NULL, &f, &e), HP_TRUE);
+	uint64_t v;
+	assert_int_equal(hp_frame_rec_u64(hp_frame_find(&f, 1), &v), 0);
+	assert_int_equal(v, 1); /* the init of its namespace */
+	hp_frame_free(&f);
+	/* the daemon died with the namespace's init */
+	for (int i = 0; i < 100 && fx_count_procs_of_uid(FX_OTHER) > 0; i++)
+		usleep(10000);
+	assert_int_equal(fx_count_procs_of_uid(FX_OTHER), 0);
+	/* without a namespace of its own, the same daemon outlives the child (it
+	 * holds the result pipe, so the run ends at its deadline) */
+	o.own_pid_namespace = 0;
+	o.deadline_ms = 300;
+	assert_int_equal(hp_os_child_run(&o, detach_daemon, NULL, &f, &e), HP_UNKNOWN);
+	usleep(50000);
+	assert_true(fx_count_procs_of_uid(FX_OTHER) > 0);
+	char cmd[64];
+	snprintf(cmd, sizeof cmd, "pkill -KILL -u %u", (unsigned)FX_OTHER);
+	assert_int_equal(system(cmd), 0);
+	/* this process is a subreaper: the orphaned daemon is its to reap */
+	for (int i = 0; i < 100 && fx_count_procs_of_uid(FX_OTHER) > 0; i++) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		usleep(10000);
+	}
+	assert_int_equal(fx_count_procs_of_uid(FX_OTHER), 0);
+}
+
 static int crash(void *arg, hp_frame_writer *out)
 {
 	(void)arg;
@@ -278,6 +335,7 @@ int main(void)
 	    cmocka_unit_test(test_results_come_back),
 	    cmocka_unit_test(test_identity_taken),
 	    cmocka_unit_test(test_deadline_kills_everything),
+	    cmocka_unit_test(test_own_pid_namespace),
 	    cmocka_unit_test(test_failures_are_unknown),
 	    cmocka_unit_test(test_stray_descriptors_and_cwd),
 	    cmocka_unit_test(test_close_range_filtered),

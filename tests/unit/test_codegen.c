@@ -206,6 +206,34 @@ static const char *policy =
     "  forbid writable(d) } } }\n"
     "rule kleene \"k\" { as agent { require no_new_privs or sudo } }\n";
 
+/* A record's fields are its own (a uid is not the gid), the more severe of
+ * two non-values wins (absent == unknown is unknown), and a loop over a list
+ * that could not be computed makes its assertions unknown. */
+static void test_fields_and_non_values(void **state)
+{
+	(void)state;
+	static const char src[] =
+	    "policy \"t\" version 1\n"
+	    "role root = uid 0\n"
+	    "rule ids \"i\" { as root { require user(\"h\").uid == 1001\n"
+	    "  require user(\"h\").gid == 1002\n"
+	    "  require group(\"g\").gid == 7 } }\n"
+	    "rule sev \"s\" { as root { require env(\"A\") == env(\"B\") } }\n"
+	    "rule loop \"l\" { as root { for d in split(env(\"P\"), \":\") { forbid writable(d) } } }\n";
+	assert_string_equal(
+	    evaluate(src, "facts:\n"
+	                  "- {probe: user, arg: h, answer: {name: h, uid: 1001, gid: 1002}}\n"
+	                  "- {probe: group, arg: g, answer: {name: g, gid: 7}}\n"
+	                  "- {probe: env, arg: A, answer: absent}\n"
+	                  "- {probe: env, arg: B, answer: unknown, reason: unreadable}\n"
+	                  "- {probe: env, arg: P, answer: unknown, reason: unreadable}\n"),
+	    "pass "
+	    "error [require env(\"A\") == env(\"B\") (t.hpol:6:26) as root: unknown "
+	    "(unreadable); observed env(\"A\") is absent, env(\"B\") is unknown (unreadable)] "
+	    "error [forbid writable(d) (t.hpol:7:59) as root: unknown (unreadable); observed "
+	    "env(\"P\") is unknown (unreadable)]");
+}
+
 static void test_semantics(void **state)
 {
 	(void)state;
@@ -310,6 +338,7 @@ int main(void)
 	    cmocka_unit_test(test_folding),
 	    cmocka_unit_test(test_limits),
 	    cmocka_unit_test(test_semantics),
+	    cmocka_unit_test(test_fields_and_non_values),
 	    cmocka_unit_test(test_roles_and_providers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

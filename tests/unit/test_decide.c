@@ -187,8 +187,8 @@ static void test_sentences(void **state)
 	    "the uid split is off (HANGAR_UID_SPLIT): no turn gets a driver of its own");
 	assert_string_equal(
 	    d.warnings[HP_MODE_ASK].v[2],
-	    "offline check of an image root: 3 checks need a live sandbox, so no turn is "
-	    "split on this evidence alone");
+	    "offline check of an image root: 3 checks need a live sandbox; the rules that "
+	    "hold them were not checked, so no turn they count for is split");
 	assert_string_equal(
 	    d.warnings[HP_MODE_ASK].v[3],
 	    "ask turns run single-user: the agent can reach the driver and answer its own "
@@ -198,11 +198,110 @@ static void test_sentences(void **state)
 	s = hp_uid_split_resolve("maybe", NULL, HP_SETTING_AUTO);
 	pp.default_setting = HP_SETTING_AUTO;
 	pp.nnever = 0;
-	hp_decide(&pp, &s, NULL, 0, false, 0, &d);
+	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held"};
+	hp_decide(&pp, &s, &pass, 1, false, 0, &d);
 	assert_int_equal(d.decision[HP_MODE_GOVERNED], HP_DECISION_SPLIT);
 	assert_string_equal(
 	    d.warnings[HP_MODE_GOVERNED].v[0],
 	    "--uid-split value 'maybe' is not auto, required or off: treated as required");
+	hp_decisions_free(&d);
+}
+
+/* A `split needs` condition that could not be evaluated does not hold (a
+ * sidecar switch the policy reads, unknown: no sidecar). */
+static void test_needs_unknown(void **state)
+{
+	(void)state;
+	hp_condition need = {"(env(\"HANGAR_K8S_DRIVER_SIDECAR\") or \"\") == \"1\"",
+	                     "kubernetes.hpol:4:5", HP_UNKNOWN, "unknown (env read failed)", NULL};
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, &need, 1, NULL, 0, NULL};
+	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held"};
+	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
+	hp_decisions d;
+	hp_decide(&pp, &s, &pass, 1, false, 0, &d);
+	for (int m = 0; m < HP_MODE_COUNT; m++) {
+		assert_int_equal(d.decision[m], HP_DECISION_SINGLE_USER);
+		assert_int_equal(d.reasons[m].n, 1);
+		assert_string_equal(d.reasons[m].v[0],
+		                    "provider 'docker' splits only when (env(\"HANGAR_K8S_DRIVER_"
+		                    "SIDECAR\") or \"\") == \"1\", which could not be established "
+		                    "(unknown (env read failed), at kubernetes.hpol:4:5)");
+	}
+	hp_decisions_free(&d);
+	/* under required, the turns with approvals are refused */
+	s = hp_uid_split_resolve(NULL, "required", HP_SETTING_AUTO);
+	hp_decide(&pp, &s, &pass, 1, false, 0, &d);
+	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_REFUSE);
+	assert_int_equal(d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+	hp_decisions_free(&d);
+	/* and the same condition, known to hold, splits */
+	need.holds = HP_TRUE;
+	s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
+	hp_decide(&pp, &s, &pass, 1, false, 0, &d);
+	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_SPLIT);
+	hp_decisions_free(&d);
+}
+
+/* A mode that no rule counts for is not split: nothing checked it. A policy
+ * with no rules splits nothing; one whose rules count only for ask leaves
+ * the other modes unsplit, each with its sentence. */
+static void test_no_rule_for_mode(void **state)
+{
+	(void)state;
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL};
+	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
+	hp_decisions d;
+	hp_decide(&pp, &s, NULL, 0, false, 0, &d);
+	for (int m = 0; m < HP_MODE_COUNT; m++) {
+		assert_int_equal(d.decision[m], HP_DECISION_SINGLE_USER);
+		assert_int_equal(d.reasons[m].n, 1);
+	}
+	assert_string_equal(d.reasons[HP_MODE_ASK].v[0],
+	                    "no rule checks the split for ask turns on provider 'docker' (the "
+	                    "policy has 0 rules, none counting for them)");
+	hp_decisions_free(&d);
+	hp_rule_outcome ask = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS,
+	                       HP_APPLIES_BIT(HP_MODE_ASK, HP_PROVIDER_DOCKER), "1 held"};
+	s = hp_uid_split_resolve(NULL, "required", HP_SETTING_AUTO);
+	hp_decide(&pp, &s, &ask, 1, false, 0, &d);
+	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_SPLIT);
+	assert_int_equal(d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+	assert_int_equal(d.decision[HP_MODE_GOVERNED], HP_DECISION_REFUSE);
+	assert_string_equal(d.reasons[HP_MODE_GOVERNED].v[0],
+	                    "no rule checks the split for governed turns on provider 'docker' (the "
+	                    "policy has 1 rule, none counting for them)");
+	hp_decisions_free(&d);
+	/* the rule counts for ask on another provider only */
+	pp.provider = HP_PROVIDER_E2B;
+	hp_decide(&pp, &s, &ask, 1, false, 0, &d);
+	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_REFUSE);
+	hp_decisions_free(&d);
+}
+
+/* Offline, the warning says what the evidence covers, and never contradicts
+ * a split. */
+static void test_offline_warning(void **state)
+{
+	(void)state;
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL};
+	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held"};
+	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
+	hp_decisions d;
+	hp_decide(&pp, &s, &pass, 1, true, 0, &d);
+	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_SPLIT);
+	assert_int_equal(d.warnings[HP_MODE_ASK].n, 1);
+	assert_string_equal(d.warnings[HP_MODE_ASK].v[0],
+	                    "offline check of an image root: every check was answered from the "
+	                    "image's files; what only a running sandbox shows (processes, "
+	                    "capabilities, mounts, sudo) was not looked at");
+	hp_decisions_free(&d);
+	pass.result = HP_RESULT_SKIPPED;
+	hp_decide(&pp, &s, &pass, 1, true, 1, &d);
+	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_SINGLE_USER);
+	assert_string_equal(d.warnings[HP_MODE_ASK].v[0],
+	                    "offline check of an image root: 1 check needs a live sandbox; the "
+	                    "rules that hold it were not checked, so no turn they count for is "
+	                    "split");
 	hp_decisions_free(&d);
 }
 
@@ -212,6 +311,9 @@ int main(void)
 	    cmocka_unit_test(test_table),
 	    cmocka_unit_test(test_setting_resolution),
 	    cmocka_unit_test(test_sentences),
+	    cmocka_unit_test(test_needs_unknown),
+	    cmocka_unit_test(test_no_rule_for_mode),
+	    cmocka_unit_test(test_offline_warning),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,10 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -149,6 +151,39 @@ static void test_without_getxattrat(void **state)
 	}
 }
 
+/* Capabilities that cannot be read (an I/O error, whatever the call) make
+ * the scan unknown: never "no capabilities". */
+static int scan_xattr_fails(int err)
+{
+	const int nr[] = {464 /* getxattrat */, SYS_getxattr, SYS_lgetxattr, SYS_fgetxattr};
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || fx_seccomp_fail(nr, 4, err) < 0)
+		return 10;
+	hp_suid_list l;
+	hp_err e;
+	/* through a symbolic link (the walk inside the root) and directly */
+	if (hp_os_setuid_scan(&root, "/bin", 100, &l, &e) != HP_UNKNOWN)
+		return 11;
+	if (!strstr(e.msg, "reading security.capability: Input/output error"))
+		return 12;
+	if (hp_os_setuid_scan(&root, "/other", 100, &l, &e) != HP_UNKNOWN)
+		return 13;
+	return strcmp(e.msg, "/other/su2: reading security.capability: Input/output error") ? 14
+	                                                                                   : 0;
+}
+
+static void test_caps_unreadable(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(scan_xattr_fails(EIO));
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 static void test_bounds_and_errors(void **state)
 {
 	(void)state;
@@ -169,6 +204,7 @@ int main(void)
 	    cmocka_unit_test(test_finds_each_kind),
 	    cmocka_unit_test(test_live_root_same_answers),
 	    cmocka_unit_test(test_without_getxattrat),
+	    cmocka_unit_test(test_caps_unreadable),
 	    cmocka_unit_test(test_bounds_and_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

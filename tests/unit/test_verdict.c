@@ -1,0 +1,180 @@
+/* test_verdict.c: a compiled policy evaluated on facts, then decided and
+ * rendered by hp_verdict: the exit status of the turn asked about, the
+ * setting taken from the flag before the environment, and the rule results
+ * (combine.c) that the decision rests on. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/verdict.h"
+#include "codegen.h"
+#include "front.h"
+#include "probe/facts.h"
+
+static const char *policy =
+    "policy \"t\" version 1\n"
+    "role root = uid 0\n"
+    "role agent = uid 1000\n"
+    "rule no-sudo \"sudo makes the agent root\" {\n"
+    "    as agent { forbid sudo }\n"
+    "}\n"
+    "rule ctl \"the control directory is the agent's\" when mode != auto {\n"
+    "    as root { require owner(\"/ctl\") == 0 }\n"
+    "}\n"
+    "provider docker {\n"
+    "    split needs (env(\"READY\") or \"no\") == \"yes\"\n"
+    "}\n"
+    "provider e2b {\n"
+    "    uid_split default required\n"
+    "}\n";
+
+static hp_bc *load(const char *src)
+{
+	hp_diags d;
+	hp_diags_init(&d);
+	hp_program *p = hp_front_compile_text("t.hpol", src, strlen(src), NULL, &d);
+	size_t len = 0;
+	uint8_t *data = p->ok ? hp_codegen(p, &len, &d) : NULL;
+	hp_program_free(p);
+	hp_diags_free(&d);
+	assert_non_null(data);
+	hp_err err;
+	hp_bc *bc = hp_bc_load("t.hpb", data, len, &err);
+	free(data);
+	assert_non_null(bc);
+	return bc;
+}
+
+typedef struct {
+	int status;
+	char text[8192];
+} verdict;
+
+/* Decide facts for provider p and mode m; the report and the exit status. */
+static verdict *decide(const char *facts, hp_provider p, hp_mode m, const char *flag,
+                       const char *env, bool json)
+{
+	static verdict v;
+	hp_bc *bc = load(policy);
+	hp_facts *f = hp_probe_facts_new();
+	hp_err err;
+	if (!hp_probe_facts_load(f, "f.yaml", facts, strlen(facts), &err))
+		fail_msg("%s", err.msg);
+	hp_eval ev;
+	assert_true(hp_eval_run(bc, hp_probe_facts_backend(f), NULL, 0, NULL, &ev, &err));
+	hp_run_view run = {&ev, false, 0, NULL};
+	hp_verdict_opts o = {p, m, flag, env, json, false, NULL};
+	hp_buf b = {0};
+	assert_true(hp_verdict_knows_provider(bc, p, &err));
+	v.status = hp_verdict(&run, &o, &b);
+	snprintf(v.text, sizeof v.text, "%s", b.data ? b.data : "");
+	hp_buf_free(&b);
+	hp_eval_free(&ev);
+	hp_probe_facts_free(f);
+	hp_bc_free(bc);
+	return &v;
+}
+
+static const char *good = "facts:\n"
+                          "  - {role: agent, probe: sudo, answer: false}\n"
+                          "  - {probe: owner, arg: /ctl, answer: 0}\n"
+                          "  - {probe: env, arg: READY, answer: \"yes\"}\n";
+
+static void test_split_and_status(void **state)
+{
+	(void)state;
+	verdict *v = decide(good, HP_PROVIDER_DOCKER, HP_MODE_ASK, NULL, NULL, false);
+	assert_int_equal(v->status, 0);
+	assert_non_null(strstr(v->text, "decision for ask turns: split"));
+	/* the status is the asked mode's: ask needs ctl, auto does not */
+	const char *bad_ctl = "facts:\n"
+	                      "  - {role: agent, probe: sudo, answer: false}\n"
+	                      "  - {probe: owner, arg: /ctl, answer: 1000}\n"
+	                      "  - {probe: env, arg: READY, answer: \"yes\"}\n";
+	v = decide(bad_ctl, HP_PROVIDER_DOCKER, HP_MODE_AUTO, NULL, NULL, false);
+	assert_int_equal(v->status, 0);
+	v = decide(bad_ctl, HP_PROVIDER_DOCKER, HP_MODE_ASK, NULL, NULL, false);
+	assert_int_equal(v->status, 1);
+	assert_non_null(strstr(v->text, "rule 'ctl' failed"));
+	/* under required the turn with approvals is refused (status 3) */
+	v = decide(bad_ctl, HP_PROVIDER_DOCKER, HP_MODE_ASK, "required", NULL, false);
+	assert_int_equal(v->status, 3);
+	v = decide(bad_ctl, HP_PROVIDER_E2B, HP_MODE_GOVERNED, NULL, NULL, false);
+	assert_int_equal(v->status, 3);
+}
+
+static void test_unknown_never_passes(void **state)
+{
+	(void)state;
+	/* no fact about sudo: unknown, the rule an error, no split */
+	const char *no_sudo = "facts:\n"
+	                      "  - {probe: owner, arg: /ctl, answer: 0}\n"
+	                      "  - {probe: env, arg: READY, answer: \"yes\"}\n";
+	verdict *v = decide(no_sudo, HP_PROVIDER_DOCKER, HP_MODE_AUTO, NULL, NULL, false);
+	assert_int_equal(v->status, 1);
+	assert_non_null(strstr(v->text, "rule 'no-sudo' could not be checked"));
+	/* skipped (a live probe offline) is no pass either */
+	const char *skipped = "facts:\n"
+	                      "  - {role: agent, probe: sudo, answer: skipped}\n"
+	                      "  - {probe: owner, arg: /ctl, answer: 0}\n"
+	                      "  - {probe: env, arg: READY, answer: \"yes\"}\n";
+	v = decide(skipped, HP_PROVIDER_DOCKER, HP_MODE_AUTO, NULL, NULL, false);
+	assert_int_equal(v->status, 1);
+	assert_non_null(strstr(v->text, "rule 'no-sudo' was not checked"));
+	/* absent is no pass */
+	const char *absent = "facts:\n"
+	                     "  - {role: agent, probe: sudo, answer: absent}\n"
+	                     "  - {probe: owner, arg: /ctl, answer: 0}\n"
+	                     "  - {probe: env, arg: READY, answer: \"yes\"}\n";
+	v = decide(absent, HP_PROVIDER_DOCKER, HP_MODE_AUTO, NULL, NULL, false);
+	assert_int_equal(v->status, 1);
+	/* a failure outweighs an unknown in another role of the same rule's */
+	const char *sudo_yes = "facts:\n"
+	                       "  - {role: agent, probe: sudo, answer: true}\n"
+	                       "  - {probe: env, arg: READY, answer: \"yes\"}\n";
+	v = decide(sudo_yes, HP_PROVIDER_DOCKER, HP_MODE_ASK, NULL, NULL, false);
+	assert_int_equal(v->status, 1);
+	assert_non_null(strstr(v->text, "rule 'no-sudo' failed"));
+	assert_non_null(strstr(v->text, "rule 'ctl' could not be checked"));
+	/* the split-needs condition unknown or false: no split */
+	const char *not_ready = "facts:\n"
+	                        "  - {role: agent, probe: sudo, answer: false}\n"
+	                        "  - {probe: owner, arg: /ctl, answer: 0}\n"
+	                        "  - {probe: env, arg: READY, answer: unknown}\n";
+	v = decide(not_ready, HP_PROVIDER_DOCKER, HP_MODE_AUTO, NULL, NULL, false);
+	assert_int_equal(v->status, 1);
+	assert_non_null(strstr(v->text, "which could not be established"));
+}
+
+static void test_setting_sources(void **state)
+{
+	(void)state;
+	/* the flag wins over the environment; the environment over the default */
+	verdict *v = decide(good, HP_PROVIDER_DOCKER, HP_MODE_ASK, "off", "auto", false);
+	assert_int_equal(v->status, 1);
+	assert_non_null(strstr(v->text, "uid split off (flag)"));
+	v = decide(good, HP_PROVIDER_DOCKER, HP_MODE_ASK, NULL, "off", false);
+	assert_int_equal(v->status, 1);
+	assert_non_null(strstr(v->text, "uid split off (env)"));
+	v = decide(good, HP_PROVIDER_E2B, HP_MODE_AUTO, NULL, NULL, false);
+	assert_non_null(strstr(v->text, "uid split required (default)"));
+	/* JSON says the same */
+	v = decide(good, HP_PROVIDER_DOCKER, HP_MODE_ASK, NULL, NULL, true);
+	assert_int_equal(v->status, 0);
+	assert_non_null(strstr(v->text, "\"decision\": \"split\""));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_split_and_status),
+	    cmocka_unit_test(test_unknown_never_passes),
+	    cmocka_unit_test(test_setting_sources),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
