@@ -198,7 +198,7 @@ static void test_sentences(void **state)
 	s = hp_uid_split_resolve("maybe", NULL, HP_SETTING_AUTO);
 	pp.default_setting = HP_SETTING_AUTO;
 	pp.nnever = 0;
-	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held"};
+	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held", NULL};
 	hp_decide(&pp, &s, &pass, 1, false, 0, &d);
 	assert_int_equal(d.decision[HP_MODE_GOVERNED], HP_DECISION_SPLIT);
 	assert_string_equal(
@@ -215,7 +215,7 @@ static void test_needs_unknown(void **state)
 	hp_condition need = {"(env(\"HANGAR_K8S_DRIVER_SIDECAR\") or \"\") == \"1\"",
 	                     "kubernetes.hpol:4:5", HP_UNKNOWN, "unknown (env read failed)", NULL};
 	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, &need, 1, NULL, 0, NULL};
-	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held"};
+	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held", NULL};
 	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
 	hp_decisions d;
 	hp_decide(&pp, &s, &pass, 1, false, 0, &d);
@@ -261,7 +261,7 @@ static void test_no_rule_for_mode(void **state)
 	                    "policy has 0 rules, none counting for them)");
 	hp_decisions_free(&d);
 	hp_rule_outcome ask = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS,
-	                       HP_APPLIES_BIT(HP_MODE_ASK, HP_PROVIDER_DOCKER), "1 held"};
+	                       HP_APPLIES_BIT(HP_MODE_ASK, HP_PROVIDER_DOCKER), "1 held", NULL};
 	s = hp_uid_split_resolve(NULL, "required", HP_SETTING_AUTO);
 	hp_decide(&pp, &s, &ask, 1, false, 0, &d);
 	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_SPLIT);
@@ -284,7 +284,7 @@ static void test_offline_warning(void **state)
 {
 	(void)state;
 	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL};
-	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held"};
+	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held", NULL};
 	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
 	hp_decisions d;
 	hp_decide(&pp, &s, &pass, 1, true, 0, &d);
