@@ -187,18 +187,19 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 			if (!(rules[i].applies & bit))
 				continue;
 			counted++;
-			if (rules[i].result == HP_RESULT_PASS)
-				continue;
-			/* a waived failure no longer blocks, but the decision says
-			 * it rests on the waiver */
-			if (rules[i].result == HP_RESULT_WAIVED)
-				hp_strv_pushf(&out->waived[m],
-				              "rule '%s' failed and is waived: %s (%s). Waived: %s",
-				              rules[i].id, rules[i].title,
-				              rules[i].evidence ? rules[i].evidence : "no evidence",
-				              rules[i].waiver ? rules[i].waiver : "no justification");
-			else
-				rule_reason(reasons, &rules[i]);
+			if (rules[i].result != HP_RESULT_PASS) {
+				/* a waived failure no longer blocks, but the decision
+				 * says it rests on the waiver */
+				if (rules[i].result == HP_RESULT_WAIVED)
+					hp_strv_pushf(
+					    &out->waived[m],
+					    "rule '%s' failed and is waived: %s (%s). Waived: %s",
+					    rules[i].id, rules[i].title,
+					    rules[i].evidence ? rules[i].evidence : "no evidence",
+					    rules[i].waiver ? rules[i].waiver : "no justification");
+				else
+					rule_reason(reasons, &rules[i]);
+			}
 		}
 		/* a split that nothing checked is not proven */
 		if (counted == 0)
