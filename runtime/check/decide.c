@@ -93,6 +93,19 @@ static void rule_reason(hp_strv *out, const hp_rule_outcome *r)
 	              r->remedy ? " Remedy: " : "", r->remedy ? r->remedy : "");
 }
 
+/* A rule that did not pass: a reason against the split, or, for a waived
+ * failure, which no longer blocks, a sentence saying the decision rests on
+ * its waiver. */
+static void not_a_pass(hp_strv *reasons, hp_strv *waived, const hp_rule_outcome *r)
+{
+	if (r->result == HP_RESULT_WAIVED)
+		hp_strv_pushf(waived, "rule '%s' failed and is waived: %s (%s). Waived: %s", r->id,
+		              r->title, r->evidence ? r->evidence : "no evidence",
+		              r->waiver ? r->waiver : "no justification");
+	else
+		rule_reason(reasons, r);
+}
+
 static void setting_warnings(hp_strv *w, const hp_provider_policy *pp, const hp_uid_split *s)
 {
 	const char *prov = hp_provider_names[pp->provider];
@@ -187,19 +200,8 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 			if (!(rules[i].applies & bit))
 				continue;
 			counted++;
-			if (rules[i].result != HP_RESULT_PASS) {
-				/* a waived failure no longer blocks, but the decision
-				 * says it rests on the waiver */
-				if (rules[i].result == HP_RESULT_WAIVED)
-					hp_strv_pushf(
-					    &out->waived[m],
-					    "rule '%s' failed and is waived: %s (%s). Waived: %s",
-					    rules[i].id, rules[i].title,
-					    rules[i].evidence ? rules[i].evidence : "no evidence",
-					    rules[i].waiver ? rules[i].waiver : "no justification");
-				else
-					rule_reason(reasons, &rules[i]);
-			}
+			if (rules[i].result != HP_RESULT_PASS)
+				not_a_pass(reasons, &out->waived[m], &rules[i]);
 		}
 		/* a split that nothing checked is not proven */
 		if (counted == 0)
