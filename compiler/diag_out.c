@@ -209,7 +209,7 @@ static void json_str_or_null(hp_buf *b, const char *s)
 
 void hp_diag_recs_json(hp_buf *b, const hp_diag_recs *r)
 {
-	hp_buf_puts(b, "[");
+	hp_buf_printf(b, "{\"format_version\": %d, \"diagnostics\": [", HP_LINT_JSON_FORMAT_VERSION);
 	for (size_t i = 0; i < r->n; i++) {
 		const hp_diag_rec *x = &r->v[i];
 		hp_buf_puts(b, i ? ",\n  {" : "\n  {");
@@ -242,7 +242,7 @@ void hp_diag_recs_json(hp_buf *b, const hp_diag_recs *r)
 		}
 		hp_buf_puts(b, "}");
 	}
-	hp_buf_puts(b, r->n ? "\n]\n" : "]\n");
+	hp_buf_puts(b, r->n ? "\n]}\n" : "]}\n");
 }
 
 /* A path as URI text: unreserved bytes and '/' kept, everything else

@@ -46,6 +46,9 @@ void hp_diag_recs_free(hp_diag_recs *r);
 /* GitHub Actions workflow commands, one a line:
  *   ::error file=F,line=L,col=C,endColumn=E,title=CODE::message */
 void hp_diag_recs_github(hp_buf *b, const hp_diag_recs *r);
+/* The version of lint's JSON shape: raised when a field changes meaning or
+ * goes away (adding one does not). */
+#define HP_LINT_JSON_FORMAT_VERSION 1
 void hp_diag_recs_json(hp_buf *b, const hp_diag_recs *r);
 void hp_diag_recs_sarif(hp_buf *b, const hp_diag_recs *r);
 

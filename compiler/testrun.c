@@ -370,16 +370,12 @@ void hp_testrun_case(hp_testrun *tr, const hp_test_case *c, hp_case_result *out)
 		error(out, err.msg);
 	} else if (st == HP_SESSION_OK) {
 		hp_run_view run = {&s.eval, s.offline, s.live_needed, &s.notes};
-		hp_verdict_opts vo = {(hp_provider)c->provider,
-		                      HP_MODE_ASK,
-		                      NULL,
-		                      getenv("HANGAR_UID_SPLIT"),
-		                      HP_FMT_TEXT,
-		                      false,
-		                      &w,
-		                      NULL,
-		                      NULL,
-		                      getenv("HANGAR_K8S_DRIVER_SIDECAR")};
+		hp_verdict_opts vo = {.provider = (hp_provider)c->provider,
+		                      .mode = HP_MODE_ASK,
+		                      .uid_split_env = getenv("HANGAR_UID_SPLIT"),
+		                      .format = HP_FMT_TEXT,
+		                      .waivers = &w,
+		                      .sidecar_env = getenv("HANGAR_K8S_DRIVER_SIDECAR")};
 		hp_judgement j;
 		hp_judge(&run, &vo, &j);
 		cover(tr, p, &s);

@@ -50,14 +50,18 @@ for t in "$B"/fuzz-replay/fuzz_*; do
 	fi
 done
 
-e2e=$(mktemp)
-sh tests/e2e/run.sh "$B" >"$e2e"
-erc=$?
-grep -v '^E2E_COUNTS ' "$e2e"
-counts=$(grep '^E2E_COUNTS ' "$e2e" | tail -1)
-rm -f "$e2e"
+# The e2e lines go out as each case finishes; the last one carries the counts.
+counts_file=$(mktemp)
+sh tests/e2e/run.sh "$B" | while IFS= read -r line; do
+	case $line in
+	"E2E_COUNTS "*) printf '%s\n' "$line" >"$counts_file" ;;
+	*) printf '%s\n' "$line" ;;
+	esac
+done
+counts=$(cat "$counts_file")
+rm -f "$counts_file"
 if [ -z "$counts" ]; then
-	echo "e2e runner did not finish (exit $erc)" >&2
+	echo "e2e runner did not finish" >&2
 	fail=$((fail + 1))
 else
 	set -- $counts

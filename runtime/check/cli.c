@@ -218,8 +218,26 @@ static const opt_def *def_by_short(const char *cmd, int c)
 	return NULL;
 }
 
+/* The tables of the parse under way. Kept here as well as in the hp_opts,
+ * so that a command that returns from its option loop early (a usage error
+ * of its own) leaks nothing: the next parse, or exit, finds them. */
+static struct option *g_longopts;
+static char *g_shortopts;
+
+static void free_tables(hp_opts *o)
+{
+	free(g_longopts);
+	free(g_shortopts);
+	g_longopts = NULL;
+	g_shortopts = NULL;
+	o->longopts = NULL;
+	o->shortopts = NULL;
+}
+
 void hp_opts_begin(hp_opts *o, int argc, char **argv)
 {
+	free(g_longopts);
+	free(g_shortopts);
 	memset(o, 0, sizeof *o);
 	o->cmd = argv[0];
 	o->argc = argc;
@@ -240,18 +258,15 @@ void hp_opts_begin(hp_opts *o, int argc, char **argv)
 				so[ns++] = ':';
 		}
 	}
-	o->longopts = lo;
-	o->shortopts = so;
+	o->longopts = g_longopts = lo;
+	o->shortopts = g_shortopts = so;
 	optind = 0; /* glibc: start afresh (a command may be parsed more than once) */
 	opterr = 0;
 }
 
 static int stop(hp_opts *o, int rc)
 {
-	free(o->longopts);
-	free(o->shortopts);
-	o->longopts = NULL;
-	o->shortopts = NULL;
+	free_tables(o);
 	o->done = true;
 	o->rc = rc;
 	o->operands = o->argv + o->argc;
@@ -302,10 +317,7 @@ int hp_opts_next(hp_opts *o)
 		int c = getopt_long(o->argc, o->argv, o->shortopts, o->longopts, NULL);
 		o->arg = optarg;
 		if (c == -1) {
-			free(o->longopts);
-			free(o->shortopts);
-			o->longopts = NULL;
-			o->shortopts = NULL;
+			free_tables(o);
 			o->done = true;
 			o->operands = o->argv + optind;
 			o->noperands = o->argc - optind;

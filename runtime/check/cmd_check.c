@@ -295,17 +295,41 @@ int hp_cmd_check(int argc, char **argv)
 		hp_cli_error("check", "%s", err.msg);
 	if (ok && (st == HP_SESSION_OK || s.eval.rules)) {
 		hp_run_view run = {&s.eval, s.offline, s.live_needed, &s.notes};
-		hp_verdict_opts vo = {provider,
-		                      mode,
-		                      uid_split,
-		                      getenv("HANGAR_UID_SPLIT"),
-		                      format,
-		                      format == HP_FMT_TEXT && !output &&
-		                          hp_color_for_fd(STDOUT_FILENO),
-		                      &waivers,
-		                      &only,
-		                      &skip,
-		                      getenv("HANGAR_K8S_DRIVER_SIDECAR")};
+		hp_verdict_opts vo = {.provider = provider,
+		                      .mode = mode,
+		                      .uid_split_flag = uid_split,
+		                      .uid_split_env = getenv("HANGAR_UID_SPLIT"),
+		                      .format = format,
+		                      .colour = format == HP_FMT_TEXT && !output &&
+		                                hp_color_for_fd(STDOUT_FILENO),
+		                      .waivers = &waivers,
+		                      .only = &only,
+		                      .skip = &skip,
+		                      .sidecar_env = getenv("HANGAR_K8S_DRIVER_SIDECAR")};
+		const char *penv = getenv("HANGAR_PROVIDER");
+		vo.provider_source = provider_flag ? "--provider"
+		                     : penv && *penv ? "HANGAR_PROVIDER"
+		                                     : "the sandbox's markers";
+		char *srcdesc = NULL, *base = NULL;
+		if (!policy) {
+			srcdesc = hp_xasprintf("built in (its source: %s)", hp_default_policy_source);
+			base = hp_xstrdup(hp_default_policy_source);
+			char *slash = strrchr(base, '/');
+			if (slash)
+				*slash = '\0';
+		} else if (hp_cli_is_stdio(policy)) {
+			srcdesc = hp_xstrdup("from standard input");
+			base = hp_xstrdup("the current directory");
+		} else {
+			srcdesc = hp_xasprintf("from %s", policy);
+			const char *slash = strrchr(policy, '/');
+			base = hp_policy_is_bytecode(policy, &err) == 1
+			           ? hp_xstrdup("the directory its source was compiled in")
+			       : slash ? hp_xstrndup(policy, (size_t)(slash - policy))
+			               : hp_xstrdup("the current directory");
+		}
+		vo.policy_source = srcdesc;
+		vo.location_base = base;
 		hp_buf b = {0};
 		rc = hp_verdict(&run, &vo, &b);
 		if (quiet) {
@@ -319,6 +343,8 @@ int hp_cmd_check(int argc, char **argv)
 			rc = HP_EXIT_CANNOT_RUN;
 		}
 		hp_buf_free(&b);
+		free(srcdesc);
+		free(base);
 	}
 	if (ok && st == HP_SESSION_FAILED)
 		rc = HP_EXIT_CANNOT_RUN;

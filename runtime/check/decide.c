@@ -68,7 +68,9 @@ static bool auto_in_agent_container(hp_provider p)
 	return p == HP_PROVIDER_KUBERNETES;
 }
 
-/* The sentence for a rule that keeps a mode from splitting. */
+/* The sentence for a rule that keeps a mode from splitting: the cause, in
+ * one sentence, pointing at the rule's own entry (its title, evidence,
+ * location and remedy are there, not repeated here). */
 static void rule_reason(hp_strv *out, const hp_rule_outcome *r)
 {
 	const char *what;
@@ -87,10 +89,7 @@ static void rule_reason(hp_strv *out, const hp_rule_outcome *r)
 		what = "was not checked";
 		break;
 	}
-	hp_strv_pushf(out, "rule '%s' %s: %s (%s%s%s).%s%s", r->id, what, r->title,
-	              r->evidence ? r->evidence : "no evidence recorded",
-	              r->location ? ", at " : "", r->location ? r->location : "",
-	              r->remedy ? " Remedy: " : "", r->remedy ? r->remedy : "");
+	hp_strv_pushf(out, "rule '%s' %s (see the rule)", r->id, what);
 }
 
 /* A rule that did not pass: a reason against the split, or, for a waived

@@ -14,6 +14,10 @@
 
 extern const unsigned char hp_default_policy[];
 extern const size_t hp_default_policy_len;
+/* Where the built-in policy's source is installed (DATADIR/hangar-policy/
+ * policies/default.hpol): the report names it, and its locations are
+ * relative to that directory. */
+extern const char hp_default_policy_source[];
 
 /* Set once by main, before any command runs. */
 void hp_set_default_policy(const unsigned char *data, size_t len);

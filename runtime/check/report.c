@@ -20,9 +20,38 @@ static void json_strv_field(hp_buf *b, const char *name, const hp_strv *a, const
 void hp_report_json(const hp_report *r, hp_buf *b)
 {
 	const hp_decisions *d = r->decisions;
-	hp_buf_puts(b, "{\"policy\": ");
+	hp_buf_printf(b, "{\"format_version\": %d, \"policy\": ", HP_REPORT_FORMAT_VERSION);
 	hp_buf_json_string(b, r->policy);
-	hp_buf_printf(b, ", \"provider\": \"%s\"", hp_provider_names[r->provider]);
+	hp_buf_printf(b, ", \"policy_version\": %lld, \"policy_checksum\": \"%08x\"",
+	              (long long)r->policy_version, r->policy_checksum);
+	hp_buf_puts(b, ", \"policy_source\": ");
+	hp_buf_json_string(b, r->policy_source ? r->policy_source : "");
+	hp_buf_puts(b, ", \"location_base\": ");
+	hp_buf_json_string(b, r->location_base ? r->location_base : "");
+	hp_buf_printf(b, ", \"provider\": \"%s\", \"provider_source\": ",
+	              hp_provider_names[r->provider]);
+	hp_buf_json_string(b, r->provider_source ? r->provider_source : "");
+	hp_buf_puts(b, ", \"users\": {");
+	bool first = true;
+	for (int k = 0; k < HP_ROLE_COUNT; k++) {
+		const hp_report_identity *u = &r->users[k];
+		if (!u->declared)
+			continue;
+		hp_buf_printf(b, "%s\"%s\": {\"name\": ", first ? "" : ", ", hp_role_names[k]);
+		first = false;
+		if (u->name)
+			hp_buf_json_string(b, u->name);
+		else
+			hp_buf_puts(b, "null");
+		if (u->known)
+			hp_buf_printf(b, ", \"uid\": %lld", (long long)u->uid);
+		else
+			hp_buf_puts(b, ", \"uid\": null");
+		hp_buf_puts(b, ", \"from\": ");
+		hp_buf_json_string(b, u->from ? u->from : "");
+		hp_buf_puts(b, "}");
+	}
+	hp_buf_puts(b, "}");
 	hp_buf_printf(b, ", \"uid_split\": {\"value\": \"%s\", \"source\": \"%s\"}",
 	              hp_setting_names[r->setting.value],
 	              hp_setting_source_names[r->setting.source]);
@@ -106,10 +135,30 @@ static void text_list(hp_buf *b, const char *heading, const hp_strv *a, const hp
 void hp_report_text(const hp_report *r, bool c, hp_buf *b)
 {
 	const hp_decisions *d = r->decisions;
-	hp_buf_printf(b, "policy %s, provider %s, uid split %s (%s)%s\n\n", r->policy,
-	              hp_provider_names[r->provider], hp_setting_names[r->setting.value],
+	hp_buf_printf(b, "policy %s version %lld (checksum %08x), %s\n", r->policy,
+	              (long long)r->policy_version, r->policy_checksum,
+	              r->policy_source ? r->policy_source : "");
+	hp_buf_printf(b, "provider %s (%s), uid split %s (%s)%s\n", hp_provider_names[r->provider],
+	              r->provider_source ? r->provider_source : "?",
+	              hp_setting_names[r->setting.value],
 	              hp_setting_source_names[r->setting.source],
 	              r->offline ? ", offline (image root)" : "");
+	for (int k = 0; k < HP_ROLE_COUNT; k++) {
+		const hp_report_identity *u = &r->users[k];
+		if (!u->declared || k == HP_ROLE_ROOT)
+			continue;
+		hp_buf_printf(b, "%-7s", k == HP_ROLE_AGENT ? "agent" : "hangar");
+		if (u->known && u->name)
+			hp_buf_printf(b, "user %s (uid %lld)", u->name, (long long)u->uid);
+		else if (u->known)
+			hp_buf_printf(b, "uid %lld", (long long)u->uid);
+		else
+			hp_buf_printf(b, "unknown (%s)", u->why ? u->why : "not resolved");
+		hp_buf_printf(b, ", from %s\n", u->from ? u->from : "the policy");
+	}
+	if (r->location_base)
+		hp_buf_printf(b, "locations are relative to %s\n", r->location_base);
+	hp_buf_putc(b, '\n');
 	hp_buf_puts(b, "  mode        decision\n");
 	for (int m = 0; m < HP_MODE_COUNT; m++) {
 		hp_decision dm = d->decision[m];

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/buf.h"
 #include "check/decide.h"
@@ -23,8 +24,28 @@ typedef struct {
 	const char *waiver; /* WAIVED: the waiver's justification, place and expiry */
 } hp_report_rule;
 
+/* A role's identity as resolved: a user (name and uid), a uid, or unknown. */
+typedef struct {
+	bool declared;    /* the policy has the role */
+	bool known;       /* resolved to a uid */
+	const char *name; /* the user's name, or NULL for a bare uid */
+	int64_t uid;
+	const char *why;  /* when not known: why */
+	const char *from; /* where it came from ("the policy's role agent, with --param agent_user") */
+} hp_report_identity;
+
+/* The version of the JSON report's shape: raised when a field changes
+ * meaning or goes away (adding one does not). */
+#define HP_REPORT_FORMAT_VERSION 1
+
 typedef struct {
 	const char *policy; /* the policy's name */
+	int64_t policy_version;
+	uint32_t policy_checksum;
+	const char *policy_source;   /* the file, or the built-in's installed source */
+	const char *location_base;   /* what locations are relative to */
+	const char *provider_source; /* "--provider", "HANGAR_PROVIDER", "the sandbox's markers" */
+	hp_report_identity users[HP_ROLE_COUNT];
 	hp_provider provider;
 	hp_uid_split setting;
 	hp_mode mode; /* the mode asked for; the report covers all four */

@@ -95,6 +95,46 @@ void hp_judgement_free(hp_judgement *j)
 	memset(j, 0, sizeof *j);
 }
 
+/* The identity each role resolved to in phase one, and where it came from. */
+static void resolve_users(const hp_eval *ev, hp_report_identity *users, hp_strv *keep)
+{
+	const hp_bc *bc = ev->bc;
+	hp_buf over = {0};
+	for (uint32_t i = 0; ev->globals.overridden && i < bc->nparams; i++)
+		if (ev->globals.overridden[i])
+			hp_buf_printf(&over, "%s--param %s", over.len ? ", " : "",
+			              hp_bc_str(bc, bc->params[i].name));
+	for (int r = 0; r < HP_ROLE_COUNT; r++) {
+		hp_report_identity *u = &users[r];
+		memset(u, 0, sizeof *u);
+		if (bc->role_index[r] < 0)
+			continue;
+		u->declared = true;
+		const hp_value *v = &ev->globals.identity[r];
+		if (v->state == HP_VAL_KNOWN && v->type == HP_T_USER && v->u.user) {
+			u->known = true;
+			u->name = v->u.user->name.p;
+			u->uid = v->u.user->uid;
+		} else if (v->state == HP_VAL_KNOWN && v->type == HP_T_INT) {
+			u->known = true;
+			u->uid = v->u.i;
+		} else {
+			u->why = v->state == HP_VAL_KNOWN ? "not a user" : v->u.reason;
+		}
+		hp_buf b = {0};
+		hp_buf_printf(&b, "the policy's role %s", hp_role_names[r]);
+		if (over.len)
+			hp_buf_printf(&b, ", with %s", over.data);
+		hp_strv_push(keep, b.data);
+		hp_buf_free(&b);
+	}
+	/* the strings move while keep grows: point at them once it is done */
+	for (int r = 0, k = 0; r < HP_ROLE_COUNT; r++)
+		if (users[r].declared)
+			users[r].from = keep->v[k++];
+	hp_buf_free(&over);
+}
+
 int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
 {
 	const hp_bc *bc = run->eval->bc;
@@ -124,16 +164,23 @@ int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
 	if (run->notes)
 		hp_strv_extend(&notes, run->notes);
 	hp_strv_extend(&notes, &j.notes);
-	hp_report rep = {hp_bc_str(bc, bc->name),
-	                 o->provider,
-	                 j.setting,
-	                 o->mode,
-	                 &j.d,
-	                 rules,
-	                 nrules,
-	                 run->offline,
-	                 &notes,
-	                 bc->path};
+	hp_report rep = {.policy = hp_bc_str(bc, bc->name),
+	                 .policy_version = bc->version,
+	                 .policy_checksum = bc->checksum,
+	                 .policy_source = o->policy_source,
+	                 .location_base = o->location_base,
+	                 .provider_source = o->provider_source,
+	                 .provider = o->provider,
+	                 .setting = j.setting,
+	                 .mode = o->mode,
+	                 .decisions = &j.d,
+	                 .rules = rules,
+	                 .nrules = nrules,
+	                 .offline = run->offline,
+	                 .notes = &notes,
+	                 .policy_path = bc->path};
+	hp_strv keep = {0};
+	resolve_users(run->eval, rep.users, &keep);
 	switch (o->format) {
 	case HP_FMT_JSON:
 		hp_report_json(&rep, out);
@@ -152,6 +199,7 @@ int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
 	hp_strv_free(&notes);
 	int status = hp_decision_exit[j.d.decision[o->mode]];
 	hp_judgement_free(&j);
+	hp_strv_free(&keep);
 	free(rules);
 	return status;
 }

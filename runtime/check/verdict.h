@@ -35,6 +35,9 @@ typedef struct {
 	/* --only and --skip: rule ids (checked against the program by
 	 * hp_verdict_check_rules), or NULL */
 	const hp_strv *only, *skip;
+	const char *provider_source; /* where the provider came from, for the report */
+	const char *policy_source;   /* the policy file, or the built-in's source */
+	const char *location_base;   /* what the locations are relative to, or NULL */
 	/* HANGAR_K8S_DRIVER_SIDECAR as set, or NULL: checked for kubernetes */
 	const char *sidecar_env;
 } hp_verdict_opts;

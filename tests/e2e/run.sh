@@ -13,11 +13,55 @@
 # output, exit status 0). A case that exits 77 is skipped; its first line of
 # stderr says why (for example "needs root"). UPDATE_GOLDEN=1 rewrites the
 # golden files from what the cases print. TESTS=glob limits which cases run.
+#
+# Each case prints one line as it finishes (ok, skipped with the reason, or
+# FAIL after its differences). Cases run the programs as other users (the
+# agent, hangar, nobody); when the build directory is not reachable by them
+# (a checkout under a 0700 home directory), the programs are copied into a
+# directory they can reach and HP, HPR and TOOLS point there.
 set -u
 B=$(cd "$1" && pwd)
 SRC=$(pwd)
 pattern=${TESTS:-*}
 pass=0 fail=0 skip=0
+
+# reachable DIR: every directory from / to DIR can be searched by others
+reachable() {
+	d=$1
+	while [ -n "$d" ] && [ "$d" != / ]; do
+		case $(stat -L -c %A "$d" 2>/dev/null) in
+		?????????[xt]) ;;
+		*) return 1 ;;
+		esac
+		d=$(dirname "$d")
+	done
+}
+# The report names where the built-in policy's source is installed, which
+# depends on configure's --prefix: outputs say $POLICYDIR instead.
+POLICYDIR=$(sed -n 's/^const char hp_default_policy_source\[\] = "\(.*\)\/default\.hpol";$/\1/p' \
+	"$B/gen/default_policy.c" 2>/dev/null)
+# The checkout's own path (the report names the policy file) is $SRC.
+normalise() { # file
+	if [ -n "$POLICYDIR" ]; then
+		sed "s|$POLICYDIR|\$POLICYDIR|g; s|$SRC/|\$SRC/|g" "$1" >"$1.n"
+	else
+		sed "s|$SRC/|\$SRC/|g" "$1" >"$1.n"
+	fi
+	mv "$1.n" "$1"
+}
+BIN=$B
+stage=""
+if ! reachable "$B"; then
+	stage=$(mktemp -d /tmp/hangar-policy-e2e.XXXXXX)
+	trap 'rm -rf "$stage"' EXIT
+	trap 'exit 130' INT TERM
+	chmod 0755 "$stage"
+	cp -p "$B/hangar-policy" "$B/hangar-policy-runtime" "$stage/"
+	[ -d "$B/tools" ] && cp -Rp "$B/tools" "$stage/tools"
+	chmod -R go+rX "$stage"
+	BIN=$stage
+	echo "e2e: $B cannot be reached by other users; the cases run the programs from $stage"
+fi
 
 # A case must not write into the source tree: its scratch space is $T.
 tree_state() { git status --porcelain --untracked-files=all -- tests 2>/dev/null; }
@@ -30,10 +74,12 @@ for dir in $cases; do
 	T=$(mktemp -d)
 	(
 		cd "$dir" &&
-			HP=$B/hangar-policy HPR=$B/hangar-policy-runtime SRC=$SRC B=$B T=$T TOOLS=$B/tools NO_COLOR=1 LC_ALL=C \
+			HP=$BIN/hangar-policy HPR=$BIN/hangar-policy-runtime SRC=$SRC B=$B T=$T TOOLS=$BIN/tools POLICYDIR=$POLICYDIR NO_COLOR=1 LC_ALL=C \
 				timeout 600 sh ./cmd >"$T.out" 2>"$T.err" </dev/null
 	)
 	rc=$?
+	normalise "$T.out"
+	normalise "$T.err"
 	if [ "$rc" -eq 77 ]; then
 		printf 'e2e/%-36s skipped: %s\n' "$name" "$(head -n 1 "$T.err")"
 		skip=$((skip + 1))
@@ -66,6 +112,7 @@ for dir in $cases; do
 	fi
 	if [ $ok -eq 1 ]; then
 		pass=$((pass + 1))
+		printf 'e2e/%-36s ok\n' "$name"
 	else
 		fail=$((fail + 1))
 		echo "FAIL e2e/$name"

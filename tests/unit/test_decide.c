@@ -168,13 +168,11 @@ static void test_sentences(void **state)
 	                    "the uid split is turned off (HANGAR_UID_SPLIT=off)");
 	assert_string_equal(
 	    d.reasons[HP_MODE_ASK].v[2],
-	    "rule 'agent-no-sudo' could not be checked, and unknown is never a pass: an "
-	    "agent with sudo can answer its own approvals (sudo as agent: unknown (sudo did "
-	    "not exit within 5 s), at policies/hangar.hpol:20:1). Remedy: remove the grant");
+	    "rule 'agent-no-sudo' could not be checked, and unknown is never a pass (see the "
+	    "rule)");
 	assert_string_equal(
 	    d.reasons[HP_MODE_ASK].v[3],
-	    "rule 'harness-settings' failed: the agent could edit the harness settings "
-	    "(writable(\"/etc/x\") as agent: true, at policies/hangar.hpol:40:1).");
+	    "rule 'harness-settings' failed (see the rule)");
 	/* the rule that counts only for ask is not a reason for auto */
 	assert_int_equal(d.reasons[HP_MODE_AUTO].n, 3);
 	assert_int_equal(d.warnings[HP_MODE_ASK].n, 4);

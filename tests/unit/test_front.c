@@ -216,11 +216,11 @@ static void test_json_record(void **state)
 	hp_diag_recs_json(&b, &r);
 	assert_string_equal(
 	    b.data,
-	    "[\n  {\"file\": \"main.hpol\", \"line\": 2, \"column\": 11, \"end_column\": 26, "
+	    "{\"format_version\": 1, \"diagnostics\": [\n  {\"file\": \"main.hpol\", \"line\": 2, \"column\": 11, \"end_column\": 26, "
 	    "\"severity\": \"error\", \"code\": \"type-mismatch\", \"message\": \"'+' joins "
 	    "strings, "
 	    "not a string and a bool\", \"help\": \"an int is joined to a string as its decimal "
-	    "digits\", \"note\": null}\n]\n");
+	    "digits\", \"note\": null}\n]}\n");
 	assert_int_equal(r.v[0].end_ccol, 25); /* é is one code point */
 	hp_buf_free(&b);
 	hp_diag_recs_free(&r);

@@ -37,8 +37,25 @@ static void make(hp_decisions *d, hp_report *r, hp_report_rule *rules, hp_strv *
 	hp_uid_split s = hp_uid_split_resolve(NULL, "required", HP_SETTING_AUTO);
 	hp_decide(&pp, &s, outs, 2, false, 0, d);
 	hp_strv_push(notes, "role hangar not run: needs root");
-	*r = (hp_report){
-	    "hangar-uid-split", HP_PROVIDER_DOCKER, s, HP_MODE_ASK, d, rules, 2, false, notes, NULL};
+	*r = (hp_report){.policy = "hangar-uid-split",
+	                 .policy_version = 3,
+	                 .policy_checksum = 0x0badf00d,
+	                 .policy_source = "from p/hangar.hpol",
+	                 .location_base = "p",
+	                 .provider_source = "--provider",
+	                 .provider = HP_PROVIDER_DOCKER,
+	                 .setting = s,
+	                 .mode = HP_MODE_ASK,
+	                 .decisions = d,
+	                 .rules = rules,
+	                 .nrules = 2,
+	                 .notes = notes};
+	r->users[HP_ROLE_ROOT] =
+	    (hp_report_identity){true, true, NULL, 0, NULL, "the policy's role root"};
+	r->users[HP_ROLE_HANGAR] =
+	    (hp_report_identity){true, true, "hangar", 999, NULL, "the policy's role hangar"};
+	r->users[HP_ROLE_AGENT] = (hp_report_identity){
+	    true, false, NULL, 0, "no such user", "the policy's role agent, with --param agent_user"};
 }
 
 static void test_json(void **state)
@@ -53,7 +70,13 @@ static void test_json(void **state)
 	hp_report_json(&r, &b);
 	assert_string_equal(
 	    b.data,
-	    "{\"policy\": \"hangar-uid-split\", \"provider\": \"docker\", \"uid_split\": "
+	    "{\"format_version\": 1, \"policy\": \"hangar-uid-split\", \"policy_version\": 3, "
+	    "\"policy_checksum\": \"0badf00d\", \"policy_source\": \"from p/hangar.hpol\", "
+	    "\"location_base\": \"p\", \"provider\": \"docker\", \"provider_source\": "
+	    "\"--provider\", \"users\": {\"root\": {\"name\": null, \"uid\": 0, \"from\": \"the "
+	    "policy's role root\"}, \"hangar\": {\"name\": \"hangar\", \"uid\": 999, \"from\": "
+	    "\"the policy's role hangar\"}, \"agent\": {\"name\": null, \"uid\": null, \"from\": "
+	    "\"the policy's role agent, with --param agent_user\"}}, \"uid_split\": "
 	    "{\"value\": \"required\", \"source\": \"env\"}, \"mode\": \"ask\", \"decision\": "
 	    "\"refuse\", \"modes\": {\"auto\": \"single-user\", \"ask\": \"refuse\", "
 	    "\"deny-risky\": \"refuse\", \"governed\": \"refuse\"}, \"rules\": [{\"id\": "
@@ -64,8 +87,8 @@ static void test_json(void **state)
 	    "approvals\", \"result\": \"fail\", \"evidence\": [\"sudoers_grants(\\\"agent\\\") as "
 	    "root: true\", \"/etc/sudoers.d/agent:1\"], \"location\": "
 	    "\"policies/hangar.hpol:20:1\", "
-	    "\"remedy\": \"remove the grant\", \"waiver\": null}], \"reasons\": [\"rule 'agent-no-sudo' failed: an "
-	    "agent with sudo (sudo: true, at policies/hangar.hpol:20:1).\"], \"warnings\": [\"role "
+	    "\"remedy\": \"remove the grant\", \"waiver\": null}], \"reasons\": [\"rule 'agent-no-sudo' failed (see "
+	    "the rule)\"], \"warnings\": [\"role "
 	    "hangar not run: needs root\"], \"waived\": [], \"offline\": false}\n");
 	hp_buf_free(&b);
 	hp_decisions_free(&d);
@@ -83,7 +106,12 @@ static void test_text(void **state)
 	hp_buf b = {0};
 	hp_report_text(&r, false, &b);
 	assert_string_equal(
-	    b.data, "policy hangar-uid-split, provider docker, uid split required (env)\n"
+	    b.data, "policy hangar-uid-split version 3 (checksum 0badf00d), from p/hangar.hpol\n"
+	            "provider docker (--provider), uid split required (env)\n"
+	            "hangar user hangar (uid 999), from the policy's role hangar\n"
+	            "agent  unknown (no such user), from the policy's role agent, with --param "
+	            "agent_user\n"
+	            "locations are relative to p\n"
 	            "\n"
 	            "  mode        decision\n"
 	            "  auto        single-user\n"
@@ -102,8 +130,7 @@ static void test_text(void **state)
 	            "decision for ask turns: refuse\n"
 	            "\n"
 	            "reasons:\n"
-	            "  - rule 'agent-no-sudo' failed: an agent with sudo (sudo: true, at "
-	            "policies/hangar.hpol:20:1).\n"
+	            "  - rule 'agent-no-sudo' failed (see the rule)\n"
 	            "\n"
 	            "warnings:\n"
 	            "  - role hangar not run: needs root\n");

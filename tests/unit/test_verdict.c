@@ -68,7 +68,11 @@ static verdict *decide(const char *facts, hp_provider p, hp_mode m, const char *
 	hp_eval ev;
 	assert_true(hp_eval_run(bc, hp_probe_facts_backend(f), NULL, 0, NULL, &ev, &err));
 	hp_run_view run = {&ev, false, 0, NULL};
-	hp_verdict_opts o = {p, m, flag, env, json ? HP_FMT_JSON : HP_FMT_TEXT, false, NULL, NULL, NULL, NULL};
+	hp_verdict_opts o = {.provider = p,
+	                     .mode = m,
+	                     .uid_split_flag = flag,
+	                     .uid_split_env = env,
+	                     .format = json ? HP_FMT_JSON : HP_FMT_TEXT};
 	hp_buf b = {0};
 	assert_true(hp_verdict_knows_provider(bc, p, &err));
 	v.status = hp_verdict(&run, &o, &b);

@@ -1,0 +1,2 @@
+" hangar policies (hangar-policy(5))
+au BufRead,BufNewFile *.hpol setfiletype hpol
