@@ -29,7 +29,7 @@ deb=$(ls "$w"/hangar-policy_*.deb)
 echo "deb-check: built ${deb##*/}"
 root=$w/root
 dpkg-deb -x "$deb" "$root"
-dpkg-deb -c "$deb" | awk '{ print $NF }' | sed 's|^\./|/|; s|/$||' | LC_ALL=C sort >"$w/listed"
+dpkg-deb -c "$deb" | awk '{ print $NF }' | sed 's|^\./|/|; s|/$||' | grep . | LC_ALL=C sort >"$w/listed"
 (cd "$root" && find . | sed 's|^\.||' | grep . | LC_ALL=C sort) >"$w/found"
 if ! cmp -s "$w/listed" "$w/found"; then
 	echo "deb-check: the unpacked tree differs from the package's list:" >&2
