@@ -369,13 +369,14 @@ void hp_testrun_case(hp_testrun *tr, const hp_test_case *c, hp_case_result *out)
 	if (!ok) {
 		error(out, err.msg);
 	} else if (st == HP_SESSION_OK) {
-		hp_run_view run = {&s.eval, s.offline, s.live_needed, &s.notes};
+		hp_run_view run = {&s.eval, s.offline, s.live_needed, &s.notes, f};
 		hp_verdict_opts vo = {.provider = (hp_provider)c->provider,
 		                      .mode = HP_MODE_ASK,
 		                      .uid_split_env = getenv("HANGAR_UID_SPLIT"),
 		                      .format = HP_FMT_TEXT,
 		                      .waivers = &w,
-		                      .sidecar_env = getenv("HANGAR_K8S_DRIVER_SIDECAR")};
+		                      .sidecar_env = getenv("HANGAR_K8S_DRIVER_SIDECAR"),
+		                      .envd_env = getenv(HP_ENVD_SETTING)};
 		hp_judgement j;
 		hp_judge(&run, &vo, &j);
 		cover(tr, p, &s);

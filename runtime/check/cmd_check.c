@@ -294,7 +294,7 @@ int hp_cmd_check(int argc, char **argv)
 	if (ok && st != HP_SESSION_OK)
 		hp_cli_error("check", "%s", err.msg);
 	if (ok && (st == HP_SESSION_OK || s.eval.rules)) {
-		hp_run_view run = {&s.eval, s.offline, s.live_needed, &s.notes};
+		hp_run_view run = {&s.eval, s.offline, s.live_needed, &s.notes, f};
 		hp_verdict_opts vo = {.provider = provider,
 		                      .mode = mode,
 		                      .uid_split_flag = uid_split,
@@ -305,7 +305,8 @@ int hp_cmd_check(int argc, char **argv)
 		                      .waivers = &waivers,
 		                      .only = &only,
 		                      .skip = &skip,
-		                      .sidecar_env = getenv("HANGAR_K8S_DRIVER_SIDECAR")};
+		                      .sidecar_env = getenv("HANGAR_K8S_DRIVER_SIDECAR"),
+		                      .envd_env = getenv(HP_ENVD_SETTING)};
 		const char *penv = getenv("HANGAR_PROVIDER");
 		vo.provider_source = provider_flag ? "--provider"
 		                     : penv && *penv ? "HANGAR_PROVIDER"

@@ -11,10 +11,51 @@
  *
  * On kubernetes an auto turn runs in the agent's container as it always
  * did (seed 002): only turns with approvals use the driver sidecar, so an
- * auto turn is single-user, and that is no cause for a warning. */
+ * auto turn is single-user, and that is no cause for a warning.
+ *
+ * Two causes come from hangar itself, not from the policy: a provider whose
+ * hangar code builds no split (the E2B family, KAN-200) never splits, and
+ * there an envd that may answer without its token (the setting, wherever
+ * it was seen) forbids the split too. Readiness is the decision with the
+ * first cause left out: what would still block the split once it is built.
+ *
+ * A waived failure (check --waivers) blocks nothing, but it is no pass
+ * either: it is listed in the mode's `waived`, and a warning says the
+ * decision rests on it. A skipped rule (--only, --skip) was not checked,
+ * so it blocks like any other rule that did not pass. */
 #include "check/decide.h"
 
+#include <strings.h>
 #include <string.h>
+
+#include "lib/textesc.h"
+
+/* hangar's E2B provider serves both E2B and CubeSandbox. It builds no uid
+ * split yet; the day it does (KAN-200), this one line becomes NULL and
+ * both providers decide on their rules like any other. */
+static const char *const e2b_provider_unbuilt =
+    "hangar's E2B provider, through which e2b and cubesandbox are reached, does not build "
+    "the uid split yet (KAN-200): the driver would share the agent's user";
+
+const char *hp_provider_unbuilt(hp_provider p)
+{
+	return hp_provider_has_envd(p) ? e2b_provider_unbuilt : NULL;
+}
+
+bool hp_provider_has_envd(hp_provider p)
+{
+	return p == HP_PROVIDER_E2B || p == HP_PROVIDER_CUBESANDBOX;
+}
+
+hp_envd_value hp_envd_classify(const char *raw)
+{
+	if (!raw || strcmp(raw, "0") == 0 || strcasecmp(raw, "false") == 0)
+		return HP_ENVD_OFF;
+	if (strcmp(raw, "1") == 0 || strcasecmp(raw, "true") == 0 || strcasecmp(raw, "yes") == 0 ||
+	    strcasecmp(raw, "on") == 0)
+		return HP_ENVD_ON;
+	return HP_ENVD_UNRECOGNISED;
+}
 
 const char *const hp_setting_source_names[3] = {"flag", "env", "default"};
 
@@ -134,8 +175,33 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 	memset(out, 0, sizeof *out);
 	const char *prov = hp_provider_names[pp->provider];
 
-	/* Causes shared by every mode: the provider's conditions and the setting. */
-	hp_strv common = {0};
+	/* Causes shared by every mode: the provider's conditions and the setting.
+	 * The provider's not building the split comes first and is the one
+	 * cause readiness leaves out. */
+	hp_strv unbuilt = {0}, common = {0};
+	if (pp->unbuilt)
+		hp_strv_pushf(&unbuilt, "provider '%s' never splits: %s", prov, pp->unbuilt);
+	hp_strv global_warnings = {0};
+	for (size_t i = 0; i < pp->nenvd; i++) {
+		const hp_envd_reading *e = &pp->envd[i];
+		hp_envd_value v = hp_envd_classify(e->raw);
+		if (v == HP_ENVD_OFF)
+			continue;
+		hp_esc_buf eb;
+		const char *raw = hp_escs(&eb, e->raw);
+		hp_strv_pushf(&common,
+		              "provider '%s' never splits when " HP_ENVD_SETTING
+		              " is set ('%s', in %s): envd may answer without its access token, "
+		              "so the agent could run anything as root through it and a split "
+		              "would protect nothing",
+		              prov, raw, e->where);
+		if (v == HP_ENVD_UNRECOGNISED)
+			hp_strv_pushf(&global_warnings,
+			              HP_ENVD_SETTING " value '%s' (in %s) is not 0, false, 1, true, "
+			                              "yes or on: read as set, so envd may answer "
+			                              "without a token and no turn is split",
+			              raw, e->where);
+	}
 	for (size_t i = 0; i < pp->nnever; i++) {
 		const hp_condition *c = &pp->never[i];
 		if (c->holds == HP_TRUE)
@@ -164,7 +230,6 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 		hp_strv_pushf(&common, "the uid split is turned off (%s=off)",
 		              setting_origin(setting));
 
-	hp_strv global_warnings = {0};
 	setting_warnings(&global_warnings, pp, setting);
 	if (pp->provider == HP_PROVIDER_KUBERNETES && pp->sidecar &&
 	    strcmp(pp->sidecar, "true") != 0 && strcmp(pp->sidecar, "false") != 0)
@@ -186,13 +251,13 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 		              "capabilities, mounts, sudo) was not looked at");
 
 	for (int m = 0; m < HP_MODE_COUNT; m++) {
-		hp_strv *reasons = &out->reasons[m];
+		hp_strv *reasons = &out->reasons[m], *ready = &out->ready_reasons[m];
 		if (m == HP_MODE_AUTO && auto_in_agent_container(pp->provider))
-			hp_strv_pushf(reasons,
+			hp_strv_pushf(ready,
 			              "on %s an auto turn runs in the agent's container, as the "
 			              "agent: only turns with approvals get the driver sidecar",
 			              prov);
-		hp_strv_extend(reasons, &common);
+		hp_strv_extend(ready, &common);
 		hp_applies bit = HP_APPLIES_BIT(m, pp->provider);
 		size_t counted = 0;
 		for (size_t i = 0; i < nrules; i++) {
@@ -200,14 +265,17 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 				continue;
 			counted++;
 			if (rules[i].result != HP_RESULT_PASS)
-				not_a_pass(reasons, &out->waived[m], &rules[i]);
+				not_a_pass(ready, &out->waived[m], &rules[i]);
 		}
 		/* a split that nothing checked is not proven */
 		if (counted == 0)
-			hp_strv_pushf(reasons,
+			hp_strv_pushf(ready,
 			              "no rule checks the split for %s turns on provider '%s' "
 			              "(the policy has %zu rule%s, none counting for them)",
 			              hp_mode_names[m], prov, nrules, nrules == 1 ? "" : "s");
+		out->would_split[m] = ready->n == 0;
+		hp_strv_extend(reasons, &unbuilt);
+		hp_strv_extend(reasons, ready);
 
 		hp_strv_extend(&out->warnings[m], &global_warnings);
 		if (out->waived[m].n)
@@ -230,6 +298,7 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 				    hp_mode_names[m]);
 		}
 	}
+	hp_strv_free(&unbuilt);
 	hp_strv_free(&common);
 	hp_strv_free(&global_warnings);
 }
@@ -240,5 +309,6 @@ void hp_decisions_free(hp_decisions *d)
 		hp_strv_free(&d->reasons[m]);
 		hp_strv_free(&d->warnings[m]);
 		hp_strv_free(&d->waived[m]);
+		hp_strv_free(&d->ready_reasons[m]);
 	}
 }

@@ -38,6 +38,21 @@ typedef struct {
 	const char *because;  /* never-split only: the policy's sentence */
 } hp_condition;
 
+/* HANGAR_E2B_ALLOW_UNAUTHENTICATED_ENVD, read fail-closed: unset, `0` or
+ * `false` (any case) is off; `1`, `true`, `yes` or `on` (any case) is on;
+ * anything else, the empty string included, is on too, and unrecognised. */
+#define HP_ENVD_SETTING "HANGAR_E2B_ALLOW_UNAUTHENTICATED_ENVD"
+typedef enum { HP_ENVD_OFF, HP_ENVD_ON, HP_ENVD_UNRECOGNISED } hp_envd_value;
+hp_envd_value hp_envd_classify(const char *raw);
+
+/* One place the setting was seen: the deciding call's environment, or a
+ * recording made inside the sandbox. A sandbox can only make the decision
+ * stricter: any reading that is not off forbids the split. */
+typedef struct {
+	const char *raw;   /* the value as set; NULL when unset */
+	const char *where; /* "the deciding call's environment", "the facts" */
+} hp_envd_reading;
+
 typedef struct {
 	hp_provider provider;
 	hp_setting default_setting;
@@ -49,7 +64,22 @@ typedef struct {
 	 * (NULL unset); only "true" adds the sidecar, and a value other than
 	 * true or false is a warning (the policy's `split needs` decides) */
 	const char *sidecar;
+	/* NULL when hangar's provider builds the split; else why it does not
+	 * (hp_provider_unbuilt). Every rule is still evaluated and the
+	 * decision as if it were built is reported as readiness. */
+	const char *unbuilt;
+	/* the E2B family's envd setting, wherever it was seen */
+	const hp_envd_reading *envd;
+	size_t nenvd;
 } hp_provider_policy;
+
+/* Why hangar's own code for provider p builds no uid split, or NULL when
+ * it does. This is hangar's, not a policy's: no policy can say that a
+ * provider builds what it does not. */
+const char *hp_provider_unbuilt(hp_provider p);
+/* Whether p is reached through hangar's E2B provider (E2B, CubeSandbox),
+ * where envd's token setting counts. */
+bool hp_provider_has_envd(hp_provider p);
 
 typedef enum { HP_SOURCE_FLAG, HP_SOURCE_ENV, HP_SOURCE_DEFAULT } hp_setting_source;
 extern const char *const hp_setting_source_names[3];
@@ -72,6 +102,11 @@ typedef struct {
 	hp_strv warnings[HP_MODE_COUNT]; /* the setting's warnings and the mode's own */
 	/* the waived failures a mode's decision rests on, one sentence each */
 	hp_strv waived[HP_MODE_COUNT];
+	/* readiness: the decision once the provider builds the split (the
+	 * same as decision when it already does), and what would still
+	 * keep each mode from splitting then */
+	bool would_split[HP_MODE_COUNT];
+	hp_strv ready_reasons[HP_MODE_COUNT];
 } hp_decisions;
 
 /* live_needed: how many checks were skipped because they need a live

@@ -23,6 +23,9 @@ bool hp_eval_run(const hp_bc *bc, hp_backend *b, const hp_param_override *ov, si
 		o.run_role = run_here;
 	if (!hp_globals_eval(bc, b, ov, nov, o.limits, &ev->globals, err))
 		return false;
+	hp_value name = hp_v_str(HP_ENVD_SETTING, (uint32_t)strlen(HP_ENVD_SETTING));
+	ev->envd_setting =
+	    hp_globals_ask(bc, b, o.limits, &ev->globals, HP_PROBE_ENV, &name);
 	for (int r = 0; r < HP_ROLE_COUNT; r++) {
 		if (bc->role_index[r] < 0)
 			hp_role_result_init(&ev->roles[r], (hp_role)r);

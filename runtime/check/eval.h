@@ -41,6 +41,10 @@ typedef struct {
 	hp_globals globals;
 	hp_role_result roles[HP_ROLE_COUNT]; /* every role, declared or not */
 	hp_rule_result *rules;               /* one per rule */
+	/* HP_ENVD_SETTING as the backend answered it (the live system's
+	 * environment, or a recording's): asked after phase one whatever the
+	 * policy, so that every recording carries it */
+	hp_value envd_setting;
 } hp_eval;
 
 /* false only for a bad --param (err set: exit status 2). */

@@ -30,8 +30,9 @@ void hp_record_text(hp_buf *out, const hp_bc *bc, const hp_globals *g, const hp_
 void hp_record_text_in(hp_buf *out, const hp_bc *bc, const hp_globals *g,
                        const hp_role_result *roles, const char *source, const char *container);
 
-/* hp_record_text written to path atomically (hp_atomic_write, mode 0600:
- * a recording can hold the check's own environment). false with err. */
+/* hp_record_text written to path as a new file (hp_safe_write, mode 0600
+ * less the umask: a recording can hold the check's own environment), or to
+ * standard output for "-". false with err. */
 bool hp_record_write(const char *path, const hp_bc *bc, const hp_globals *g,
                      const hp_role_result *roles, const char *source, const char *container,
                      hp_err *err);

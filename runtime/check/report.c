@@ -95,7 +95,21 @@ void hp_report_json(const hp_report *r, hp_buf *b)
 	json_strv_field(b, "warnings", &d->warnings[r->mode], r->notes);
 	hp_buf_puts(b, ", ");
 	json_strv_field(b, "waived", &d->waived[r->mode], NULL);
-	hp_buf_printf(b, ", \"offline\": %s}\n", r->offline ? "true" : "false");
+	hp_buf_printf(b, ", \"offline\": %s", r->offline ? "true" : "false");
+	hp_buf_printf(b, ", \"readiness\": {\"provider_builds_split\": %s, \"unbuilt\": ",
+	              r->unbuilt ? "false" : "true");
+	if (r->unbuilt)
+		hp_buf_json_string(b, r->unbuilt);
+	else
+		hp_buf_puts(b, "null");
+	hp_buf_printf(b, ", \"would_split\": %s, \"modes\": {",
+	              d->would_split[r->mode] ? "true" : "false");
+	for (int m = 0; m < HP_MODE_COUNT; m++)
+		hp_buf_printf(b, "%s\"%s\": %s", m ? ", " : "", hp_mode_names[m],
+		              d->would_split[m] ? "true" : "false");
+	hp_buf_puts(b, "}, ");
+	json_strv_field(b, "reasons", &d->ready_reasons[r->mode], NULL);
+	hp_buf_puts(b, "}}\n");
 }
 
 enum { C_RESET, C_BOLD, C_RED, C_YELLOW, C_GREEN, C_DIM };
@@ -204,4 +218,21 @@ void hp_report_text(const hp_report *r, bool c, hp_buf *b)
 	text_list(b, "reasons", &d->reasons[r->mode], NULL);
 	text_list(b, "the decision rests on waivers", &d->waived[r->mode], NULL);
 	text_list(b, "warnings", &d->warnings[r->mode], r->notes);
+	if (!r->unbuilt)
+		return;
+	/* every rule was still evaluated: what would block the split once the
+	 * provider builds it */
+	const hp_strv *rr = &d->ready_reasons[r->mode];
+	hp_buf_printf(b, "\nreadiness: %s\n", r->unbuilt);
+	if (d->would_split[r->mode]) {
+		hp_buf_printf(b,
+		              "  would split once the provider builds it: %syes%s, because every "
+		              "rule of the split passes for %s turns and nothing else forbids it\n",
+		              col(c, C_GREEN), col(c, C_RESET), hp_mode_names[r->mode]);
+	} else {
+		hp_buf_printf(b, "  would split once the provider builds it: %sno%s, because\n",
+		              col(c, C_RED), col(c, C_RESET));
+		for (size_t i = 0; i < rr->n; i++)
+			hp_buf_printf(b, "    - %s\n", rr->v[i]);
+	}
 }

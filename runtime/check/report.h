@@ -55,6 +55,7 @@ typedef struct {
 	bool offline;
 	const hp_strv *notes; /* warnings of the run itself (roles not run...), may be NULL */
 	const char *policy_path; /* its file as loaded (SARIF's base for rule locations), or NULL */
+	const char *unbuilt;  /* why the provider builds no split (readiness), or NULL */
 } hp_report;
 
 void hp_report_json(const hp_report *r, hp_buf *out);

@@ -6,6 +6,7 @@
 
 #include "check/decide.h"
 #include "check/report.h"
+#include "lib/textesc.h"
 
 bool hp_verdict_knows_provider(const hp_bc *bc, hp_provider p, hp_err *err)
 {
@@ -73,6 +74,36 @@ void hp_judge(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j)
 	memset(j, 0, sizeof *j);
 	j->conds = hp_xcalloc(bc->nconds ? bc->nconds : 1, sizeof *j->conds);
 	hp_eval_provider(ev, o->provider, &j->pp, j->conds, &j->keep);
+	j->pp.unbuilt = hp_provider_unbuilt(o->provider);
+	/* envd's setting: the deciding call's, and every value a recording
+	 * shows that differs from it (facts never answer hangar's own settings,
+	 * but a sandbox saying its envd needs no token only forbids a split) */
+	if (hp_provider_has_envd(o->provider)) {
+		size_t nf = run->facts ? hp_probe_facts_count(run->facts) : 0;
+		j->envd = hp_xcalloc(nf + 1, sizeof *j->envd);
+		j->envd[j->pp.nenvd++] =
+		    (hp_envd_reading){o->envd_env, "the deciding call's environment"};
+		for (size_t i = 0; i < nf; i++) {
+			hp_fact_view f;
+			hp_probe_facts_get(run->facts, i, &f);
+			if (f.probe != HP_PROBE_ENV || f.arg->state != HP_VAL_KNOWN ||
+			    f.arg->type != HP_T_STR || strcmp(f.arg->u.s.p, HP_ENVD_SETTING) != 0 ||
+			    f.answer->state != HP_VAL_KNOWN || f.answer->type != HP_T_STR)
+				continue;
+			if (o->envd_env && strcmp(o->envd_env, f.answer->u.s.p) == 0)
+				continue;
+			hp_buf w = {0};
+			hp_esc_buf eb;
+			hp_buf_printf(&w, "the facts, %s:%u, recorded in the sandbox",
+			              hp_escs(&eb, f.file), f.line);
+			hp_strv_push(&j->keep, w.data);
+			hp_buf_free(&w);
+			hp_strv_push(&j->keep, f.answer->u.s.p);
+			j->envd[j->pp.nenvd++] = (hp_envd_reading){j->keep.v[j->keep.n - 1],
+			                                           j->keep.v[j->keep.n - 2]};
+		}
+	}
+	j->pp.envd = j->envd;
 	j->nrules = bc->nrules;
 	j->rules = hp_xcalloc(bc->nrules ? bc->nrules : 1, sizeof *j->rules);
 	hp_eval_rule_outcomes(ev, j->rules, &j->keep);
@@ -90,6 +121,7 @@ void hp_judgement_free(hp_judgement *j)
 	hp_decisions_free(&j->d);
 	hp_strv_free(&j->notes);
 	hp_strv_free(&j->keep);
+	free(j->envd);
 	free(j->conds);
 	free(j->rules);
 	memset(j, 0, sizeof *j);
@@ -175,6 +207,7 @@ int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
 	                 .mode = o->mode,
 	                 .decisions = &j.d,
 	                 .rules = rules,
+	                 .unbuilt = j.pp.unbuilt,
 	                 .nrules = nrules,
 	                 .offline = run->offline,
 	                 .notes = &notes,

@@ -14,6 +14,7 @@
 #include "check/eval.h"
 #include "check/report.h"
 #include "check/waiver.h"
+#include "probe/facts.h"
 #include "lib/strv.h"
 #include "lib/xalloc.h"
 
@@ -22,6 +23,10 @@ typedef struct {
 	bool offline;         /* an image root was checked */
 	size_t live_needed;   /* checks skipped because they need a live sandbox */
 	const hp_strv *notes; /* warnings of the run itself (roles not run...), may be NULL */
+	/* the facts the run was answered from (--facts), or NULL: hangar's own
+	 * settings never come from them, but the envd setting a recording
+	 * shows can make the decision stricter */
+	const hp_facts *facts;
 } hp_run_view;
 
 typedef struct {
@@ -40,6 +45,7 @@ typedef struct {
 	const char *location_base;   /* what the locations are relative to, or NULL */
 	/* HANGAR_K8S_DRIVER_SIDECAR as set, or NULL: checked for kubernetes */
 	const char *sidecar_env;
+	const char *envd_env; /* HP_ENVD_SETTING in the deciding call's environment, or NULL */
 } hp_verdict_opts;
 
 /* Every rule id in --only and --skip names a rule of the program; false
@@ -61,6 +67,7 @@ typedef struct {
 	hp_decisions d;
 	hp_strv notes;           /* warnings of the judgement: waivers refused, rules skipped */
 	hp_strv keep;            /* the strings the above point to */
+	hp_envd_reading *envd;   /* what pp.envd points to */
 } hp_judgement;
 
 /* Decide every mode for o->provider (one the program knows). Free with

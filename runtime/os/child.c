@@ -150,6 +150,14 @@ static bool orphaned(const hp_child_opts *o, int wfd, pid_t parent)
 	return getppid() != 0 || poll(&p, 1, 0) < 0 || (p.revents & (POLLERR | POLLHUP));
 }
 
+/* Whether clone's errno says the pid namespace itself is refused (no
+ * CAP_SYS_ADMIN, a seccomp filter, a nesting or count limit), not that no
+ * process can be made at all. */
+static bool namespace_refused(int err)
+{
+	return err == EPERM || err == EINVAL || err == ENOSPC || err == EUSERS || err == ENOSYS;
+}
+
 /* fork, the child made the init of a new pid namespace. Raw clone: glibc has
  * no fork with flags; the child runs only this file's code and then fn,
  * single-threaded, and glibc caches no pid since 2.25. */
@@ -271,6 +279,17 @@ hp_tri hp_os_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_fra
 	int64_t end = hp_os_now_ms() + o->deadline_ms;
 	pid_t parent = getpid();
 	pid_t pid = o->own_pid_namespace ? fork_newpid() : fork();
+	hp_child_opts plain;
+	if (pid < 0 && o->own_pid_namespace && o->pid_namespace_optional &&
+	    namespace_refused(errno)) {
+		/* the kernel or a seccomp profile refuses the namespace (Docker's
+		 * default capabilities have no CAP_SYS_ADMIN): an ordinary child,
+		 * whose process group is still killed at the deadline */
+		plain = *o;
+		plain.own_pid_namespace = 0;
+		o = &plain;
+		pid = fork();
+	}
 	if (pid < 0 && o->own_pid_namespace) {
 		hp_err_set(why, "child: no pid namespace of its own: %s", strerror(errno));
 		close(p[0]);

@@ -61,8 +61,16 @@ typedef struct {
 	 * namespace, a grandchild that double-forked, changed its session or
 	 * ran a setuid program (which clears its own PDEATHSIG) included.
 	 * Where the namespace cannot be made the child is not started:
-	 * "child: no pid namespace of its own: Operation not permitted". */
+	 * "child: no pid namespace of its own: Operation not permitted",
+	 * unless pid_namespace_optional is set. */
 	int own_pid_namespace;
+	/* 1: where the kernel refuses the namespace (EPERM without
+	 * CAP_SYS_ADMIN, as in a Docker container with its default
+	 * capabilities; EINVAL, ENOSPC, EUSERS, ENOSYS), start an ordinary
+	 * child instead: its process group is killed at the deadline and
+	 * when the check ends, but a process that left the group can outlive
+	 * a SIGKILL of the check (docs/runtime.md, the sudo probe). */
+	int pid_namespace_optional;
 } hp_child_opts;
 
 /* The tag the child layer uses for a reason instead of results. */

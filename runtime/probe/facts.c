@@ -379,6 +379,7 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 	case HP_PROBE_DOC_STR:
 	case HP_PROBE_DOC_EXISTS:
 	case HP_PROBE_DOC_STRS:
+	case HP_PROBE_ENVD_TOKENLESS:
 	case HP_PROBE_COUNT:
 	default:
 		return NULL;
@@ -825,6 +826,20 @@ bool hp_probe_facts_load_file(hp_facts *f, const char *path, hp_err *err)
 size_t hp_probe_facts_count(const hp_facts *f)
 {
 	return f->n;
+}
+
+void hp_probe_facts_get(const hp_facts *f, size_t i, hp_fact_view *out)
+{
+	const fact *x = &f->v[i];
+	out->probe = (hp_probe_id)x->probe;
+	out->role = x->role == ANY_ROLE ? -1 : (int)x->role;
+	out->arg = &x->arg;
+	out->answer = &x->answer;
+	out->file = x->file >= 1 && x->file <= f->nfiles ? f->files[x->file - 1] : "";
+	out->line = x->line;
+	out->container = x->container >= 1 && x->container <= f->ncontainers
+	                     ? f->containers[x->container - 1]
+	                     : NULL;
 }
 
 /* --- the backend -------------------------------------------------------------------------- */

@@ -50,6 +50,21 @@ bool hp_probe_facts_int_has_range(hp_probe_id probe, bool arg);
 /* How many facts are held. */
 size_t hp_probe_facts_count(const hp_facts *f);
 
+/* One fact as held: the question and its answer, and the line of the file
+ * that gave it (the answer that counts, when several files were loaded). */
+typedef struct {
+	hp_probe_id probe;
+	int role; /* hp_role, or -1: every role */
+	const hp_value *arg, *answer;
+	const char *file;      /* the file that gave it, as named when loaded */
+	uint32_t line;         /* 1-based */
+	const char *container; /* the file's container (--container), or NULL */
+} hp_fact_view;
+
+/* The i-th fact held (0 <= i < hp_probe_facts_count), in the order first given;
+ * the views point into f. */
+void hp_probe_facts_get(const hp_facts *f, size_t i, hp_fact_view *out);
+
 /* The backend that answers from f (f must outlive it; destroying the
  * backend does not free f). */
 hp_backend *hp_probe_facts_backend(hp_facts *f);

@@ -81,20 +81,21 @@ hp_value hp_probe_sysb_str(hp_pool *pool, hp_probe_id p, const char *s, size_t l
  *   DOC   hp_probe_sysb_doc   sysbackend.c  documents: none reach this backend (the
  *                                     documents of --document answer in front
  *                                     of it, probe/docset.h), so unknown
+ *   NET   hp_probe_sysb_net   sysb_net.c    the network as the role's own process
+ *                                     sees it: envd on loopback (live only)
  *
- * NET has no worker: a probe of it does not compile until its
- * worker is written and named here. sysbackend.c's dispatch is a switch
- * with one case per probe, calling HP_SYSB_WORKER_<PART>; a probe of ASKS
+ * sysbackend.c's dispatch is a switch with one case per probe, calling HP_SYSB_WORKER_<PART>; a probe of ASKS
  * HELPER goes to the root helper instead when a non-root role's process
  * asks it (sysb_helper.c). */
 typedef hp_value hp_sysb_worker(hp_sysbackend *s, hp_probe_id p, const hp_value *arg,
                                 hp_pool *pool);
-hp_sysb_worker hp_probe_sysb_etc, hp_probe_sysb_path, hp_probe_sysb_proc, hp_probe_sysb_env, hp_probe_sysb_doc;
+hp_sysb_worker hp_probe_sysb_etc, hp_probe_sysb_path, hp_probe_sysb_proc, hp_probe_sysb_env, hp_probe_sysb_doc, hp_probe_sysb_net;
 #define HP_SYSB_WORKER_ETC hp_probe_sysb_etc
 #define HP_SYSB_WORKER_PATH hp_probe_sysb_path
 #define HP_SYSB_WORKER_PROC hp_probe_sysb_proc
 #define HP_SYSB_WORKER_ENV hp_probe_sysb_env
 #define HP_SYSB_WORKER_DOC hp_probe_sysb_doc
+#define HP_SYSB_WORKER_NET hp_probe_sysb_net
 
 /* A worker's switch over the probes has a case for each probe of its part,
  * written by hand, and the case labels of every other probe, generated

@@ -14,6 +14,7 @@
 #include "lib/pool.h"
 #include "model/domain.h"
 #include "model/value.h"
+#include "vm/probe_arg.h"
 
 typedef struct hp_backend hp_backend;
 
@@ -30,6 +31,8 @@ typedef struct {
 	 *   hp_v_unknown(REASON): it could not be asked or not trusted;
 	 *   hp_v_skipped(REASON): deliberately not asked (a LIVE probe offline).
 	 * It never fails in any other way: every error is UNKNOWN, never false.
+	 * A path argument that is not absolute never reaches it
+	 * (probe_arg.h: hp_backend_ask answers UNKNOWN for every backend).
 	 * An answer of another type is turned into UNKNOWN by the VM.
 	 *
 	 * Memory: strings, lists, records and reasons in the answer come from
@@ -55,6 +58,10 @@ struct hp_backend {
 static inline hp_value hp_backend_ask(hp_backend *b, hp_role role, hp_probe_id probe,
                                       const hp_value *arg, hp_pool *pool)
 {
+	/* a path that is not absolute names nothing any backend can know */
+	hp_value refused;
+	if (hp_probe_arg_refused(probe, arg, pool, &refused))
+		return refused;
 	return b->ops->ask(b, role, probe, arg, pool);
 }
 

@@ -828,3 +828,38 @@ bool hp_globals_eval(const hp_bc *bc, hp_backend *b, const hp_param_override *ov
 	free(m.slots);
 	return true;
 }
+
+hp_value hp_globals_ask(const hp_bc *bc, hp_backend *b, const hp_limits *lim, hp_globals *g,
+                        hp_probe_id probe, const hp_value *arg)
+{
+	if ((unsigned)probe >= HP_PROBE_COUNT || hp_probes[probe].scope != HP_SCOPE_GLOBAL)
+		return hp_v_unknown(HP_T_NONE, "not a global probe");
+	/* phase one asked it already: its answer, recorded once */
+	for (uint32_t i = 0; i < g->nseeds; i++)
+		if (g->seed_probe[i] == probe && hp_value_equal(&g->seed_arg[i], arg))
+			return g->seed_ans[i];
+	hp_value a = *arg; /* kept as a seed: its text must live as long as g */
+	if (a.state == HP_VAL_KNOWN && a.type == HP_T_STR) {
+		char *t = hp_pool_strndup(&g->pool, a.u.s.p, a.u.s.len);
+		if (!t)
+			return hp_v_unknown(hp_probes[probe].result, "memory limit");
+		a.u.s.p = t;
+	}
+	vm m;
+	vm_init(&m, bc, b, HP_ROLE_ROOT, g->params, &g->pool, &g->facts, lim);
+	hp_value v = ask(&m, probe, &a, 0);
+	size_t n = (size_t)g->nseeds + 1;
+	g->seed_probe = hp_xrealloc(g->seed_probe, n);
+	g->seed_arg = hp_xrealloc(g->seed_arg, n * sizeof *g->seed_arg);
+	g->seed_ans = hp_xrealloc(g->seed_ans, n * sizeof *g->seed_ans);
+	/* every seed array grows together: seed_cache reads them side by side */
+	g->seed_where = hp_xrealloc(g->seed_where, n * sizeof *g->seed_where);
+	g->seed_probe[g->nseeds] = (uint8_t)probe;
+	g->seed_arg[g->nseeds] = a;
+	g->seed_ans[g->nseeds] = v;
+	g->seed_where[g->nseeds] = m.nents ? m.ents[m.nents - 1].where : NULL;
+	g->nseeds++;
+	free(m.ents);
+	free(m.slots);
+	return v;
+}

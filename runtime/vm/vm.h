@@ -67,6 +67,14 @@ bool hp_globals_eval(const hp_bc *bc, hp_backend *b, const hp_param_override *ov
                      const hp_limits *lim, hp_globals *g, hp_err *err);
 void hp_globals_free(hp_globals *g);
 
+/* Ask one more GLOBAL question after phase one, as if the policy had:
+ * the answer joins phase one's facts (so --record writes it and --facts
+ * answers it) and its seeds; a question phase one asked already is not
+ * asked again. For hangar's own settings, which a recording made in the
+ * sandbox can make stricter. The answer's memory is the globals' pool. */
+hp_value hp_globals_ask(const hp_bc *bc, hp_backend *b, const hp_limits *lim, hp_globals *g,
+                        hp_probe_id probe, const hp_value *arg);
+
 /* Phase two for one role. out is initialised here; free it with
  * hp_role_result_free. A role the program does not declare gets a complete
  * run with no outcomes. */

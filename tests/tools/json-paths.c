@@ -4,7 +4,8 @@
  *
  *   json-paths doc FILE      .rules[].remedy string   (one line per value seen)
  *   json-paths schema FILE   .rules[].remedy null|string
- *   json-paths values FILE   .warnings[] some text     (every scalar, in order)
+ *   json-paths values FILE   .warnings[] some text     (every scalar, in order:
+ *                            strings and booleans as they are, others by type)
  *
  * Schema mode follows properties, items, and local $ref to #/$defs/NAME;
  * types come from "type" (a string or a list) or "enum". Output is sorted and
@@ -19,7 +20,7 @@ static const char *const jnames[] = {"null", "boolean", "number", "string", "arr
 
 typedef struct jv {
 	jtype t;
-	char *s;          /* J_STR */
+	const char *s;    /* J_STR; J_BOOL: "true" or "false" */
 	struct jv **kids; /* J_ARR items, J_OBJ values */
 	char **keys;      /* J_OBJ */
 	size_t n;
@@ -133,6 +134,7 @@ static jv *value(void)
 		v->s = str();
 	} else if (strncmp(p, "true", 4) == 0 || strncmp(p, "false", 5) == 0) {
 		v->t = J_BOOL;
+		v->s = *p == 't' ? "true" : "false";
 		p += *p == 't' ? 4 : 5;
 	} else if (strncmp(p, "null", 4) == 0) {
 		v->t = J_NULL;
@@ -201,7 +203,7 @@ static void walk_values(const jv *v, const char *path)
 		snprintf(sub, sizeof sub, "%s[]", path);
 		for (size_t i = 0; i < v->n; i++)
 			walk_values(v->kids[i], sub);
-	} else if (v->t == J_STR) {
+	} else if (v->t == J_STR || v->t == J_BOOL) {
 		printf("%s %s\n", path, v->s);
 	} else {
 		printf("%s %s\n", path, jnames[v->t]);

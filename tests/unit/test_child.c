@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -129,6 +130,53 @@ static int detach_daemon(void *arg, hp_frame_writer *out)
 	waitpid(p, NULL, 0);
 	hp_frame_add_u64(out, 1, (uint64_t)getpid());
 	return 0;
+}
+
+static int report_pid(void *arg, hp_frame_writer *out)
+{
+	(void)arg;
+	hp_frame_add_u64(out, 1, (uint64_t)getpid());
+	return 0;
+}
+
+/* In a process without CAP_SYS_ADMIN (a Docker container's root), where
+ * the kernel refuses a pid namespace: exit 0 when a required namespace is
+ * refused with its reason and an optional one gives an ordinary child. */
+static int without_sys_admin(void)
+{
+	cap_t c = cap_get_proc();
+	cap_value_t v = CAP_SYS_ADMIN;
+	if (!c || cap_set_flag(c, CAP_EFFECTIVE, 1, &v, CAP_CLEAR) < 0 || cap_set_proc(c) < 0)
+		return 10;
+	cap_free(c);
+	hp_child_opts o = opts(5000);
+	o.own_pid_namespace = 1;
+	hp_frame f;
+	hp_err e;
+	if (hp_os_child_run(&o, report_pid, NULL, &f, &e) != HP_UNKNOWN)
+		return 11;
+	if (strcmp(e.msg, "child: no pid namespace of its own: Operation not permitted") != 0)
+		return 12;
+	o.pid_namespace_optional = 1;
+	if (hp_os_child_run(&o, report_pid, NULL, &f, &e) != HP_TRUE)
+		return 13;
+	uint64_t pid;
+	int bad = hp_frame_rec_u64(hp_frame_find(&f, 1), &pid) != 0 || pid == 1;
+	hp_frame_free(&f);
+	return bad ? 14 : 0;
+}
+
+static void test_pid_namespace_refused(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	pid_t p = fork();
+	if (p == 0)
+		_exit(without_sys_admin());
+	int st;
+	assert_int_equal(waitpid(p, &st, 0), p);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 static void test_own_pid_namespace(void **state)
@@ -336,6 +384,7 @@ int main(void)
 	    cmocka_unit_test(test_identity_taken),
 	    cmocka_unit_test(test_deadline_kills_everything),
 	    cmocka_unit_test(test_own_pid_namespace),
+	    cmocka_unit_test(test_pid_namespace_refused),
 	    cmocka_unit_test(test_failures_are_unknown),
 	    cmocka_unit_test(test_stray_descriptors_and_cwd),
 	    cmocka_unit_test(test_close_range_filtered),

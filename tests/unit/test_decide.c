@@ -42,12 +42,21 @@ static void test_table(void **state)
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		line[strcspn(line, "\n")] = '\0';
-		char *fld[9];
+		char *fld[11];
 		int nf = 0;
-		for (char *tok = strtok(line, "\t"); tok && nf < 9; tok = strtok(NULL, "\t"))
+		for (char *tok = strtok(line, "\t"); tok && nf < 11; tok = strtok(NULL, "\t"))
 			fld[nf++] = tok;
-		if (nf != 9)
-			fail_msg(TABLE ":%d: expected 9 columns, got %d", lineno, nf);
+		if (nf != 9 && nf != 11)
+			fail_msg(TABLE ":%d: expected 9 or 11 columns, got %d", lineno, nf);
+		/* the envd setting in the deciding call (unset: not set; empty: set
+		 * to the empty string), and readiness */
+		const char *envd = nf == 11 && strcmp(fld[9], "unset") != 0
+		                       ? (strcmp(fld[9], "empty") == 0 ? "" : fld[9])
+		                       : NULL;
+		int want_ready = nf == 11 ? strcmp(fld[10], "yes") == 0 : -1;
+		if (nf == 11 && !hp_provider_has_envd(lookup(hp_provider_names, HP_PROVIDER_COUNT,
+		                                             fld[0])))
+			fail_msg(TABLE ":%d: an envd setting for a provider without envd", lineno);
 
 		hp_provider prov = lookup(hp_provider_names, HP_PROVIDER_COUNT, fld[0]);
 		hp_setting dflt = lookup(hp_setting_names, HP_SETTING_COUNT, fld[1]);
@@ -64,7 +73,17 @@ static void test_table(void **state)
 		                     "env(\"X\") is \"false\"", NULL};
 		hp_condition never = {"unauthenticated", "p.hpol:4:5",
 		                      never_holds ? HP_TRUE : HP_FALSE, "true", "no token"};
-		hp_provider_policy pp = {prov, dflt, &need, 1, &never, 1, NULL};
+		hp_envd_reading er = {envd, "the deciding call's environment"};
+		hp_provider_policy pp = {prov,
+		                         dflt,
+		                         &need,
+		                         1,
+		                         &never,
+		                         1,
+		                         NULL,
+		                         hp_provider_unbuilt(prov),
+		                         &er,
+		                         hp_provider_has_envd(prov) ? 1 : 0};
 		hp_rule_outcome rule = {"r1",
 		                        "title",
 		                        NULL,
@@ -89,6 +108,22 @@ static void test_table(void **state)
 		if (never_holds)
 			assert_true(has_warning(&d.reasons[mode],
 			                        "never splits when unauthenticated: no token"));
+		/* the E2B family: never split while hangar's provider builds none */
+		if (hp_provider_has_envd(prov))
+			assert_true(has_warning(&d.reasons[mode], "does not build the uid split yet "
+			                                          "(KAN-200)"));
+		if (hp_envd_classify(envd) != HP_ENVD_OFF)
+			assert_true(has_warning(&d.reasons[mode], "never splits when "
+			                                          "HANGAR_E2B_ALLOW_UNAUTHENTICATED_"
+			                                          "ENVD is set"));
+		/* readiness: as the table says; where the provider builds the
+		 * split, exactly the decision */
+		if (want_ready >= 0 && d.would_split[mode] != (bool)want_ready)
+			fail_msg(TABLE ":%d: would split once built: %s, the table says %s", lineno,
+			         d.would_split[mode] ? "yes" : "no", want_ready ? "yes" : "no");
+		if (!hp_provider_unbuilt(prov))
+			assert_int_equal(d.would_split[mode], want == HP_DECISION_SPLIT);
+		assert_int_equal(d.would_split[mode], d.ready_reasons[mode].n == 0);
 
 		size_t nwant = 0;
 		if (strcmp(fld[8], "-") != 0) {
@@ -99,6 +134,7 @@ static void test_table(void **state)
 				    : strcmp(w, "override") == 0    ? "overrides"
 				    : strcmp(w, "off") == 0         ? "the uid split is off"
 				    : strcmp(w, "single-user") == 0 ? "turns run single-user"
+				    : strcmp(w, "envd") == 0 ? "is not 0, false, 1, true, yes or on"
 				                                    : NULL;
 				if (!needle)
 					fail_msg(TABLE ":%d: unknown warning code '%s'", lineno, w);
@@ -113,7 +149,9 @@ static void test_table(void **state)
 		rows++;
 	}
 	fclose(f);
-	assert_int_equal(rows, 4 * 5 * 4 * 2 * 2 * 2);
+	/* every provider x setting x mode x rules x needs x never, and the E2B
+	 * family x setting x envd setting x mode x rules */
+	assert_int_equal(rows, 4 * 5 * 4 * 2 * 2 * 2 + 2 * 4 * 9 * 4 * 2);
 }
 
 static void test_setting_resolution(void **state)
@@ -143,7 +181,8 @@ static void test_sentences(void **state)
 	hp_condition never = {"env(\"HANGAR_E2B_ALLOW_UNAUTHENTICATED_ENVD\") == \"1\"",
 	                      "policies/cubesandbox.hpol:5:5", HP_UNKNOWN, "env read failed",
 	                      "envd answers without a token: a split would protect nothing"};
-	hp_provider_policy pp = {HP_PROVIDER_CUBESANDBOX, HP_SETTING_REQUIRED, NULL, 0, &never, 1, NULL};
+	hp_provider_policy pp = {HP_PROVIDER_CUBESANDBOX, HP_SETTING_REQUIRED, NULL, 0, &never, 1,
+	                         NULL, NULL, NULL, 0};
 	hp_rule_outcome rules[] = {
 	    {"agent-no-sudo", "an agent with sudo can answer its own approvals", "remove the grant",
 	     "policies/hangar.hpol:20:1", HP_RESULT_ERROR, HP_APPLIES_ALL,
@@ -205,6 +244,69 @@ static void test_sentences(void **state)
 	hp_decisions_free(&d);
 }
 
+/* The envd setting, read fail-closed, and its sentences, from either place
+ * it was seen. */
+static void test_envd(void **state)
+{
+	(void)state;
+	static const char *const off[] = {"0", "false", "FALSE", "False", "fAlSe"};
+	static const char *const on[] = {"1", "true", "TRUE", "yes", "YES", "on", "On"};
+	static const char *const odd[] = {"", "2", "00", " 0", "false ", "no", "off", "n", "bogus"};
+	assert_int_equal(hp_envd_classify(NULL), HP_ENVD_OFF);
+	for (size_t i = 0; i < sizeof off / sizeof *off; i++)
+		assert_int_equal(hp_envd_classify(off[i]), HP_ENVD_OFF);
+	for (size_t i = 0; i < sizeof on / sizeof *on; i++)
+		assert_int_equal(hp_envd_classify(on[i]), HP_ENVD_ON);
+	for (size_t i = 0; i < sizeof odd / sizeof *odd; i++)
+		assert_int_equal(hp_envd_classify(odd[i]), HP_ENVD_UNRECOGNISED);
+
+	hp_envd_reading er[2] = {{NULL, "the deciding call's environment"},
+	                         {"bo\ngus", "the facts (recorded in the sandbox)"}};
+	hp_provider_policy pp = {HP_PROVIDER_E2B, HP_SETTING_REQUIRED, NULL, 0, NULL, 0,
+	                         NULL, NULL, er, 2};
+	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_REQUIRED);
+	hp_decisions d;
+	hp_rule_outcome ok = {"r1", "title", NULL, "p.hpol:9:1", HP_RESULT_PASS, HP_APPLIES_ALL,
+	                      "observed", NULL};
+	/* even with the split built, the recording's setting forbids it */
+	hp_decide(&pp, &s, &ok, 1, false, 0, &d);
+	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_REFUSE);
+	assert_false(d.would_split[HP_MODE_ASK]);
+	assert_int_equal(d.reasons[HP_MODE_ASK].n, 1);
+	assert_string_equal(d.reasons[HP_MODE_ASK].v[0],
+	                    "provider 'e2b' never splits when HANGAR_E2B_ALLOW_UNAUTHENTICATED_ENVD "
+	                    "is set ('bo\\x0agus', in the facts (recorded in the sandbox)): envd "
+	                    "may answer without its access token, so the agent could run anything "
+	                    "as root through it and a split would protect nothing");
+	assert_int_equal(d.warnings[HP_MODE_ASK].n, 1);
+	assert_string_equal(d.warnings[HP_MODE_ASK].v[0],
+	                    "HANGAR_E2B_ALLOW_UNAUTHENTICATED_ENVD value 'bo\\x0agus' (in the facts "
+	                    "(recorded in the sandbox)) is not 0, false, 1, true, yes or on: read as "
+	                    "set, so envd may answer without a token and no turn is split");
+	hp_decisions_free(&d);
+	/* off in both places, and built: nothing in the way */
+	er[1].raw = "FALSE";
+	hp_decide(&pp, &s, &ok, 1, false, 0, &d);
+	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_SPLIT);
+	assert_true(d.would_split[HP_MODE_ASK]);
+	hp_decisions_free(&d);
+	/* not built: never split, and the unbuilt reason is not readiness's */
+	pp.unbuilt = hp_provider_unbuilt(HP_PROVIDER_E2B);
+	hp_decide(&pp, &s, &ok, 1, false, 0, &d);
+	assert_int_equal(d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_REFUSE);
+	assert_true(d.would_split[HP_MODE_ASK]);
+	assert_int_equal(d.ready_reasons[HP_MODE_ASK].n, 0);
+	assert_string_equal(d.reasons[HP_MODE_ASK].v[0],
+	                    "provider 'e2b' never splits: hangar's E2B provider, through which e2b "
+	                    "and cubesandbox are reached, does not build the uid split yet "
+	                    "(KAN-200): the driver would share the agent's user");
+	hp_decisions_free(&d);
+	assert_null(hp_provider_unbuilt(HP_PROVIDER_DOCKER));
+	assert_null(hp_provider_unbuilt(HP_PROVIDER_KUBERNETES));
+	assert_non_null(hp_provider_unbuilt(HP_PROVIDER_CUBESANDBOX));
+}
+
 /* A `split needs` condition that could not be evaluated does not hold (a
  * sidecar switch the policy reads, unknown: no sidecar). */
 static void test_needs_unknown(void **state)
@@ -212,7 +314,8 @@ static void test_needs_unknown(void **state)
 	(void)state;
 	hp_condition need = {"(env(\"HANGAR_K8S_DRIVER_SIDECAR\") or \"\") == \"1\"",
 	                     "kubernetes.hpol:4:5", HP_UNKNOWN, "unknown (env read failed)", NULL};
-	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, &need, 1, NULL, 0, NULL};
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, &need, 1, NULL, 0, NULL,
+	                         NULL, NULL, 0};
 	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held", NULL};
 	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
 	hp_decisions d;
@@ -246,7 +349,8 @@ static void test_needs_unknown(void **state)
 static void test_no_rule_for_mode(void **state)
 {
 	(void)state;
-	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL};
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL,
+	                         NULL, NULL, 0};
 	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
 	hp_decisions d;
 	hp_decide(&pp, &s, NULL, 0, false, 0, &d);
@@ -281,7 +385,8 @@ static void test_no_rule_for_mode(void **state)
 static void test_offline_warning(void **state)
 {
 	(void)state;
-	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL};
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL,
+	                         NULL, NULL, 0};
 	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held", NULL};
 	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
 	hp_decisions d;
@@ -309,6 +414,7 @@ int main(void)
 	    cmocka_unit_test(test_table),
 	    cmocka_unit_test(test_setting_resolution),
 	    cmocka_unit_test(test_sentences),
+	    cmocka_unit_test(test_envd),
 	    cmocka_unit_test(test_needs_unknown),
 	    cmocka_unit_test(test_no_rule_for_mode),
 	    cmocka_unit_test(test_offline_warning),

@@ -33,7 +33,8 @@ static void make(hp_decisions *d, hp_report *r, hp_report_rule *rules, hp_strv *
 	    {"agent-no-sudo", "an agent with sudo", NULL, "policies/hangar.hpol:20:1",
 	     HP_RESULT_FAIL, HP_APPLIES_ALL, "sudo: true", NULL},
 	};
-	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL};
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL,
+	                         NULL, NULL, 0};
 	hp_uid_split s = hp_uid_split_resolve(NULL, "required", HP_SETTING_AUTO);
 	hp_decide(&pp, &s, outs, 2, false, 0, d);
 	hp_strv_push(notes, "role hangar not run: needs root");
@@ -81,15 +82,21 @@ static void test_json(void **state)
 	    "\"refuse\", \"modes\": {\"auto\": \"single-user\", \"ask\": \"refuse\", "
 	    "\"deny-risky\": \"refuse\", \"governed\": \"refuse\"}, \"rules\": [{\"id\": "
 	    "\"hangar-user\", \"title\": \"the driver needs a user of its own\", \"result\": "
-	    "\"pass\", \"evidence\": [], \"location\": \"policies/hangar.hpol:12:1\", \"remedy\": "
+	    "\"pass\", \"evidence\": [], \"location\": "
+	    "\"policies/hangar.hpol:12:1\", \"remedy\": "
 	    "null, \"waiver\": null}, {\"id\": \"agent-no-sudo\", \"title\": \"an agent with \\\"sudo\\\" answers "
 	    "its "
-	    "approvals\", \"result\": \"fail\", \"evidence\": [\"sudoers_grants(\\\"agent\\\") as "
+	    "approvals\", \"result\": \"fail\", \"evidence\": "
+	    "[\"sudoers_grants(\\\"agent\\\") as "
 	    "root: true\", \"/etc/sudoers.d/agent:1\"], \"location\": "
 	    "\"policies/hangar.hpol:20:1\", "
 	    "\"remedy\": \"remove the grant\", \"waiver\": null}], \"reasons\": [\"rule 'agent-no-sudo' failed (see "
 	    "the rule)\"], \"warnings\": [\"role "
-	    "hangar not run: needs root\"], \"waived\": [], \"offline\": false}\n");
+	    "hangar not run: needs root\"], \"waived\": [], \"offline\": false, \"readiness\": "
+	    "{\"provider_builds_split\": true, \"unbuilt\": null, \"would_split\": false, "
+	    "\"modes\": {\"auto\": false, \"ask\": false, \"deny-risky\": false, "
+	    "\"governed\": false}, \"reasons\": [\"rule 'agent-no-sudo' failed (see the "
+	    "rule)\"]}}\n");
 	hp_buf_free(&b);
 	hp_decisions_free(&d);
 	hp_strv_free(&notes);
@@ -143,10 +150,74 @@ static void test_text(void **state)
 	hp_strv_free(&notes);
 }
 
+/* Where the provider builds no split, the text report says what would
+ * still block it once it does, and JSON says the same. */
+static void test_readiness(void **state)
+{
+	(void)state;
+	hp_rule_outcome outs[1] = {
+	    {"agent-no-sudo", "an agent with sudo", NULL, "policies/hangar.hpol:20:1",
+	     HP_RESULT_FAIL, HP_APPLIES_ALL, "sudo: true", NULL},
+	};
+	hp_report_rule rules[1] = {{"agent-no-sudo", "an agent with sudo",
+	                            "policies/hangar.hpol:20:1", NULL, HP_RESULT_PASS, NULL, 0, NULL}};
+	hp_provider_policy pp = {HP_PROVIDER_CUBESANDBOX,
+	                         HP_SETTING_REQUIRED,
+	                         NULL,
+	                         0,
+	                         NULL,
+	                         0,
+	                         NULL,
+	                         hp_provider_unbuilt(HP_PROVIDER_CUBESANDBOX),
+	                         NULL,
+	                         0};
+	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_REQUIRED);
+	for (int failing = 0; failing < 2; failing++) {
+		hp_decisions d;
+		outs[0].result = failing ? HP_RESULT_FAIL : HP_RESULT_PASS;
+		rules[0].result = outs[0].result;
+		hp_decide(&pp, &s, outs, 1, false, 0, &d);
+		assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_REFUSE);
+		assert_int_equal(d.would_split[HP_MODE_ASK], !failing);
+		hp_report r = {.policy = "p",
+		               .provider = HP_PROVIDER_CUBESANDBOX,
+		               .setting = s,
+		               .mode = HP_MODE_ASK,
+		               .decisions = &d,
+		               .rules = rules,
+		               .nrules = 1,
+		               .unbuilt = pp.unbuilt};
+		hp_buf b = {0};
+		hp_report_text(&r, false, &b);
+		const char *sec = strstr(b.data, "\nreadiness: ");
+		assert_non_null(sec);
+		if (failing)
+			assert_string_equal(
+			    sec, "\nreadiness: hangar's E2B provider, through which e2b and "
+			         "cubesandbox are reached, does not build the uid split yet (KAN-200): "
+			         "the driver would share the agent's user\n"
+			         "  would split once the provider builds it: no, because\n"
+			         "    - rule 'agent-no-sudo' failed (see the rule)\n");
+		else
+			assert_non_null(strstr(sec, "\n  would split once the provider builds it: "
+			                            "yes, because every rule of the split passes for "
+			                            "ask turns and nothing else forbids it\n"));
+		hp_buf_free(&b);
+		hp_report_json(&r, &b);
+		assert_non_null(strstr(b.data, failing ? "\"would_split\": false, \"modes\""
+		                                       : "\"would_split\": true, \"modes\""));
+		assert_non_null(strstr(b.data, "\"provider_builds_split\": false, \"unbuilt\": "
+		                               "\"hangar's E2B provider"));
+		hp_buf_free(&b);
+		hp_decisions_free(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_json),
+	    cmocka_unit_test(test_readiness),
 	    cmocka_unit_test(test_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

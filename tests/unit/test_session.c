@@ -452,6 +452,10 @@ static void test_record_text(void **state)
 	         "    arg: \"agent\"\n"
 	         "    answer: {name: \"agent\", uid: %u, gid: %u, home: \"/home/agent\", shell: "
 	         "\"/bin/sh\", groups: [\"agent\", \"staff\"]}\n"
+	         /* hangar's own setting, asked after phase one whatever the policy */
+	         "  - probe: env\n"
+	         "    arg: \"HANGAR_E2B_ALLOW_UNAUTHENTICATED_ENVD\"\n"
+	         "    answer: absent\n"
 	         "  - probe: owner\n"
 	         "    arg: \"/pub\"\n"
 	         "    answer: 0\n"

@@ -67,7 +67,7 @@ static verdict *decide(const char *facts, hp_provider p, hp_mode m, const char *
 		fail_msg("%s", err.msg);
 	hp_eval ev;
 	assert_true(hp_eval_run(bc, hp_probe_facts_backend(f), NULL, 0, NULL, &ev, &err));
-	hp_run_view run = {&ev, false, 0, NULL};
+	hp_run_view run = {&ev, false, 0, NULL, f};
 	hp_verdict_opts o = {.provider = p,
 	                     .mode = m,
 	                     .uid_split_flag = flag,

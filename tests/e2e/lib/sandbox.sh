@@ -40,6 +40,38 @@ sandbox_run() {
 		unshare -m --propagation private sh -c '. "$SANDBOX_LIB"; eval "$SANDBOX_SCRIPT"'
 }
 
+# sandbox_run_net SCRIPT: sandbox_run with a private network namespace as
+# well, its loopback up and nothing else: a stand-in for envd can listen on
+# 127.0.0.1 there without touching the machine's own ports.
+sandbox_run_net() {
+	if ! command -v ip >/dev/null 2>&1; then
+		echo "needs ip (iproute2)" >&2
+		exit 77
+	fi
+	SANDBOX_LIB="$SRC/tests/e2e/lib/sandbox.sh" SANDBOX_SCRIPT=$1 \
+		unshare -m -n --propagation private sh -c \
+		'. "$SANDBOX_LIB"; ip link set lo up || exit 1; eval "$SANDBOX_SCRIPT"'
+}
+
+# sandbox_envd MODE: start tests/tools/fake-envd on 127.0.0.1:49983 (inside
+# sandbox_run_net), answering in MODE (401, 200, silent...), and wait until
+# it listens; every request it reads is appended to $T/envd.log.
+# sandbox_envd_stop ends it.
+sandbox_envd() {
+	rm -f "$T/envd.ready" "$T/envd.log"
+	"$TOOLS/fake-envd" 49983 "$1" "$T/envd.ready" "$T/envd.log" &
+	SANDBOX_ENVD_PID=$!
+	while [ ! -e "$T/envd.ready" ]; do
+		kill -0 "$SANDBOX_ENVD_PID" 2>/dev/null || return 1
+		sleep 0.05
+	done
+}
+sandbox_envd_stop() {
+	kill "$SANDBOX_ENVD_PID" 2>/dev/null
+	wait "$SANDBOX_ENVD_PID" 2>/dev/null
+	SANDBOX_ENVD_PID=
+}
+
 sandbox_setup() {
 	set -e
 	etc=$(mktemp -d "$T/sandbox-etc.XXXXXX")
