@@ -408,6 +408,52 @@ static void test_offline_warning(void **state)
 	hp_decisions_free(&d);
 }
 
+/* A waived failure blocks no split but is no pass: it is listed in the
+ * mode's waived, and a warning says the decision rests on it. An error,
+ * a skipped rule or a plain failure blocks, whatever text it carries. */
+static void test_waived(void **state)
+{
+	(void)state;
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_REQUIRED, NULL, 0, NULL, 0,
+	                         NULL, NULL, NULL, 0};
+	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_REQUIRED);
+	hp_rule_outcome rules[] = {
+	    {"ok", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held", NULL},
+	    {"bin", "the agent could plant a binary", NULL, "p.hpol:5:1", HP_RESULT_WAIVED,
+	     HP_APPLIES_ALL, "writable(\"/bin\") as agent: true",
+	     "ro mount (waiver at w.yaml:2:5, until 2027-01-31)"},
+	};
+	hp_decisions d;
+	hp_decide(&pp, &s, rules, 2, false, 0, &d);
+	for (int m = 0; m < HP_MODE_COUNT; m++) {
+		assert_int_equal(d.decision[m], HP_DECISION_SPLIT);
+		assert_int_equal(d.reasons[m].n, 0);
+		assert_true(d.would_split[m]);
+		assert_int_equal(d.waived[m].n, 1);
+		assert_string_equal(d.waived[m].v[0],
+		                    "rule 'bin' failed and is waived: the agent could plant a binary "
+		                    "(writable(\"/bin\") as agent: true). Waived: ro mount (waiver at "
+		                    "w.yaml:2:5, until 2027-01-31)");
+		assert_int_equal(d.warnings[m].n, 1);
+	}
+	assert_string_equal(d.warnings[HP_MODE_ASK].v[0],
+	                    "the decision for ask turns rests on 1 waiver of a failed rule: see "
+	                    "'waived'");
+	hp_decisions_free(&d);
+	/* the same text on an error, a skipped rule or a failure waives nothing */
+	hp_result blocking[] = {HP_RESULT_ERROR, HP_RESULT_SKIPPED, HP_RESULT_FAIL};
+	for (size_t k = 0; k < sizeof blocking / sizeof *blocking; k++) {
+		rules[1].result = blocking[k];
+		hp_decide(&pp, &s, rules, 2, false, 0, &d);
+		assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_REFUSE);
+		assert_int_equal(d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+		assert_int_equal(d.waived[HP_MODE_ASK].n, 0);
+		assert_int_equal(d.reasons[HP_MODE_ASK].n, 1);
+		assert_false(d.would_split[HP_MODE_ASK]);
+		hp_decisions_free(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -418,6 +464,7 @@ int main(void)
 	    cmocka_unit_test(test_needs_unknown),
 	    cmocka_unit_test(test_no_rule_for_mode),
 	    cmocka_unit_test(test_offline_warning),
+	    cmocka_unit_test(test_waived),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,9 @@
 /* test_waiver.c: waiver files (docs/waivers.md): dates, expiry against
- * today, every error's exact message, and the check of rule names. How a
- * waiver applies to a run is covered end to end (e2e policytest/waivers). */
+ * today, every error's exact message, and the check of rule names; then
+ * how waivers apply to a run (hp_judge: every failing item must be
+ * waived, by provider and argument; an unknown or a skipped rule never is;
+ * a waived rule no longer blocks the split, and the decision says it rests
+ * on the waiver), and --only/--skip, whose skipped rules never pass. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/verdict.h"
 #include "check/waiver.h"
+#include "codegen.h"
+#include "front.h"
+#include "probe/facts.h"
 
 static int64_t day(const char *s)
 {
@@ -105,12 +112,258 @@ static void test_load(void **state)
 	               "(docs/waivers.md)");
 }
 
+static const char *policy = "policy \"w\" version 1\n"
+                            "role root = uid 0\n"
+                            "role agent = uid 1000\n"
+                            "rule no-sudo \"sudo makes the agent root\" {\n"
+                            "    as agent { forbid sudo }\n"
+                            "}\n"
+                            "rule dirs \"the agent could plant a binary\" {\n"
+                            "    as agent {\n"
+                            "        for dir in { \"/bin\", \"/usr/bin\" } {\n"
+                            "            forbid writable(dir)\n"
+                            "        }\n"
+                            "    }\n"
+                            "}\n"
+                            "provider docker {\n"
+                            "    uid_split default auto\n"
+                            "}\n"
+                            "provider e2b {\n"
+                            "    uid_split default auto\n"
+                            "}\n";
+
+static hp_bc *compile_policy(void)
+{
+	hp_diags d;
+	hp_diags_init(&d);
+	hp_program *p = hp_front_compile_text("w.hpol", policy, strlen(policy), NULL, &d);
+	size_t len = 0;
+	uint8_t *data = p->ok ? hp_codegen(p, &len, &d) : NULL;
+	hp_program_free(p);
+	hp_diags_free(&d);
+	assert_non_null(data);
+	hp_err err;
+	hp_bc *bc = hp_bc_load("w.hpb", data, len, &err);
+	free(data);
+	assert_non_null(bc);
+	return bc;
+}
+
+/* One judged run: the facts' answers for sudo, /bin and /usr/bin, the
+ * waiver file's text, and --only/--skip (one rule id each, or NULL). */
+typedef struct {
+	hp_bc *bc;
+	hp_facts *f;
+	hp_eval ev;
+	hp_waivers w;
+	hp_strv only, skip;
+	hp_judgement j;
+} judged;
+
+static void judge(judged *r, const char *sudo, const char *bin, const char *usrbin,
+                  const char *waivers, const char *only, const char *skip)
+{
+	memset(r, 0, sizeof *r);
+	r->bc = compile_policy();
+	char facts[512];
+	snprintf(facts, sizeof facts,
+	         "facts:\n"
+	         "  - {role: agent, probe: sudo, answer: %s}\n"
+	         "  - {role: agent, probe: writable, arg: /bin, answer: %s}\n"
+	         "  - {role: agent, probe: writable, arg: /usr/bin, answer: %s}\n",
+	         sudo, bin, usrbin);
+	r->f = hp_probe_facts_new();
+	hp_err err;
+	if (!hp_probe_facts_load(r->f, "f.yaml", facts, strlen(facts), &err))
+		fail_msg("%s", err.msg);
+	assert_true(hp_eval_run(r->bc, hp_probe_facts_backend(r->f), NULL, 0, NULL, &r->ev, &err));
+	if (waivers) {
+		if (!hp_waivers_load(&r->w, "w.yaml", waivers, strlen(waivers), day("2026-12-01"),
+		                     &err))
+			fail_msg("%s", err.msg);
+		assert_true(hp_waivers_check(&r->w, r->bc, &err));
+	}
+	if (only)
+		hp_strv_push(&r->only, only);
+	if (skip)
+		hp_strv_push(&r->skip, skip);
+	hp_run_view run = {&r->ev, false, 0, NULL, r->f};
+	hp_verdict_opts o = {.provider = HP_PROVIDER_DOCKER,
+	                     .mode = HP_MODE_AUTO,
+	                     .format = HP_FMT_TEXT,
+	                     .waivers = &r->w,
+	                     .only = &r->only,
+	                     .skip = &r->skip};
+	hp_judge(&run, &o, &r->j);
+}
+
+static void judged_free(judged *r)
+{
+	hp_judgement_free(&r->j);
+	hp_strv_free(&r->only);
+	hp_strv_free(&r->skip);
+	hp_waivers_free(&r->w);
+	hp_eval_free(&r->ev);
+	hp_probe_facts_free(r->f);
+	hp_bc_free(r->bc);
+}
+
+static hp_result result_of(const judged *r, const char *id)
+{
+	for (size_t i = 0; i < r->j.nrules; i++)
+		if (strcmp(r->j.rules[i].id, id) == 0)
+			return r->j.rules[i].result;
+	fail_msg("no rule %s", id);
+	return HP_RESULT_COUNT;
+}
+
+static const char *waive_bin = "waivers:\n"
+                               "  - {rule: dirs, arg: /bin, justification: ro mount, "
+                               "expires: 2027-01-31}\n";
+static const char *waive_both = "waivers:\n"
+                                "  - {rule: dirs, arg: /bin, justification: ro mount, "
+                                "expires: 2027-01-31}\n"
+                                "  - {rule: dirs, arg: /usr/bin, justification: ro too, "
+                                "expires: 2027-01-31}\n";
+
+static void test_apply_waives_every_item(void **state)
+{
+	(void)state;
+	judged r;
+	/* without a waiver: dirs fails, no split */
+	judge(&r, "false", "true", "false", NULL, NULL, NULL);
+	assert_int_equal(result_of(&r, "dirs"), HP_RESULT_FAIL);
+	assert_int_equal(r.j.d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+	judged_free(&r);
+	/* the one failing item waived: waived, the split rests on it */
+	judge(&r, "false", "true", "false", waive_bin, NULL, NULL);
+	assert_int_equal(result_of(&r, "dirs"), HP_RESULT_WAIVED);
+	assert_int_equal(result_of(&r, "no-sudo"), HP_RESULT_PASS);
+	assert_string_equal(r.j.rules[1].waiver, "ro mount (waiver at w.yaml:2:5, until 2027-01-31)");
+	assert_int_equal(r.j.d.decision[HP_MODE_AUTO], HP_DECISION_SPLIT);
+	assert_int_equal(r.j.d.reasons[HP_MODE_AUTO].n, 0);
+	assert_int_equal(r.j.d.waived[HP_MODE_AUTO].n, 1);
+	assert_non_null(strstr(r.j.d.waived[HP_MODE_AUTO].v[0],
+	                       "rule 'dirs' failed and is waived: the agent could plant a binary ("));
+	assert_non_null(strstr(r.j.d.waived[HP_MODE_AUTO].v[0],
+	                       "Waived: ro mount (waiver at w.yaml:2:5, until 2027-01-31)"));
+	assert_int_equal(r.j.d.warnings[HP_MODE_AUTO].n, 1);
+	assert_string_equal(r.j.d.warnings[HP_MODE_AUTO].v[0],
+	                    "the decision for auto turns rests on 1 waiver of a failed rule: see "
+	                    "'waived'");
+	judged_free(&r);
+	/* /usr/bin fails too: a waiver of /bin alone leaves the rule failed */
+	judge(&r, "false", "true", "true", waive_bin, NULL, NULL);
+	assert_int_equal(result_of(&r, "dirs"), HP_RESULT_FAIL);
+	assert_int_equal(r.j.d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+	assert_int_equal(r.j.d.waived[HP_MODE_AUTO].n, 0);
+	assert_string_equal(r.j.d.reasons[HP_MODE_AUTO].v[0], "rule 'dirs' failed (see the rule)");
+	judged_free(&r);
+	/* ... and both waived, waived */
+	judge(&r, "false", "true", "true", waive_both, NULL, NULL);
+	assert_int_equal(result_of(&r, "dirs"), HP_RESULT_WAIVED);
+	assert_int_equal(r.j.d.decision[HP_MODE_AUTO], HP_DECISION_SPLIT);
+	judged_free(&r);
+	/* a waiver for another provider does not apply */
+	judge(&r, "false", "true", "false",
+	      "waivers:\n  - {rule: dirs, provider: e2b, justification: j, expires: 2027-01-31}\n",
+	      NULL, NULL);
+	assert_int_equal(result_of(&r, "dirs"), HP_RESULT_FAIL);
+	assert_int_equal(r.j.d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+	judged_free(&r);
+	/* nor one of an argument that did not fail */
+	judge(&r, "false", "true", "false",
+	      "waivers:\n  - {rule: dirs, arg: /sbin, justification: j, expires: 2027-01-31}\n",
+	      NULL, NULL);
+	assert_int_equal(result_of(&r, "dirs"), HP_RESULT_FAIL);
+	judged_free(&r);
+	/* a rule that passes stays a pass, waiver or not */
+	judge(&r, "false", "false", "false", waive_both, NULL, NULL);
+	assert_int_equal(result_of(&r, "dirs"), HP_RESULT_PASS);
+	assert_int_equal(r.j.d.waived[HP_MODE_AUTO].n, 0);
+	assert_int_equal(r.j.d.warnings[HP_MODE_AUTO].n, 0);
+	judged_free(&r);
+}
+
+static void test_apply_never_waives_unknown(void **state)
+{
+	(void)state;
+	judged r;
+	/* sudo unknown: the rule is an error, and its waiver is refused */
+	judge(&r, "unknown", "false", "false",
+	      "waivers:\n  - {rule: no-sudo, justification: j, expires: 2027-01-31}\n", NULL, NULL);
+	assert_int_equal(result_of(&r, "no-sudo"), HP_RESULT_ERROR);
+	assert_int_equal(r.j.d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+	assert_int_equal(r.j.d.waived[HP_MODE_AUTO].n, 0);
+	assert_int_equal(r.j.notes.n, 1);
+	assert_string_equal(r.j.notes.v[0],
+	                    "the waiver of rule 'no-sudo' at w.yaml:2:5 is refused: the rule is an "
+	                    "error (unknown), and no waiver can waive an unknown");
+	judged_free(&r);
+	/* /bin fails and /usr/bin is unknown: waiving both items waives nothing */
+	judge(&r, "false", "true", "unknown", waive_both, NULL, NULL);
+	assert_int_not_equal(result_of(&r, "dirs"), HP_RESULT_WAIVED);
+	assert_int_equal(r.j.d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+	assert_int_equal(r.j.d.waived[HP_MODE_AUTO].n, 0);
+	assert_int_equal(r.j.notes.n, 1);
+	assert_non_null(strstr(r.j.notes.v[0], "the waiver of rule 'dirs' at w.yaml:2:5 is refused: "));
+	assert_non_null(strstr(r.j.notes.v[0], "no waiver can waive"));
+	judged_free(&r);
+	/* a skipped check (offline) is no failure to waive either */
+	judge(&r, "skipped", "false", "false",
+	      "waivers:\n  - {rule: no-sudo, justification: j, expires: 2027-01-31}\n", NULL, NULL);
+	assert_int_equal(result_of(&r, "no-sudo"), HP_RESULT_SKIPPED);
+	assert_int_equal(r.j.d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+	assert_string_equal(r.j.notes.v[0],
+	                    "the waiver of rule 'no-sudo' at w.yaml:2:5 is refused: the rule is "
+	                    "skipped, and no waiver can waive a check that did not run");
+	judged_free(&r);
+}
+
+static void test_only_and_skip(void **state)
+{
+	(void)state;
+	judged r;
+	/* everything passes, but --skip dirs: dirs skipped, never a pass, no split */
+	judge(&r, "false", "false", "false", NULL, NULL, "dirs");
+	assert_int_equal(result_of(&r, "dirs"), HP_RESULT_SKIPPED);
+	assert_int_equal(result_of(&r, "no-sudo"), HP_RESULT_PASS);
+	assert_int_equal(r.j.d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+	assert_string_equal(r.j.d.reasons[HP_MODE_AUTO].v[0],
+	                    "rule 'dirs' was not checked (see the rule)");
+	assert_string_equal(r.j.notes.v[0],
+	                    "1 rule was left out with --only or --skip: a rule that is not checked "
+	                    "never passes, so no mode it counts for is split");
+	judged_free(&r);
+	/* --only no-sudo leaves dirs out the same way */
+	judge(&r, "false", "false", "false", NULL, "no-sudo", NULL);
+	assert_int_equal(result_of(&r, "dirs"), HP_RESULT_SKIPPED);
+	assert_int_equal(result_of(&r, "no-sudo"), HP_RESULT_PASS);
+	assert_int_equal(r.j.d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+	judged_free(&r);
+	/* a skipped rule loses its waiver: it was not checked, so nothing is waived */
+	judge(&r, "false", "true", "false", waive_bin, NULL, "dirs");
+	assert_int_equal(result_of(&r, "dirs"), HP_RESULT_SKIPPED);
+	assert_null(r.j.rules[1].waiver);
+	assert_int_equal(r.j.d.waived[HP_MODE_AUTO].n, 0);
+	assert_int_equal(r.j.d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+	judged_free(&r);
+	/* --only of every rule: nothing left out, no note, a split */
+	judge(&r, "false", "false", "false", NULL, NULL, NULL);
+	assert_int_equal(r.j.notes.n, 0);
+	assert_int_equal(r.j.d.decision[HP_MODE_AUTO], HP_DECISION_SPLIT);
+	judged_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_dates),
 	    cmocka_unit_test(test_today),
 	    cmocka_unit_test(test_load),
+	    cmocka_unit_test(test_apply_waives_every_item),
+	    cmocka_unit_test(test_apply_never_waives_unknown),
+	    cmocka_unit_test(test_only_and_skip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
