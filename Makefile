@@ -29,11 +29,7 @@ G := $(B)/gen
 # and hardening, so the user's -O or -g wins, and before the project's
 # warnings, which no flag given turns off. A _FORTIFY_SOURCE the user sets
 # (dpkg-buildflags does) replaces the project's own, never redefines it.
-# WERROR is turned off by tests/mutate/run.sh alone: a mutant is a one-line
-# bug, and a warning it draws (a fall-through, a variable left unused) is
-# not what it tests.
-WERROR := -Werror
-WARN := -std=c11 -Wall -Wextra $(WERROR) -Wpedantic $(EXTRA_CFLAGS)
+WARN := -std=c11 -Wall -Wextra -Werror -Wpedantic $(EXTRA_CFLAGS)
 FORTIFY := $(if $(findstring _FORTIFY_SOURCE,$(CPPFLAGS) $(CFLAGS)),,$(FORTIFY_CPPFLAGS))
 CPPFLAGS_ALL := -D_GNU_SOURCE -I. -Iruntime -Icompiler -I$(G) $(FORTIFY) $(CPPFLAGS)
 CFLAGS_ALL := $(OPTFLAGS) $(HARDEN_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(WARN) \
