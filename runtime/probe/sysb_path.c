@@ -372,9 +372,9 @@ static hp_tri entry_changeable(hp_sysbackend *s, int dfd, const char *dir, const
 }
 
 /* The names in dir whose file the role could change (entry_changeable),
- * sorted. A directory that does not exist, or that the role cannot reach,
- * holds nothing it could change through it: the empty list. One it can
- * reach but not list is unknown (it could write a name it knows), as is a
+ * sorted. A directory that does not exist, that the role cannot reach or
+ * cannot search, holds nothing it could change through it: the empty
+ * list. One it can search but not list is unknown (it could write a name it knows), as is a
  * directory past ENTRIES_MAX entries or any entry not decided. */
 static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *dir, hp_pool *pool)
 {
@@ -398,6 +398,15 @@ static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *di
 		close(pfd);
 		return hp_probe_sysb_unknown(pool, p, "%s: not a directory (%s)", dir,
 		                             hp_os_ftype_name(fi.type));
+	}
+	/* a directory the role cannot search keeps every name in it out of
+	 * its reach (one it owns it can chmod: writable()'s answer) */
+	t = access_for(s, pfd, HP_ACC_EXEC, &e);
+	if (t != HP_TRUE) {
+		close(pfd);
+		if (t == HP_UNKNOWN)
+			return hp_probe_sysb_unknown(pool, p, "%s: %s", dir, e.msg);
+		return hp_v_list(NULL, 0);
 	}
 	int dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
 	int err = errno;

@@ -427,6 +427,11 @@ static void test_writable_entries(void **state)
 	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/usr/games"), "{}");
 	assert_string_equal(
 	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/var/lib/hangar-ctl"), "{}");
+	/* searchable, not readable: it could write a name it knows */
+	fx_dir(f->dir, "opt/hidden", 0711, 0, 0);
+	fx_file(f->dir, "opt/hidden/wide", "#!", 0666, 0, 0);
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/opt/hidden"),
+	                    "{ \"wide\" }");
 	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/etc/passwd"),
 	                    "unknown (/etc/passwd: not a directory (file))");
 	/* hangar owns its own file, nothing of the agent's */
