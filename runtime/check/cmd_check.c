@@ -257,7 +257,10 @@ int hp_cmd_check(int argc, char **argv)
 		                      .json = json,
 		                      .colour = !json && !output && hp_color_for_fd(STDOUT_FILENO),
 		                      .sidecar_env = getenv("HANGAR_K8S_DRIVER_SIDECAR"),
-		                      .envd_env = getenv(HP_ENVD_SETTING)};
+		                      .envd_env = getenv(HP_ENVD_SETTING),
+		                      .container = container,
+		                      .container_roles = roles,
+		                      .container_uid = geteuid()};
 		const char *penv = getenv("HANGAR_PROVIDER");
 		vo.provider_source = provider_flag ? "--provider"
 		                     : penv && *penv ? "HANGAR_PROVIDER"
