@@ -55,6 +55,15 @@ static bool opt_of(const opt_def *d, const char *cmd)
 	return !d->cmd || strcmp(d->cmd, cmd) == 0;
 }
 
+/* A command of the other executable (hangar-policy has the compiler's). */
+static bool elsewhere(const char *name)
+{
+	for (size_t i = 0; i < sizeof g_all_commands / sizeof g_all_commands[0]; i++)
+		if (strcmp(g_all_commands[i], name) == 0)
+			return true;
+	return false;
+}
+
 static const hp_command *find(const char *name)
 {
 	for (size_t i = 0; i < g_ncmds; i++)
@@ -536,6 +545,12 @@ int hp_cmd_help(int argc, char **argv)
 		print_usage(stdout);
 	} else {
 		const hp_command *c = find(o.operands[0]);
+		if (!c && elsewhere(o.operands[0])) {
+			hp_cli_error("help", "'%s' is a command of hangar-policy, which has the compiler; "
+			                     "this program runs compiled policies only",
+			             o.operands[0]);
+			return HP_EXIT_USAGE;
+		}
 		if (!c) {
 			const char *s = suggest_command(o.operands[0]);
 			if (s)
@@ -586,14 +601,13 @@ int hp_cli_main(const char *prog, const hp_command *cmds, size_t ncmds, int argc
 	}
 	const hp_command *c = find(a);
 	if (!c) {
-		for (size_t i = 0; i < sizeof g_all_commands / sizeof g_all_commands[0]; i++)
-			if (strcmp(g_all_commands[i], a) == 0) {
-				fprintf(stderr,
-				        "%s: '%s' is a command of hangar-policy, which has the "
-				        "compiler; this program runs compiled policies only\n",
-				        prog, a);
-				return HP_EXIT_USAGE;
-			}
+		if (elsewhere(a)) {
+			fprintf(stderr,
+			        "%s: '%s' is a command of hangar-policy, which has the "
+			        "compiler; this program runs compiled policies only\n",
+			        prog, a);
+			return HP_EXIT_USAGE;
+		}
 		const char *s = suggest_command(a);
 		if (s)
 			fprintf(stderr, "%s: unknown command '%s'; did you mean '%s'?\n", prog, a, s);
