@@ -167,8 +167,10 @@ static void source_of(hp_buf *b, const hp_run_view *run, const hp_role_result *r
 			if (v.probe != (hp_probe_id)f->probe || (v.role != -1 && v.role != (int)f->role) ||
 			    !has_arg || !hp_value_equal(v.arg, &arg))
 				continue;
+			/* the file as the operator named it, whole (an escaped
+			 * name is cut at 64 bytes, and a checkout's path is longer) */
 			hp_esc_buf eb;
-			hp_buf_printf(b, " (%s:%u", hp_escs(&eb, v.file), v.line);
+			hp_buf_printf(b, " (%s:%u", v.file, v.line);
 			if (v.container)
 				hp_buf_printf(b, ", container %s", hp_escs(&eb, v.container));
 			hp_buf_putc(b, ')');

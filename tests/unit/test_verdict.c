@@ -200,7 +200,7 @@ static void test_user_sources(void **state)
 	hp_bc *bc = load(src);
 	hp_facts *f = hp_probe_facts_new();
 	hp_err err;
-	if (!hp_probe_facts_load(f, "f.yaml", facts, strlen(facts), &err))
+	if (!hp_probe_facts_load(f, "a-facts-file-whose-name-is-longer-than-the-sixty-four-bytes-a-message-quotes.yaml", facts, strlen(facts), &err))
 		fail_msg("%s", err.msg);
 	hp_eval ev;
 	assert_true(hp_eval_run(bc, hp_probe_facts_backend(f), NULL, 0, NULL, &ev, &err));
@@ -210,8 +210,8 @@ static void test_user_sources(void **state)
 	hp_verdict(&run, &o, &b);
 	assert_non_null(strstr(
 	    b.data, "agent  user a (uid 1000), from the policy's role agent: base from "
-	            "env(\"WHO\") (f.yaml:2), then user_by_uid(1000) (f.yaml:3); who as the policy "
-	            "sets it; the user from user(\"a\") (f.yaml:4)\n"));
+	            "env(\"WHO\") (a-facts-file-whose-name-is-longer-than-the-sixty-four-bytes-a-message-quotes.yaml:2), then user_by_uid(1000) (a-facts-file-whose-name-is-longer-than-the-sixty-four-bytes-a-message-quotes.yaml:3); who as the policy "
+	            "sets it; the user from user(\"a\") (a-facts-file-whose-name-is-longer-than-the-sixty-four-bytes-a-message-quotes.yaml:4)\n"));
 	hp_buf_free(&b);
 	/* --container: the user the container runs as, not phase one's */
 	o.container = "c1";
