@@ -365,6 +365,7 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 	case HP_PROBE_SETUID_IMAGE:
 	case HP_PROBE_COMMAND_FILES:
 	case HP_PROBE_TREE_WRITABLE:
+	case HP_PROBE_WRITABLE_ENTRIES:
 	case HP_PROBE_SUDO:
 	case HP_PROBE_SUDOERS_GRANTS:
 	case HP_PROBE_CAPS_EFFECTIVE:
