@@ -211,7 +211,7 @@ struct hp_expr {
 typedef enum {
 	HP_ST_REQUIRE, /* holds when expr is true */
 	HP_ST_FORBID,  /* holds when expr is false */
-	HP_ST_FOR,     /* for var in expr [max N] [allow|forbid empty] { body } */
+	HP_ST_FOR,     /* for var in expr [max N] [allow|never empty] { body } */
 } hp_stmt_kind;
 
 /* What a loop over an empty list means. Unsaid, it is unknown (a loop over
@@ -219,7 +219,7 @@ typedef enum {
 typedef enum {
 	HP_EMPTY_UNSAID, /* no clause: unknown */
 	HP_EMPTY_ALLOW,  /* `allow empty`: the loop holds */
-	HP_EMPTY_FORBID, /* `forbid empty`: unknown, said on purpose */
+	HP_EMPTY_NEVER, /* `never empty`: unknown, said on purpose */
 } hp_loop_empty;
 
 /* Iteration bound of a loop without `max`, and the largest `max` allowed. */

@@ -16,7 +16,7 @@
 /* A loop over a list param that says nothing of an empty list: any list
  * param can be emptied by the caller (`check --param NAME=`), and then the
  * loop checks nothing. It is unknown then (never a pass), but the author
- * should say which is meant: `forbid empty` or `allow empty`. */
+ * should say which is meant: `never empty` or `allow empty`. */
 static void warn_empty_loop(hp_checker *c, const hp_stmt *s)
 {
 	const hp_decl *ps[8];
@@ -32,7 +32,7 @@ static void warn_empty_loop(hp_checker *c, const hp_stmt *s)
 		    "loop then checks nothing, and its assertions are unknown",
 		    s->var, ps[i]->name, none ? "is empty by default" : "can be empty",
 		    ps[i]->name);
-		hp_diag_help(g, "say what an empty list means: `forbid empty` (unknown, never a "
+		hp_diag_help(g, "say what an empty list means: `never empty` (unknown, never a "
 		                "pass) or `allow empty` (the loop holds) before the '{'");
 		return;
 	}

@@ -77,7 +77,7 @@ static void dstmts(hp_buf *b, const hp_stmt *s, int depth)
 		if (s->kind == HP_ST_FOR) {
 			static const char *const empty_clause[] = {
 			    [HP_EMPTY_UNSAID] = "", [HP_EMPTY_ALLOW] = " allow-empty",
-			    [HP_EMPTY_FORBID] = " forbid-empty"};
+			    [HP_EMPTY_NEVER] = " never-empty"};
 			hp_buf_printf(b, "(for %s max %u%s%s ", s->var, s->max,
 			              s->max_given ? "!" : "", empty_clause[s->empty]);
 			dexpr(b, s->expr);

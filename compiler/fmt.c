@@ -352,7 +352,7 @@ static void stmt(fmt *f, const hp_stmt *s, int depth)
 		snprintf(head, sizeof head, "for %s in ", s->var);
 		static const char *const empty_clause[] = {
 		    [HP_EMPTY_UNSAID] = "", [HP_EMPTY_ALLOW] = " allow empty",
-		    [HP_EMPTY_FORBID] = " forbid empty"};
+		    [HP_EMPTY_NEVER] = " never empty"};
 		char tail[48];
 		if (s->max_given)
 			snprintf(tail, sizeof tail, " max %u%s {", s->max, empty_clause[s->empty]);

@@ -189,11 +189,11 @@ stmt:
 	;
 
 /* What a loop over an empty list means: unsaid (unknown, and lint asks),
- * `allow empty` (it holds) or `forbid empty` (unknown, said on purpose). */
+ * `allow empty` (it holds) or `never empty` (unknown, said on purpose). */
 empty_opt:
 	%empty			{ $$ = HP_EMPTY_UNSAID; }
 	| ALLOW EMPTY		{ $$ = HP_EMPTY_ALLOW; }
-	| FORBID EMPTY		{ $$ = HP_EMPTY_FORBID; }
+	| NEVER EMPTY		{ $$ = HP_EMPTY_NEVER; }
 	;
 
 prov_items:

@@ -239,8 +239,12 @@ hp_tri hp_os_sudo_classify(const hp_sudo_run *run, const hp_sudo_opts *o, hp_err
 static hp_tri run_candidate(int fd, const hp_sudo_opts *o, hp_err *why)
 {
 	static const char *const a_true[] = {"sudo", "-n", "-k", "--", "true", NULL};
-	static const char *const a_list[] = {"sudo", "-n", "-l", NULL};
-	static const char *const names[] = {"sudo -n -k true", "sudo -n -l"};
+	/* -k on both: cached credentials are ignored (no process of the agent
+	 * but this one would hold them), and sudo then neither reads nor writes
+	 * the agent's timestamp file: without it `sudo -l` creates
+	 * /run/sudo/ts/AGENT and appends a record on every check */
+	static const char *const a_list[] = {"sudo", "-n", "-k", "-l", NULL};
+	static const char *const names[] = {"sudo -n -k true", "sudo -n -k -l"};
 	const char *const *runs[] = {a_true, a_list};
 	hp_tri t[2];
 	hp_err e[2];

@@ -16,7 +16,7 @@
  * cannot grant root: false for that candidate. One that the agent could
  * write or replace is not run: unknown.
  *
- * Each verified candidate runs twice, `sudo -n -k -- true` and `sudo -n -l`
+ * Each verified candidate runs twice, `sudo -n -k -- true` and `sudo -n -k -l`
  * (C.26, C.27), both at once (two independent processes, each with its
  * own deadline, output pipe and process group), never -R or -h: executed from its verified descriptor
  * (execveat with AT_EMPTY_PATH, C.25), no PATH lookup, in a new session

@@ -49,7 +49,7 @@ result hangar-user $ok
 # agent-no-sudo: sudo run live as the agent (both questions), and sudoers
 ok=0
 as_agent_sudo env -i PATH=/usr/bin:/bin sudo -n -k true </dev/null >/dev/null 2>&1 && ok=1
-as_agent_sudo env -i PATH=/usr/bin:/bin sudo -n -l </dev/null >/dev/null 2>&1 && ok=1
+as_agent_sudo env -i PATH=/usr/bin:/bin sudo -n -k -l </dev/null >/dev/null 2>&1 && ok=1
 if grep -rqsE "^[[:space:]]*($AGENT_USER|%|ALL)" /etc/sudoers /etc/sudoers.d 2>/dev/null; then
 	for g in $(id -nG "$AGENT_USER"); do
 		grep -rqsE "^[[:space:]]*(%$g|$AGENT_USER|ALL)[[:space:]]" /etc/sudoers /etc/sudoers.d && ok=1

@@ -282,7 +282,7 @@ static void test_semantics(void **state)
 
 /* A loop over an empty list is unknown, with a sentence naming the loop,
  * its list and the params it comes from, unless it says `allow empty`;
- * `forbid empty` says the default on purpose. The compiler emits NONEMPTY
+ * `never empty` says the default on purpose. The compiler emits NONEMPTY
  * before every FOR but an `allow empty` one. */
 static const char empty_src[] =
     "policy \"t\" version 1\n"
@@ -292,7 +292,7 @@ static const char empty_src[] =
     "  forbid g == \"sudo\" } } }\n"
     "rule allowed \"a\" { as root { for g in user(\"u\").groups allow empty {\n"
     "  forbid g == \"sudo\" } } }\n"
-    "rule forbidden \"f\" { as root { for g in l max 4 forbid empty {\n"
+    "rule forbidden \"f\" { as root { for g in l max 4 never empty {\n"
     "  forbid g == \"sudo\" } } }\n";
 
 static void test_empty_loops(void **state)
@@ -353,7 +353,7 @@ static void test_empty_loop_warning(void **state)
 	    "  for g in l { forbid g == \"x\" }\n"
 	    "  for g in split(p, \":\") { forbid g == \"x\" }\n"
 	    "  for g in l allow empty { forbid g == \"x\" }\n"
-	    "  for g in l forbid empty { forbid g == \"x\" }\n"
+	    "  for g in l never empty { forbid g == \"x\" }\n"
 	    "  for g in l & { \"b\" } { forbid g == \"x\" } } }\n";
 	hp_diags d;
 	hp_diags_init(&d);
@@ -363,7 +363,7 @@ static void test_empty_loop_warning(void **state)
 	for (size_t i = 0; i < d.n; i++)
 		hp_buf_printf(&b, "%u:%u %s: %s | help: %s\n", d.v[i].span.line, d.v[i].span.col,
 		              hp_diag_code_names[d.v[i].code], d.v[i].msg, d.v[i].help ? d.v[i].help : "");
-	const char *want = "'for g' goes over param 'l', which can be empty (`--param l=` empties it): the loop then checks nothing, and its assertions are unknown | help: say what an empty list means: `forbid empty` (unknown, never a pass) or `allow empty` (the loop holds) before the '{'";
+	const char *want = "'for g' goes over param 'l', which can be empty (`--param l=` empties it): the loop then checks nothing, and its assertions are unknown | help: say what an empty list means: `never empty` (unknown, never a pass) or `allow empty` (the loop holds) before the '{'";
 	char both[1024];
 	snprintf(both, sizeof both, "6:12 empty-loop: %s\n10:12 empty-loop: %s\n", want, want);
 	assert_string_equal(b.data ? b.data : "", both);

@@ -163,7 +163,7 @@ static void test_loop_clauses(void **state)
 	    "param l = { \"a\" }\n"
 	    "role root = uid 0\n"
 	    "rule r \"t\" { as root { for g in l   max 3   allow\n empty { forbid g == \"x\" }\n"
-	    " for h in l forbid empty # why\n { require h == \"a\" } for i in l { require i == "
+	    " for h in l never empty # why\n { require h == \"a\" } for i in l { require i == "
 	    "\"a\" } } }\n";
 	hp_diags d;
 	hp_program *p = parse("x.hpol", in, sizeof in - 1, true, &d);
@@ -181,7 +181,7 @@ static void test_loop_clauses(void **state)
 	                            "        for g in l max 3 allow empty {\n"
 	                            "            forbid g == \"x\"\n"
 	                            "        }\n"
-	                            "        for h in l forbid empty {  # why\n"
+	                            "        for h in l never empty {  # why\n"
 	                            "            require h == \"a\"\n"
 	                            "        }\n"
 	                            "        for i in l {\n"
