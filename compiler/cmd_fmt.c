@@ -13,18 +13,21 @@
 #include "check/commands.h"
 #include "fmt.h"
 #include "front.h"
+#include "udiff.h"
 
 const char hp_help_fmt[] =
-    "Without --check or --write each file's canonical text is printed on\n"
+    "--diff prints, for each file not in the canonical layout, a unified diff\n"
+    "from it to the canonical text (as --check, exit status 1 when there is one).\n"
+    "Without --check, --diff or --write each file's canonical text is printed on\n"
     "standard output. FILE '-' is standard input (not with --write).\n"
     "A file with a syntax error is not formatted: its diagnostics are printed.\n"
     "\n"
-    "exit status: 0 done, 1 --check found a file to change, 2 bad usage or a\n"
+    "exit status: 0 done, 1 --check or --diff found a file to change, 2 bad usage or a\n"
     "file that cannot be read or has a syntax error, 4 a file or standard output\n"
     "that cannot be written, or a layout that would change the policy's meaning\n"
     "(a bug in fmt).\n";
 
-enum { MODE_PRINT, MODE_CHECK, MODE_WRITE };
+enum { MODE_PRINT, MODE_CHECK, MODE_WRITE, MODE_DIFF };
 
 /* The tree dump of text parsed alone, or NULL on a syntax error. */
 static char *tree_of(const char *name, const char *text, size_t len, hp_program **pp, hp_diags *d)
@@ -88,6 +91,15 @@ static int format_one(const char *path, const char *text, size_t tlen, int mode,
 	if (mode == MODE_PRINT) {
 		if (!hp_cli_write_stdout("fmt", out.data, out.len))
 			rc = HP_EXIT_CANNOT_RUN;
+	} else if (mode == MODE_DIFF) {
+		hp_buf df = {0};
+		char *a = hp_xasprintf("a/%s", path), *b = hp_xasprintf("b/%s", path);
+		hp_udiff(&df, a, src->text, src->len, b, out.data, out.len);
+		if (df.len && !quiet && !hp_cli_write_stdout("fmt", df.data, df.len))
+			rc = HP_EXIT_CANNOT_RUN;
+		free(a);
+		free(b);
+		hp_buf_free(&df);
 	} else if (mode == MODE_CHECK) {
 		if (*changed && !quiet && (printf("%s\n", path) < 0 || fflush(stdout) != 0)) {
 			hp_cli_error("fmt", "standard output: %s", strerror(errno));
@@ -114,7 +126,7 @@ done:
 int hp_cmd_fmt(int argc, char **argv)
 {
 	int mode = MODE_PRINT;
-	bool quiet = false;
+	bool quiet = false, diff = false;
 	hp_opts o;
 	hp_opts_begin(&o, argc, argv);
 	for (int id; (id = hp_opts_next(&o)) != HP_OPT_END;) {
@@ -131,6 +143,9 @@ int hp_cmd_fmt(int argc, char **argv)
 		case HP_OPT_fmt_quiet:
 			quiet = true;
 			break;
+		case HP_OPT_fmt_diff:
+			diff = true;
+			break;
 		}
 		if (m != MODE_PRINT) {
 			if (mode != MODE_PRINT && mode != m)
@@ -139,6 +154,10 @@ int hp_cmd_fmt(int argc, char **argv)
 			mode = m;
 		}
 	}
+	if (diff && mode == MODE_WRITE)
+		return hp_cli_usage_error("fmt", "--diff and --write exclude each other");
+	if (diff)
+		mode = MODE_DIFF; /* with or without --check: the diff instead of the names */
 	if (!o.noperands)
 		return hp_cli_usage_error("fmt", "no file to format");
 	int nstdin = 0;
@@ -172,7 +191,7 @@ int hp_cmd_fmt(int argc, char **argv)
 			status = rc;
 		any_changed |= changed;
 	}
-	if (status == HP_EXIT_OK && mode == MODE_CHECK && any_changed)
+	if (status == HP_EXIT_OK && (mode == MODE_CHECK || mode == MODE_DIFF) && any_changed)
 		status = HP_EXIT_FINDINGS;
 	return status;
 }

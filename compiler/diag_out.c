@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/version.h"
 #include "lib/utf8.h"
@@ -117,6 +118,73 @@ int hp_diag_recs_add(hp_diag_recs *r, const hp_diag *g)
 	return 1;
 }
 
+int hp_diag_recs_add_at(hp_diag_recs *r, const char *path, uint32_t line, uint32_t col,
+                        hp_severity sev, hp_diag_code code, const char *msg)
+{
+	hp_diag_rec x;
+	memset(&x, 0, sizeof x);
+	x.path = hp_xstrdup(path);
+	x.has_pos = line > 0;
+	x.line = line;
+	x.col = x.ccol = col ? col : 1;
+	x.end_col = x.end_ccol = x.col + 1;
+	x.sev = sev;
+	x.code = code;
+	x.msg = hp_xstrdup(msg);
+	r->v = hp_xgrow(r->v, &r->cap, r->n + 1, sizeof *r->v);
+	r->v[r->n++] = x;
+	return 1;
+}
+
+/* Workflow command text: % and line breaks escaped; in a property also
+ * ':' and ','. */
+static void gh_escape(hp_buf *b, const char *s, bool property)
+{
+	for (; s && *s; s++) {
+		if (*s == '%')
+			hp_buf_puts(b, "%25");
+		else if (*s == '\r')
+			hp_buf_puts(b, "%0D");
+		else if (*s == '\n')
+			hp_buf_puts(b, "%0A");
+		else if (property && *s == ':')
+			hp_buf_puts(b, "%3A");
+		else if (property && *s == ',')
+			hp_buf_puts(b, "%2C");
+		else
+			hp_buf_putc(b, *s);
+	}
+}
+
+void hp_diag_recs_github(hp_buf *b, const hp_diag_recs *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const hp_diag_rec *x = &r->v[i];
+		hp_buf_printf(b, "::%s file=", x->sev == HP_SEV_ERROR ? "error" : "warning");
+		gh_escape(b, x->path, true);
+		if (x->has_pos)
+			hp_buf_printf(b, ",line=%u,col=%u,endColumn=%u", x->line, x->ccol, x->end_ccol);
+		hp_buf_puts(b, ",title=");
+		gh_escape(b, hp_diag_code_names[x->code], true);
+		hp_buf_puts(b, "::");
+		gh_escape(b, x->msg, false);
+		if (x->help) {
+			hp_buf_puts(b, "%0Ahelp: ");
+			gh_escape(b, x->help, false);
+		}
+		if (x->note) {
+			hp_buf_puts(b, "%0Anote: ");
+			gh_escape(b, x->note, false);
+			if (x->note_path) {
+				hp_buf_puts(b, " (");
+				gh_escape(b, x->note_path, false);
+				hp_buf_printf(b, ":%u:%u)", x->note_line, x->note_col);
+			}
+		}
+		hp_buf_putc(b, '\n');
+	}
+}
+
 void hp_diag_recs_free(hp_diag_recs *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
@@ -177,24 +245,36 @@ void hp_diag_recs_json(hp_buf *b, const hp_diag_recs *r)
 	hp_buf_puts(b, r->n ? "\n]}\n" : "]}\n");
 }
 
-/* A relative URI reference for a path: unreserved bytes and '/' kept,
- * everything else percent-encoded. */
-static void uri(hp_buf *b, const char *path)
+/* A path as URI text: unreserved bytes and '/' kept, everything else
+ * percent-encoded (so it needs no JSON escaping). */
+static void uri_raw(hp_buf *b, const char *path)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	hp_buf enc = {0};
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		    (*p >= '0' && *p <= '9') || strchr("-._~/", *p))
-			hp_buf_putc(&enc, (char)*p);
+			hp_buf_putc(b, (char)*p);
 		else {
-			hp_buf_putc(&enc, '%');
-			hp_buf_putc(&enc, hex[*p >> 4]);
-			hp_buf_putc(&enc, hex[*p & 15]);
+			hp_buf_putc(b, '%');
+			hp_buf_putc(b, hex[*p >> 4]);
+			hp_buf_putc(b, hex[*p & 15]);
 		}
 	}
-	hp_buf_json_string(b, enc.data ? enc.data : "");
-	hp_buf_free(&enc);
+}
+
+/* "artifactLocation": an absolute path as a file:// URI, a relative one
+ * relative to SRCROOT (the directory lint ran in). */
+static void artifact(hp_buf *b, const char *path)
+{
+	hp_buf_puts(b, "{\"artifactLocation\": {\"uri\": \"");
+	if (path[0] == '/') {
+		hp_buf_puts(b, "file://");
+		uri_raw(b, path);
+		hp_buf_puts(b, "\"}");
+	} else {
+		uri_raw(b, path);
+		hp_buf_puts(b, "\", \"uriBaseId\": \"SRCROOT\"}");
+	}
 }
 
 void hp_diag_recs_sarif(hp_buf *b, const hp_diag_recs *r)
@@ -204,6 +284,7 @@ void hp_diag_recs_sarif(hp_buf *b, const hp_diag_recs *r)
 	               "      \"tool\": {\n        \"driver\": {\n"
 	               "          \"name\": \"hangar-policy\",\n");
 	hp_buf_printf(b, "          \"version\": \"%s\",\n", HP_VERSION);
+	hp_buf_printf(b, "          \"informationUri\": \"%s\",\n", HP_INFORMATION_URI);
 	hp_buf_puts(b, "          \"rules\": [");
 	for (int i = 0; i < HP_DG_COUNT; i++) {
 		hp_buf_printf(b,
@@ -212,8 +293,18 @@ void hp_diag_recs_sarif(hp_buf *b, const hp_diag_recs *r)
 		hp_buf_json_string(b, hp_diag_code_docs[i]);
 		hp_buf_puts(b, "}}");
 	}
-	hp_buf_puts(b, "\n          ]\n        }\n      },\n"
-	               "      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
+	hp_buf_puts(b, "\n          ]\n        }\n      },\n");
+	/* lint ran to its end: finding errors in policies is what it is for */
+	hp_buf_puts(b, "      \"invocations\": [{\"executionSuccessful\": true}],\n");
+	/* relative paths are relative to the directory lint ran in */
+	char *cwd = getcwd(NULL, 0);
+	if (cwd) {
+		hp_buf_puts(b, "      \"originalUriBaseIds\": {\"SRCROOT\": {\"uri\": \"file://");
+		uri_raw(b, cwd);
+		hp_buf_puts(b, strcmp(cwd, "/") ? "/\"}},\n" : "\"}},\n");
+		free(cwd);
+	}
+	hp_buf_puts(b, "      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
 	for (size_t i = 0; i < r->n; i++) {
 		const hp_diag_rec *x = &r->v[i];
 		hp_buf_printf(
@@ -230,17 +321,31 @@ void hp_diag_recs_sarif(hp_buf *b, const hp_diag_recs *r)
 		}
 		hp_buf_json_string(b, msg->data);
 		hp_buf_free(msg);
-		hp_buf_puts(
-		    b,
-		    "}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
-		uri(b, x->path);
-		hp_buf_puts(b, "}");
+		hp_buf_puts(b, "}, \"locations\": [{\"physicalLocation\": ");
+		artifact(b, x->path);
 		if (x->has_pos)
 			hp_buf_printf(b,
 			              ", \"region\": {\"startLine\": %u, \"startColumn\": %u, "
 			              "\"endLine\": %u, \"endColumn\": %u}",
 			              x->line, x->ccol, x->line, x->end_ccol);
-		hp_buf_puts(b, "}}]}");
+		hp_buf_puts(b, "}}]");
+		/* a note with a place of its own (where a duplicate was first
+		 * declared, an include chain) is a related location */
+		if (x->note && x->note_path) {
+			hp_buf_puts(b, ", \"relatedLocations\": [{\"id\": 1, \"physicalLocation\": ");
+			artifact(b, x->note_path);
+			if (x->note_line)
+				hp_buf_printf(b, ", \"region\": {\"startLine\": %u, \"startColumn\": %u}",
+				              x->note_line, x->note_col ? x->note_col : 1);
+			hp_buf_puts(b, "}, \"message\": {\"text\": ");
+			hp_buf_json_string(b, x->note);
+			hp_buf_puts(b, "}}]");
+		} else if (x->note) {
+			hp_buf_puts(b, ", \"relatedLocations\": [{\"id\": 1, \"message\": {\"text\": ");
+			hp_buf_json_string(b, x->note);
+			hp_buf_puts(b, "}}]");
+		}
+		hp_buf_puts(b, "}");
 	}
 	hp_buf_puts(b, r->n ? "\n      ]\n    }\n  ]\n}\n" : "]\n    }\n  ]\n}\n");
 }

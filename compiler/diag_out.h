@@ -38,7 +38,14 @@ typedef struct {
  * file included by several linted files is reported once). Returns 1 when
  * added. */
 int hp_diag_recs_add(hp_diag_recs *r, const hp_diag *g);
+/* Append a diagnostic of a file that is not a policy (a waiver file), at
+ * line:col (0: no position). Returns 1 when added. */
+int hp_diag_recs_add_at(hp_diag_recs *r, const char *path, uint32_t line, uint32_t col,
+                        hp_severity sev, hp_diag_code code, const char *msg);
 void hp_diag_recs_free(hp_diag_recs *r);
+/* GitHub Actions workflow commands, one a line:
+ *   ::error file=F,line=L,col=C,endColumn=E,title=CODE::message */
+void hp_diag_recs_github(hp_buf *b, const hp_diag_recs *r);
 /* The version of lint's JSON shape: raised when a field changes meaning or
  * goes away (adding one does not). */
 #define HP_LINT_JSON_FORMAT_VERSION 1

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ytree.h"
+#include "check/ytree.h"
 
 typedef struct {
 	const hp_ytree *t;
@@ -17,10 +17,10 @@ typedef struct {
 
 static const char *const file_keys[] = {"version", "policy", "provider",    "env",
                                         "params",  "documents", "facts_files", "facts",
-                                        "cases",   NULL};
+                                        "waivers", "cases",   NULL};
 static const char *const case_keys[] = {"name",      "policy",      "provider", "env",
                                         "params",    "documents",   "facts_files", "facts",
-                                        "expect",    NULL};
+                                        "waivers",   "expect",    NULL};
 static const char *const expect_keys[] = {"decision", "modes", "rules", "other_rules", NULL};
 
 static char *resolve(const rd *r, const char *p)
@@ -76,13 +76,13 @@ static bool name_map(const rd *r, const hp_ynode *n, const char *what, hp_strv *
 	return true;
 }
 
-static bool facts_files(const rd *r, const hp_ynode *n, hp_strv *out)
+static bool path_list(const rd *r, const hp_ynode *n, const char *what, hp_strv *out)
 {
 	if (n->kind != HP_Y_SEQ)
-		return hp_yfail(r->t, n, r->err, "facts_files must be a list of paths, not %s",
+		return hp_yfail(r->t, n, r->err, "%s must be a list of paths, not %s", what,
 		                hp_ykind_name(n));
 	for (uint32_t i = 0; i < n->n; i++) {
-		if (!want_scalar(r, n->kids[i], "a facts file"))
+		if (!want_scalar(r, n->kids[i], "a path"))
 			return false;
 		char *p = resolve(r, n->kids[i]->s);
 		hp_strv_push(out, p);
@@ -132,7 +132,7 @@ static bool lookup(const rd *r, const hp_ynode *n, const char *const *names, siz
 	return true;
 }
 
-static const char result_list[] = "pass, fail, error or skipped";
+static const char result_list[] = "pass, fail, error, skipped or waived";
 static const char decision_list[] = "split, single-user or refuse";
 static const char mode_list[] = "auto, ask, deny-risky or governed";
 
@@ -247,7 +247,9 @@ static bool common(const rd *r, const hp_ynode *m, hp_test_case *c)
 		if (!ok)
 			return false;
 	}
-	if ((n = hp_ymap_get(m, "facts_files")) && !facts_files(r, n, &c->facts_files))
+	if ((n = hp_ymap_get(m, "facts_files")) && !path_list(r, n, "facts_files", &c->facts_files))
+		return false;
+	if ((n = hp_ymap_get(m, "waivers")) && !path_list(r, n, "waivers", &c->waiver_files))
 		return false;
 	for (uint32_t i = 0; i + 1 < m->n; i += 2)
 		if (strcmp(m->kids[i]->s, "facts") == 0 &&
@@ -276,6 +278,7 @@ static void case_free(hp_test_case *c)
 	hp_strv_free(&c->doc_names);
 	hp_strv_free(&c->doc_files);
 	hp_strv_free(&c->facts_files);
+	hp_strv_free(&c->waiver_files);
 	for (size_t i = 0; i < c->ninline; i++)
 		free(c->inline_facts[i].text);
 	free(c->inline_facts);
@@ -297,6 +300,7 @@ static void case_copy(hp_test_case *to, const hp_test_case *from)
 	hp_strv_extend(&to->doc_names, &from->doc_names);
 	hp_strv_extend(&to->doc_files, &from->doc_files);
 	hp_strv_extend(&to->facts_files, &from->facts_files);
+	hp_strv_extend(&to->waiver_files, &from->waiver_files);
 	if (from->ninline) {
 		to->inline_facts = hp_xcalloc(from->ninline, sizeof *to->inline_facts);
 		for (size_t i = 0; i < from->ninline; i++) {

@@ -39,6 +39,7 @@ typedef struct {
 	hp_strv param_names, param_values; /* --param NAME=VALUE */
 	hp_strv doc_names, doc_files;      /* --document NAME=FILE */
 	hp_strv facts_files;               /* file's first, then the case's */
+	hp_strv waiver_files;              /* --waivers, file's first */
 	hp_inline_facts *inline_facts;     /* applied after the files */
 	size_t ninline;
 	/* expectations: a decision per mode (-1: not checked), rules */

@@ -356,13 +356,25 @@ void hp_testrun_case(hp_testrun *tr, const hp_test_case *c, hp_case_result *out)
 
 	env_scope e;
 	env_enter(&e, c);
+	/* waivers are read as check reads them, today from the case's clock */
+	hp_waivers w = {0};
+	int64_t today;
+	ok = hp_today(&today, &err);
+	for (size_t i = 0; ok && i < c->waiver_files.n; i++)
+		ok = hp_waivers_load_file(&w, c->waiver_files.v[i], today, &err);
+	if (ok)
+		ok = hp_waivers_check(&w, p->bc, &err);
 	hp_session s;
-	hp_session_status st = hp_session_run(p->bc, &so, &s, &err);
-	if (st == HP_SESSION_OK) {
+	hp_session_status st = ok ? hp_session_run(p->bc, &so, &s, &err) : HP_SESSION_USAGE;
+	if (!ok) {
+		error(out, err.msg);
+	} else if (st == HP_SESSION_OK) {
 		hp_run_view run = {&s.eval, s.offline, s.live_needed, &s.notes, f};
 		hp_verdict_opts vo = {.provider = (hp_provider)c->provider,
 		                      .mode = HP_MODE_ASK,
 		                      .uid_split_env = getenv("HANGAR_UID_SPLIT"),
+		                      .format = HP_FMT_TEXT,
+		                      .waivers = &w,
 		                      .sidecar_env = getenv("HANGAR_K8S_DRIVER_SIDECAR"),
 		                      .envd_env = getenv(HP_ENVD_SETTING)};
 		hp_judgement j;
@@ -377,7 +389,9 @@ void hp_testrun_case(hp_testrun *tr, const hp_test_case *c, hp_case_result *out)
 		error(out, msg);
 	}
 	env_leave(&e);
-	hp_session_free(&s);
+	if (ok)
+		hp_session_free(&s);
+	hp_waivers_free(&w);
 	hp_probe_facts_free(f);
 	hp_probe_docset_free(docs);
 	free(ov);

@@ -10,14 +10,16 @@ _hangar_policy_values() { # program, values spec, word being completed, words
 	@file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
 	@dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
 	@rule)
-		# the rule ids of the first policy on the line that is a file
-		local w rules=
+		# the rule ids of the first policy on the line that is a file; a
+		# value may list several, separated by commas
+		local w rules= done=
 		for w in "$@"; do
 			[[ $w == *.hpol || $w == *.hpb ]] && [[ -f $w ]] || continue
 			rules=$("$prog" explain --rules "$w" 2>/dev/null)
 			break
 		done
-		COMPREPLY=($(compgen -W "$rules" -- "$cur"))
+		[[ $cur == *,* ]] && done=${cur%,*},
+		COMPREPLY=($(compgen -P "$done" -W "$rules" -- "${cur##*,}"))
 		;;
 	*) COMPREPLY=($(compgen -W "$spec" -- "$cur")) ;;
 	esac

@@ -38,6 +38,20 @@ const char hp_help_check[] =
     "  4  the check could not run (an image root that cannot be opened, a\n"
     "     record or report that cannot be written)\n";
 
+/* RULE,RULE,... appended to ids (empty items ignored). */
+static void split_ids(const char *v, hp_strv *ids)
+{
+	while (*v) {
+		size_t n = strcspn(v, ",");
+		if (n) {
+			char *id = hp_xstrndup(v, n);
+			hp_strv_push(ids, id);
+			free(id);
+		}
+		v += n + (v[n] == ',');
+	}
+}
+
 /* --container: a recording made live in one container, as its own user,
  * of one role. */
 static bool container_ok(const char *name, bool offline, unsigned roles, hp_err *err)
@@ -75,9 +89,11 @@ int hp_cmd_check(int argc, char **argv)
 	hp_strv facts = {0}, names = {0}, values = {0}, documents = {0};
 	const char *policy = NULL, *root = NULL, *record = NULL, *output = NULL;
 	const char *provider_flag = NULL, *uid_split = NULL, *container = NULL;
-	static const char *const formats[] = {"text", "json"};
+	static const char *const formats[] = {"text", "json", "junit", "sarif"};
 	hp_mode mode = HP_MODE_ASK;
-	bool json = false, quiet = false;
+	hp_report_format format = HP_FMT_TEXT;
+	bool quiet = false;
+	hp_strv waiver_files = {0}, only = {0}, skip = {0};
 	unsigned roles = 0;
 	int rc = HP_EXIT_USAGE;
 	hp_err err;
@@ -105,12 +121,23 @@ int hp_cmd_check(int argc, char **argv)
 		case HP_OPT_check_uid_split:
 			uid_split = v;
 			break;
-		case HP_OPT_check_format:
-			if (strcmp(v, "json") != 0 && strcmp(v, "text") != 0) {
-				rc = hp_cli_bad_value("check", "--format", v, formats, 2);
+		case HP_OPT_check_format: {
+			int fm = hp_lookup_name(formats, 4, v);
+			if (fm < 0) {
+				rc = hp_cli_bad_value("check", "--format", v, formats, 4);
 				goto out;
 			}
-			json = strcmp(v, "json") == 0;
+			format = (hp_report_format)fm;
+			break;
+		}
+		case HP_OPT_check_waivers:
+			hp_strv_push(&waiver_files, v);
+			break;
+		case HP_OPT_check_only:
+			split_ids(v, &only);
+			break;
+		case HP_OPT_check_skip:
+			split_ids(v, &skip);
 			break;
 		case HP_OPT_check_output:
 			output = v;
@@ -213,13 +240,31 @@ int hp_cmd_check(int argc, char **argv)
 		hp_bc_free(bc);
 		goto out;
 	}
+	hp_waivers waivers = {0};
+	bool ok = hp_verdict_check_rules(bc, &only, "--only", &err) &&
+	          hp_verdict_check_rules(bc, &skip, "--skip", &err);
+	if (!ok) {
+		rc = hp_cli_usage_error("check", "%s", err.msg);
+		hp_bc_free(bc);
+		goto out;
+	}
+	int64_t today = 0;
+	if (waiver_files.n && !hp_today(&today, &err)) {
+		hp_cli_error("check", "%s", err.msg);
+		hp_bc_free(bc);
+		goto out;
+	}
+	for (size_t i = 0; i < waiver_files.n && ok; i++)
+		if (!(ok = hp_waivers_load_file(&waivers, waiver_files.v[i], today, &err)))
+			hp_cli_error("check", "%s", err.msg);
+	if (ok && !(ok = hp_waivers_check(&waivers, bc, &err)))
+		hp_cli_error("check", "%s", err.msg);
 	hp_facts *f = NULL;
-	bool ok = true;
 	hp_docset *docs = documents.n ? hp_probe_docset_new() : NULL;
 	for (size_t i = 0; i < documents.n && ok; i++)
 		if (!(ok = hp_probe_docset_add(docs, documents.v[i], &err)))
 			hp_cli_error("check", "%s", err.msg);
-	if (facts.n) {
+	if (ok && facts.n) {
 		f = hp_probe_facts_new();
 		for (size_t i = 0; i < facts.n && ok; i++)
 			if (!(ok = hp_probe_facts_load_file(f, facts.v[i], &err)))
@@ -254,8 +299,12 @@ int hp_cmd_check(int argc, char **argv)
 		                      .mode = mode,
 		                      .uid_split_flag = uid_split,
 		                      .uid_split_env = getenv("HANGAR_UID_SPLIT"),
-		                      .json = json,
-		                      .colour = !json && !output && hp_color_for_fd(STDOUT_FILENO),
+		                      .format = format,
+		                      .colour = format == HP_FMT_TEXT && !output &&
+		                                hp_color_for_fd(STDOUT_FILENO),
+		                      .waivers = &waivers,
+		                      .only = &only,
+		                      .skip = &skip,
 		                      .sidecar_env = getenv("HANGAR_K8S_DRIVER_SIDECAR"),
 		                      .envd_env = getenv(HP_ENVD_SETTING)};
 		const char *penv = getenv("HANGAR_PROVIDER");
@@ -305,9 +354,13 @@ int hp_cmd_check(int argc, char **argv)
 	free(ov);
 	hp_probe_facts_free(f);
 	hp_probe_docset_free(docs);
+	hp_waivers_free(&waivers);
 	hp_bc_free(bc);
 out:
 	hp_strv_free(&documents);
+	hp_strv_free(&waiver_files);
+	hp_strv_free(&only);
+	hp_strv_free(&skip);
 	hp_strv_free(&facts);
 	hp_strv_free(&names);
 	hp_strv_free(&values);

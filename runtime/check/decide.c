@@ -17,7 +17,12 @@
  * hangar code builds no split (the E2B family, KAN-200) never splits, and
  * there an envd that may answer without its token (the setting, wherever
  * it was seen) forbids the split too. Readiness is the decision with the
- * first cause left out: what would still block the split once it is built. */
+ * first cause left out: what would still block the split once it is built.
+ *
+ * A waived failure (check --waivers) blocks nothing, but it is no pass
+ * either: it is listed in the mode's `waived`, and a warning says the
+ * decision rests on it. A skipped rule (--only, --skip) was not checked,
+ * so it blocks like any other rule that did not pass. */
 #include "check/decide.h"
 
 #include <strings.h>
@@ -119,12 +124,26 @@ static void rule_reason(hp_strv *out, const hp_rule_outcome *r)
 		break;
 	case HP_RESULT_PASS:
 	case HP_RESULT_SKIPPED:
+	case HP_RESULT_WAIVED: /* never a reason: decide lists it as waived */
 	case HP_RESULT_COUNT:
 	default:
 		what = "was not checked";
 		break;
 	}
 	hp_strv_pushf(out, "rule '%s' %s (see the rule)", r->id, what);
+}
+
+/* A rule that did not pass: a reason against the split, or, for a waived
+ * failure, which no longer blocks, a sentence saying the decision rests on
+ * its waiver. */
+static void not_a_pass(hp_strv *reasons, hp_strv *waived, const hp_rule_outcome *r)
+{
+	if (r->result == HP_RESULT_WAIVED)
+		hp_strv_pushf(waived, "rule '%s' failed and is waived: %s (%s). Waived: %s", r->id,
+		              r->title, r->evidence ? r->evidence : "no evidence",
+		              r->waiver ? r->waiver : "no justification");
+	else
+		rule_reason(reasons, r);
 }
 
 static void setting_warnings(hp_strv *w, const hp_provider_policy *pp, const hp_uid_split *s)
@@ -246,7 +265,7 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 				continue;
 			counted++;
 			if (rules[i].result != HP_RESULT_PASS)
-				rule_reason(ready, &rules[i]);
+				not_a_pass(ready, &out->waived[m], &rules[i]);
 		}
 		/* a split that nothing checked is not proven */
 		if (counted == 0)
@@ -259,6 +278,12 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 		hp_strv_extend(reasons, ready);
 
 		hp_strv_extend(&out->warnings[m], &global_warnings);
+		if (out->waived[m].n)
+			hp_strv_pushf(&out->warnings[m],
+			              "the decision for %s turns rests on %zu waiver%s of a failed "
+			              "rule: see 'waived'",
+			              hp_mode_names[m], out->waived[m].n,
+			              out->waived[m].n == 1 ? "" : "s");
 		if (reasons->n == 0) {
 			out->decision[m] = HP_DECISION_SPLIT;
 		} else if (approval_mode((hp_mode)m) && setting->value == HP_SETTING_REQUIRED) {
@@ -283,6 +308,7 @@ void hp_decisions_free(hp_decisions *d)
 	for (int m = 0; m < HP_MODE_COUNT; m++) {
 		hp_strv_free(&d->reasons[m]);
 		hp_strv_free(&d->warnings[m]);
+		hp_strv_free(&d->waived[m]);
 		hp_strv_free(&d->ready_reasons[m]);
 	}
 }

@@ -25,6 +25,8 @@ typedef struct {
 	hp_result result;
 	hp_applies applies;   /* the (mode, provider) pairs it counts for */
 	const char *evidence; /* the deciding assertion: what was observed, where */
+	/* WAIVED: the waiver's justification, where it is and until when */
+	const char *waiver;
 } hp_rule_outcome;
 
 /* A provider condition (`split needs` or `never split when`), evaluated. */
@@ -98,6 +100,8 @@ typedef struct {
 	hp_decision decision[HP_MODE_COUNT];
 	hp_strv reasons[HP_MODE_COUNT];  /* why a mode is not split */
 	hp_strv warnings[HP_MODE_COUNT]; /* the setting's warnings and the mode's own */
+	/* the waived failures a mode's decision rests on, one sentence each */
+	hp_strv waived[HP_MODE_COUNT];
 	/* readiness: the decision once the provider builds the split (the
 	 * same as decision when it already does), and what would still
 	 * keep each mode from splitting then */

@@ -51,7 +51,8 @@ void hp_eval_free(hp_eval *ev)
 	memset(ev, 0, sizeof *ev);
 }
 
-static const char *const result_words[HP_RESULT_COUNT] = {"PASS ", "FAIL ", "ERROR", "SKIP "};
+static const char *const result_words[HP_RESULT_COUNT] = {"PASS ", "FAIL ", "ERROR", "SKIP ",
+                                                                  "WAIVE"};
 
 static void print_cond(hp_buf *b, const hp_eval *ev, hp_provider p, uint32_t i)
 {

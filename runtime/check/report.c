@@ -82,12 +82,19 @@ void hp_report_json(const hp_report *r, hp_buf *b)
 			hp_buf_json_string(b, rr->remedy);
 		else
 			hp_buf_puts(b, "null");
+		hp_buf_puts(b, ", \"waiver\": ");
+		if (rr->waiver)
+			hp_buf_json_string(b, rr->waiver);
+		else
+			hp_buf_puts(b, "null");
 		hp_buf_puts(b, "}");
 	}
 	hp_buf_puts(b, "], ");
 	json_strv_field(b, "reasons", &d->reasons[r->mode], NULL);
 	hp_buf_puts(b, ", ");
 	json_strv_field(b, "warnings", &d->warnings[r->mode], r->notes);
+	hp_buf_puts(b, ", ");
+	json_strv_field(b, "waived", &d->waived[r->mode], NULL);
 	hp_buf_printf(b, ", \"offline\": %s", r->offline ? "true" : "false");
 	hp_buf_printf(b, ", \"readiness\": {\"provider_builds_split\": %s, \"unbuilt\": ",
 	              r->unbuilt ? "false" : "true");
@@ -194,12 +201,22 @@ void hp_report_text(const hp_report *r, bool c, hp_buf *b)
 		hp_buf_printf(b, "          at %s\n", rr->location);
 		if (rr->remedy)
 			hp_buf_printf(b, "          remedy: %s\n", rr->remedy);
+		if (rr->waiver)
+			hp_buf_printf(b, "          waived: %s\n", rr->waiver);
 	}
-	hp_buf_printf(b, "\n%zu of %zu rules passed.\n", passed, r->nrules);
+	size_t waived = 0;
+	for (size_t i = 0; i < r->nrules; i++)
+		waived += r->rules[i].result == HP_RESULT_WAIVED;
+	if (waived)
+		hp_buf_printf(b, "\n%zu of %zu rules passed, %zu failed and waived.\n", passed,
+		              r->nrules, waived);
+	else
+		hp_buf_printf(b, "\n%zu of %zu rules passed.\n", passed, r->nrules);
 	hp_buf_printf(b, "decision for %s turns: %s%s%s\n", hp_mode_names[r->mode],
 	              col(c, decision_colour(d->decision[r->mode])),
 	              hp_decision_names[d->decision[r->mode]], col(c, C_RESET));
 	text_list(b, "reasons", &d->reasons[r->mode], NULL);
+	text_list(b, "the decision rests on waivers", &d->waived[r->mode], NULL);
 	text_list(b, "warnings", &d->warnings[r->mode], r->notes);
 	if (!r->unbuilt)
 		return;

@@ -11,6 +11,8 @@
 #include "lib/buf.h"
 #include "check/decide.h"
 
+typedef enum { HP_FMT_TEXT, HP_FMT_JSON, HP_FMT_JUNIT, HP_FMT_SARIF } hp_report_format;
+
 typedef struct {
 	const char *id;
 	const char *title;
@@ -19,6 +21,7 @@ typedef struct {
 	hp_result result;
 	const char *const *evidence; /* one line per observation that decided it */
 	size_t nevidence;
+	const char *waiver; /* WAIVED: the waiver's justification, place and expiry */
 } hp_report_rule;
 
 /* A role's identity as resolved: a user (name and uid), a uid, or unknown. */
@@ -51,10 +54,17 @@ typedef struct {
 	size_t nrules;
 	bool offline;
 	const hp_strv *notes; /* warnings of the run itself (roles not run...), may be NULL */
+	const char *policy_path; /* its file as loaded (SARIF's base for rule locations), or NULL */
 	const char *unbuilt;  /* why the provider builds no split (readiness), or NULL */
 } hp_report;
 
 void hp_report_json(const hp_report *r, hp_buf *out);
+/* JUnit XML: one test case per rule, a failure with the evidence and the
+ * remedy for each rule that did not pass (docs/report.md). */
+void hp_report_junit(const hp_report *r, hp_buf *out);
+/* SARIF 2.1.0: one result per rule that did not pass, at the rule's place
+ * in the policy; a waived one carries its waiver as a suppression. */
+void hp_report_sarif(const hp_report *r, hp_buf *out);
 /* colour: ANSI colours, for a terminal (the caller checks isatty and NO_COLOR). */
 void hp_report_text(const hp_report *r, bool colour, hp_buf *out);
 

@@ -18,6 +18,55 @@ bool hp_verdict_knows_provider(const hp_bc *bc, hp_provider p, hp_err *err)
 	return false;
 }
 
+static bool listed(const hp_strv *ids, const char *id)
+{
+	for (size_t i = 0; ids && i < ids->n; i++)
+		if (strcmp(ids->v[i], id) == 0)
+			return true;
+	return false;
+}
+
+bool hp_verdict_check_rules(const hp_bc *bc, const hp_strv *ids, const char *flag, hp_err *err)
+{
+	for (size_t i = 0; ids && i < ids->n; i++) {
+		bool found = false;
+		for (uint32_t r = 0; r < bc->nrules && !found; r++)
+			found = strcmp(hp_bc_str(bc, bc->rules[r].id), ids->v[i]) == 0;
+		if (!found) {
+			hp_err_set(err, "%s: policy '%s' has no rule '%s'", flag, hp_bc_str(bc, bc->name),
+			           ids->v[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* --only and --skip: a rule left out is skipped, never a pass, so
+ * leaving out a rule a split needs means no split. */
+static void select_rules(const hp_verdict_opts *o, hp_judgement *j)
+{
+	size_t skipped = 0;
+	for (size_t i = 0; i < j->nrules; i++) {
+		hp_rule_outcome *r = &j->rules[i];
+		const char *why = NULL;
+		if (o->only && o->only->n && !listed(o->only, r->id))
+			why = "not selected by --only: not checked, so not a pass";
+		else if (listed(o->skip, r->id))
+			why = "skipped with --skip: not checked, so not a pass";
+		if (!why)
+			continue;
+		r->result = HP_RESULT_SKIPPED;
+		r->evidence = why;
+		r->waiver = NULL;
+		skipped++;
+	}
+	if (skipped)
+		hp_strv_pushf(&j->notes,
+		              "%zu rule%s left out with --only or --skip: a rule that is not "
+		              "checked never passes, so no mode it counts for is split",
+		              skipped, skipped == 1 ? " was" : "s were");
+}
+
 void hp_judge(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j)
 {
 	const hp_eval *ev = run->eval;
@@ -58,6 +107,8 @@ void hp_judge(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j)
 	j->nrules = bc->nrules;
 	j->rules = hp_xcalloc(bc->nrules ? bc->nrules : 1, sizeof *j->rules);
 	hp_eval_rule_outcomes(ev, j->rules, &j->keep);
+	hp_waivers_apply(o->waivers, ev, o->provider, j->rules, &j->keep, &j->notes);
+	select_rules(o, j);
 	j->setting = hp_uid_split_resolve(o->uid_split_flag, o->uid_split_env,
 	                                  j->pp.default_setting);
 	j->pp.sidecar = o->sidecar_env;
@@ -68,6 +119,7 @@ void hp_judge(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j)
 void hp_judgement_free(hp_judgement *j)
 {
 	hp_decisions_free(&j->d);
+	hp_strv_free(&j->notes);
 	hp_strv_free(&j->keep);
 	free(j->envd);
 	free(j->conds);
@@ -137,8 +189,13 @@ int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
 		                            j.rules[i].remedy,
 		                            j.rules[i].result,
 		                            &j.rules[i].evidence,
-		                            j.rules[i].result == HP_RESULT_PASS ? 0 : 1};
+		                            j.rules[i].result == HP_RESULT_PASS ? 0 : 1,
+		                            j.rules[i].waiver};
 	}
+	hp_strv notes = {0};
+	if (run->notes)
+		hp_strv_extend(&notes, run->notes);
+	hp_strv_extend(&notes, &j.notes);
 	hp_report rep = {.policy = hp_bc_str(bc, bc->name),
 	                 .policy_version = bc->version,
 	                 .policy_checksum = bc->checksum,
@@ -153,13 +210,26 @@ int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
 	                 .unbuilt = j.pp.unbuilt,
 	                 .nrules = nrules,
 	                 .offline = run->offline,
-	                 .notes = run->notes};
+	                 .notes = &notes,
+	                 .policy_path = bc->path};
 	hp_strv keep = {0};
 	resolve_users(run->eval, rep.users, &keep);
-	if (o->json)
+	switch (o->format) {
+	case HP_FMT_JSON:
 		hp_report_json(&rep, out);
-	else
+		break;
+	case HP_FMT_JUNIT:
+		hp_report_junit(&rep, out);
+		break;
+	case HP_FMT_SARIF:
+		hp_report_sarif(&rep, out);
+		break;
+	case HP_FMT_TEXT:
+	default:
 		hp_report_text(&rep, o->colour, out);
+		break;
+	}
+	hp_strv_free(&notes);
 	int status = hp_decision_exit[j.d.decision[o->mode]];
 	hp_judgement_free(&j);
 	hp_strv_free(&keep);

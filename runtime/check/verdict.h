@@ -12,6 +12,8 @@
 #include "lib/buf.h"
 #include "model/domain.h"
 #include "check/eval.h"
+#include "check/report.h"
+#include "check/waiver.h"
 #include "probe/facts.h"
 #include "lib/strv.h"
 #include "lib/xalloc.h"
@@ -32,8 +34,12 @@ typedef struct {
 	hp_mode mode;
 	const char *uid_split_flag; /* --uid-split, or NULL */
 	const char *uid_split_env;  /* HANGAR_UID_SPLIT as set (even empty), or NULL */
-	bool json;
+	hp_report_format format;
 	bool colour;
+	const hp_waivers *waivers; /* --waivers, or NULL */
+	/* --only and --skip: rule ids (checked against the program by
+	 * hp_verdict_check_rules), or NULL */
+	const hp_strv *only, *skip;
 	const char *provider_source; /* where the provider came from, for the report */
 	const char *policy_source;   /* the policy file, or the built-in's source */
 	const char *location_base;   /* what the locations are relative to, or NULL */
@@ -41,6 +47,10 @@ typedef struct {
 	const char *sidecar_env;
 	const char *envd_env; /* HP_ENVD_SETTING in the deciding call's environment, or NULL */
 } hp_verdict_opts;
+
+/* Every rule id in --only and --skip names a rule of the program; false
+ * with err otherwise (a usage error). */
+bool hp_verdict_check_rules(const hp_bc *bc, const hp_strv *ids, const char *flag, hp_err *err);
 
 /* Whether the program says anything about provider p; check it before the
  * run, so that a policy without that provider is a usage error (exit 2). */
@@ -55,6 +65,7 @@ typedef struct {
 	size_t nrules;
 	hp_uid_split setting;
 	hp_decisions d;
+	hp_strv notes;           /* warnings of the judgement: waivers refused, rules skipped */
 	hp_strv keep;            /* the strings the above point to */
 	hp_envd_reading *envd;   /* what pp.envd points to */
 } hp_judgement;

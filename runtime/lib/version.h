@@ -4,5 +4,7 @@
 #define HP_VERSION_H
 
 #define HP_VERSION "0.1.0"
+/* the project's home, where SARIF readers send a person (tool.driver.informationUri) */
+#define HP_INFORMATION_URI "https://github.com/hangar/hangar-policy"
 
 #endif

@@ -90,7 +90,8 @@ static void test_table(void **state)
 		                        "p.hpol:9:1",
 		                        rules_pass ? HP_RESULT_PASS : HP_RESULT_FAIL,
 		                        HP_APPLIES_ALL,
-		                        "observed"};
+		                        "observed",
+		                        NULL};
 		hp_uid_split s = hp_uid_split_resolve(NULL, given, dflt);
 		hp_decisions d;
 		hp_decide(&pp, &s, &rule, 1, false, 0, &d);
@@ -185,11 +186,11 @@ static void test_sentences(void **state)
 	hp_rule_outcome rules[] = {
 	    {"agent-no-sudo", "an agent with sudo can answer its own approvals", "remove the grant",
 	     "policies/hangar.hpol:20:1", HP_RESULT_ERROR, HP_APPLIES_ALL,
-	     "sudo as agent: unknown (sudo did not exit within 5 s)"},
+	     "sudo as agent: unknown (sudo did not exit within 5 s)", NULL},
 	    {"harness-settings", "the agent could edit the harness settings", NULL,
 	     "policies/hangar.hpol:40:1", HP_RESULT_FAIL,
 	     HP_APPLIES_BIT(HP_MODE_ASK, HP_PROVIDER_CUBESANDBOX),
-	     "writable(\"/etc/x\") as agent: true"},
+	     "writable(\"/etc/x\") as agent: true", NULL},
 	};
 	hp_uid_split s = hp_uid_split_resolve(NULL, "off", HP_SETTING_REQUIRED);
 	hp_decisions d;
@@ -234,7 +235,7 @@ static void test_sentences(void **state)
 	s = hp_uid_split_resolve("maybe", NULL, HP_SETTING_AUTO);
 	pp.default_setting = HP_SETTING_AUTO;
 	pp.nnever = 0;
-	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held"};
+	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held", NULL};
 	hp_decide(&pp, &s, &pass, 1, false, 0, &d);
 	assert_int_equal(d.decision[HP_MODE_GOVERNED], HP_DECISION_SPLIT);
 	assert_string_equal(
@@ -266,7 +267,7 @@ static void test_envd(void **state)
 	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_REQUIRED);
 	hp_decisions d;
 	hp_rule_outcome ok = {"r1", "title", NULL, "p.hpol:9:1", HP_RESULT_PASS, HP_APPLIES_ALL,
-	                      "observed"};
+	                      "observed", NULL};
 	/* even with the split built, the recording's setting forbids it */
 	hp_decide(&pp, &s, &ok, 1, false, 0, &d);
 	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_REFUSE);
@@ -315,7 +316,7 @@ static void test_needs_unknown(void **state)
 	                     "kubernetes.hpol:4:5", HP_UNKNOWN, "unknown (env read failed)", NULL};
 	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, &need, 1, NULL, 0, NULL,
 	                         NULL, NULL, 0};
-	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held"};
+	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held", NULL};
 	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
 	hp_decisions d;
 	hp_decide(&pp, &s, &pass, 1, false, 0, &d);
@@ -362,7 +363,7 @@ static void test_no_rule_for_mode(void **state)
 	                    "policy has 0 rules, none counting for them)");
 	hp_decisions_free(&d);
 	hp_rule_outcome ask = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS,
-	                       HP_APPLIES_BIT(HP_MODE_ASK, HP_PROVIDER_DOCKER), "1 held"};
+	                       HP_APPLIES_BIT(HP_MODE_ASK, HP_PROVIDER_DOCKER), "1 held", NULL};
 	s = hp_uid_split_resolve(NULL, "required", HP_SETTING_AUTO);
 	hp_decide(&pp, &s, &ask, 1, false, 0, &d);
 	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_SPLIT);
@@ -386,7 +387,7 @@ static void test_offline_warning(void **state)
 	(void)state;
 	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL,
 	                         NULL, NULL, 0};
-	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held"};
+	hp_rule_outcome pass = {"r", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held", NULL};
 	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_AUTO);
 	hp_decisions d;
 	hp_decide(&pp, &s, &pass, 1, true, 0, &d);
@@ -407,6 +408,52 @@ static void test_offline_warning(void **state)
 	hp_decisions_free(&d);
 }
 
+/* A waived failure blocks no split but is no pass: it is listed in the
+ * mode's waived, and a warning says the decision rests on it. An error,
+ * a skipped rule or a plain failure blocks, whatever text it carries. */
+static void test_waived(void **state)
+{
+	(void)state;
+	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_REQUIRED, NULL, 0, NULL, 0,
+	                         NULL, NULL, NULL, 0};
+	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_REQUIRED);
+	hp_rule_outcome rules[] = {
+	    {"ok", "t", NULL, "p.hpol:1:1", HP_RESULT_PASS, HP_APPLIES_ALL, "1 held", NULL},
+	    {"bin", "the agent could plant a binary", NULL, "p.hpol:5:1", HP_RESULT_WAIVED,
+	     HP_APPLIES_ALL, "writable(\"/bin\") as agent: true",
+	     "ro mount (waiver at w.yaml:2:5, until 2027-01-31)"},
+	};
+	hp_decisions d;
+	hp_decide(&pp, &s, rules, 2, false, 0, &d);
+	for (int m = 0; m < HP_MODE_COUNT; m++) {
+		assert_int_equal(d.decision[m], HP_DECISION_SPLIT);
+		assert_int_equal(d.reasons[m].n, 0);
+		assert_true(d.would_split[m]);
+		assert_int_equal(d.waived[m].n, 1);
+		assert_string_equal(d.waived[m].v[0],
+		                    "rule 'bin' failed and is waived: the agent could plant a binary "
+		                    "(writable(\"/bin\") as agent: true). Waived: ro mount (waiver at "
+		                    "w.yaml:2:5, until 2027-01-31)");
+		assert_int_equal(d.warnings[m].n, 1);
+	}
+	assert_string_equal(d.warnings[HP_MODE_ASK].v[0],
+	                    "the decision for ask turns rests on 1 waiver of a failed rule: see "
+	                    "'waived'");
+	hp_decisions_free(&d);
+	/* the same text on an error, a skipped rule or a failure waives nothing */
+	hp_result blocking[] = {HP_RESULT_ERROR, HP_RESULT_SKIPPED, HP_RESULT_FAIL};
+	for (size_t k = 0; k < sizeof blocking / sizeof *blocking; k++) {
+		rules[1].result = blocking[k];
+		hp_decide(&pp, &s, rules, 2, false, 0, &d);
+		assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_REFUSE);
+		assert_int_equal(d.decision[HP_MODE_AUTO], HP_DECISION_SINGLE_USER);
+		assert_int_equal(d.waived[HP_MODE_ASK].n, 0);
+		assert_int_equal(d.reasons[HP_MODE_ASK].n, 1);
+		assert_false(d.would_split[HP_MODE_ASK]);
+		hp_decisions_free(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +464,7 @@ int main(void)
 	    cmocka_unit_test(test_needs_unknown),
 	    cmocka_unit_test(test_no_rule_for_mode),
 	    cmocka_unit_test(test_offline_warning),
+	    cmocka_unit_test(test_waived),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,18 +18,20 @@ static void make(hp_decisions *d, hp_report *r, hp_report_rule *rules, hp_strv *
 	                            NULL,
 	                            HP_RESULT_PASS,
 	                            NULL,
-	                            0};
+	                            0,
+	                            NULL};
 	rules[1] = (hp_report_rule){"agent-no-sudo",
 	                            "an agent with \"sudo\" answers its approvals",
 	                            "policies/hangar.hpol:20:1",
 	                            "remove the grant",
 	                            HP_RESULT_FAIL,
 	                            ev,
-	                            2};
+	                            2,
+	                            NULL};
 	hp_rule_outcome outs[2] = {
-	    {"hangar-user", "t", NULL, "l", HP_RESULT_PASS, HP_APPLIES_ALL, NULL},
+	    {"hangar-user", "t", NULL, "l", HP_RESULT_PASS, HP_APPLIES_ALL, NULL, NULL},
 	    {"agent-no-sudo", "an agent with sudo", NULL, "policies/hangar.hpol:20:1",
-	     HP_RESULT_FAIL, HP_APPLIES_ALL, "sudo: true"},
+	     HP_RESULT_FAIL, HP_APPLIES_ALL, "sudo: true", NULL},
 	};
 	hp_provider_policy pp = {HP_PROVIDER_DOCKER, HP_SETTING_AUTO, NULL, 0, NULL, 0, NULL,
 	                         NULL, NULL, 0};
@@ -82,15 +84,15 @@ static void test_json(void **state)
 	    "\"hangar-user\", \"title\": \"the driver needs a user of its own\", \"result\": "
 	    "\"pass\", \"evidence\": [], \"location\": "
 	    "\"policies/hangar.hpol:12:1\", \"remedy\": "
-	    "null}, {\"id\": \"agent-no-sudo\", \"title\": \"an agent with \\\"sudo\\\" answers "
+	    "null, \"waiver\": null}, {\"id\": \"agent-no-sudo\", \"title\": \"an agent with \\\"sudo\\\" answers "
 	    "its "
 	    "approvals\", \"result\": \"fail\", \"evidence\": "
 	    "[\"sudoers_grants(\\\"agent\\\") as "
 	    "root: true\", \"/etc/sudoers.d/agent:1\"], \"location\": "
 	    "\"policies/hangar.hpol:20:1\", "
-	    "\"remedy\": \"remove the grant\"}], \"reasons\": [\"rule 'agent-no-sudo' failed (see "
+	    "\"remedy\": \"remove the grant\", \"waiver\": null}], \"reasons\": [\"rule 'agent-no-sudo' failed (see "
 	    "the rule)\"], \"warnings\": [\"role "
-	    "hangar not run: needs root\"], \"offline\": false, \"readiness\": "
+	    "hangar not run: needs root\"], \"waived\": [], \"offline\": false, \"readiness\": "
 	    "{\"provider_builds_split\": true, \"unbuilt\": null, \"would_split\": false, "
 	    "\"modes\": {\"auto\": false, \"ask\": false, \"deny-risky\": false, "
 	    "\"governed\": false}, \"reasons\": [\"rule 'agent-no-sudo' failed (see the "
@@ -155,10 +157,10 @@ static void test_readiness(void **state)
 	(void)state;
 	hp_rule_outcome outs[1] = {
 	    {"agent-no-sudo", "an agent with sudo", NULL, "policies/hangar.hpol:20:1",
-	     HP_RESULT_FAIL, HP_APPLIES_ALL, "sudo: true"},
+	     HP_RESULT_FAIL, HP_APPLIES_ALL, "sudo: true", NULL},
 	};
 	hp_report_rule rules[1] = {{"agent-no-sudo", "an agent with sudo",
-	                            "policies/hangar.hpol:20:1", NULL, HP_RESULT_PASS, NULL, 0}};
+	                            "policies/hangar.hpol:20:1", NULL, HP_RESULT_PASS, NULL, 0, NULL}};
 	hp_provider_policy pp = {HP_PROVIDER_CUBESANDBOX,
 	                         HP_SETTING_REQUIRED,
 	                         NULL,

@@ -12,7 +12,7 @@
 
 #include "probe/facts.h"
 #include "testfile.h"
-#include "ytree.h"
+#include "check/ytree.h"
 
 static bool parse(const char *text, hp_test_file *tf, hp_err *err)
 {
@@ -125,7 +125,7 @@ static void test_errors(void **state)
 	        "modes: {ask: split}}}]\n",
 	        "dir/t_test.yaml:3:52: give either decision (every mode) or modes, not both");
 	refused("policy: p\nprovider: docker\ncases: [{name: a, expect: {rules: {x: passed}}}]\n",
-	        "dir/t_test.yaml:3:39: the result 'passed' is not pass, fail, error or skipped");
+	        "dir/t_test.yaml:3:39: the result 'passed' is not pass, fail, error, skipped or waived");
 	refused("policy: p\nprovider: docker\ncases: [{name: a, expect: {rules: {x: pass, x: "
 	        "fail}}}]\n",
 	        "dir/t_test.yaml:3:45: rule 'x' given twice (first at line 3)");

@@ -72,7 +72,7 @@ static verdict *decide(const char *facts, hp_provider p, hp_mode m, const char *
 	                     .mode = m,
 	                     .uid_split_flag = flag,
 	                     .uid_split_env = env,
-	                     .json = json};
+	                     .format = json ? HP_FMT_JSON : HP_FMT_TEXT};
 	hp_buf b = {0};
 	assert_true(hp_verdict_knows_provider(bc, p, &err));
 	v.status = hp_verdict(&run, &o, &b);

@@ -1,5 +1,5 @@
-/* ytree.h: a YAML file as a small tree, for the files the compiler's
- * commands read (test cases, waivers): bounded in size, depth and node
+/* ytree.h: a YAML file as a small tree, for the files the commands read
+ * (test cases, waivers): bounded in size, depth and node
  * count; one document; no anchors, aliases or tags. Every node keeps its
  * line and column where it starts and ends, so messages name the place and a part of
  * the file can be handed on whole (a case's inline facts go to the facts

@@ -1,5 +1,5 @@
 /* ytree.c: YAML to a bounded tree with libyaml's event parser (ytree.h). */
-#include "ytree.h"
+#include "check/ytree.h"
 
 #include <stdarg.h>
 #include <stdio.h>
