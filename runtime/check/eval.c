@@ -34,6 +34,8 @@ bool hp_eval_run(const hp_bc *bc, hp_backend *b, const hp_param_override *ov, si
 		else
 			o.run_role(o.ctx, bc, &ev->globals, (hp_role)r, b, o.limits, &ev->roles[r]);
 	}
+	if (o.finish)
+		o.finish(o.ctx);
 	const hp_role_result *rs[HP_ROLE_COUNT];
 	for (int r = 0; r < HP_ROLE_COUNT; r++)
 		rs[r] = &ev->roles[r];

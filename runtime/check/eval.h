@@ -25,15 +25,20 @@
  * (hp_vm_run_role); a live runner forks a child that takes the role's
  * identity, runs hp_vm_run_role there, and sends the result back
  * (hp_role_result_encode / hp_role_result_decode), or fills out with
- * hp_role_result_not_run when the role cannot run. */
+ * hp_role_result_not_run when the role cannot run. A runner may also
+ * leave out to be filled later, while the next roles run, by its
+ * finish hook, which the evaluation calls once after the last role and
+ * before any rule is combined. */
 typedef void (*hp_run_role_fn)(void *ctx, const hp_bc *bc, const hp_globals *g, hp_role role,
 			       hp_backend *b, const hp_limits *lim, hp_role_result *out);
+typedef void (*hp_finish_roles_fn)(void *ctx);
 
 typedef struct {
 	hp_run_role_fn run_role; /* NULL: in this process */
 	void *ctx;
 	unsigned roles;          /* bit per role to run (1u << HP_ROLE_x); 0: all */
 	const hp_limits *limits; /* NULL: hp_limits_default */
+	hp_finish_roles_fn finish; /* NULL: none; else called after the last role */
 } hp_eval_opts;
 
 typedef struct {

@@ -49,6 +49,20 @@ typedef struct {
 	hp_cred cred;
 } role_ident;
 
+/* A role's child from its start to its result (role_start, role_finish). */
+typedef struct role_job {
+	bool active;       /* started, or out already filled: role_finish is due */
+	bool child_started; /* the child runs: its result goes to out */
+	hp_role role;
+	hp_role_result *out;
+	hp_child child;
+	hp_canary can[HP_ROLE_COUNT];
+	char *cwhy[HP_ROLE_COUNT];
+	char *sudo_why;
+	bool helper;
+	bool live;
+} role_job;
+
 typedef struct {
 	const hp_bc *bc;
 	const hp_session_opts *o;
@@ -66,6 +80,7 @@ typedef struct {
 		pid_t pid; /* 0: not started */
 		int pidfd, fd;
 	} sudo[HP_ROLE_COUNT];
+	role_job beside; /* a role's child running beside the next roles' (runs_beside) */
 } sess;
 
 /* --- what the program asks ------------------------------------------------------ */
@@ -644,40 +659,46 @@ static void start_canaries(sess *x, hp_role r, hp_canary c[HP_ROLE_COUNT], hp_sy
 	}
 }
 
-static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_self,
-                           hp_role_result *out)
+
+/* Everything up to the role's child running: canaries, the sudo answer,
+ * the helper, the fork. When the child cannot start, out is filled now. */
+static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, role_job *j,
+                       hp_role_result *out)
 {
-	hp_session *s = x->s;
-	bool live = x->o->source == HP_SESSION_LIVE;
+	memset(j, 0, sizeof *j);
+	j->active = true;
+	j->role = r;
+	j->out = out;
+	j->live = x->o->source == HP_SESSION_LIVE;
+	for (int t = 0; t < HP_ROLE_COUNT; t++) {
+		j->can[t].pid = 0;
+		j->can[t].pidfd = -1;
+	}
 	hp_sys_role ctx;
 	memset(&ctx, 0, sizeof ctx);
 	ctx.role = r;
 	ctx.as_role = true;
 	ctx.cred = ri->cred;
-	hp_canary can[HP_ROLE_COUNT];
-	char *cwhy[HP_ROLE_COUNT] = {0};
-	char *sudo_why = NULL;
 	int keep[3 + HP_ROLE_COUNT];
 	size_t nkeep = 0;
 	keep[nkeep++] = hp_probe_sys_root(x->sys)->fd;
-	if (live) {
-		start_canaries(x, r, can, &ctx, cwhy);
+	if (j->live) {
+		start_canaries(x, r, j->can, &ctx, j->cwhy);
 		for (int t = 0; t < HP_ROLE_COUNT; t++)
-			if (can[t].pidfd >= 0)
-				keep[nkeep++] = can[t].pidfd;
+			if (j->can[t].pidfd >= 0)
+				keep[nkeep++] = j->can[t].pidfd;
 		hp_err e;
 		e.msg[0] = '\0';
 		if (finish_sudo_job(x, r, &ctx.sudo, &e)) {
 			ctx.sudo_asked = true;
-			sudo_why = hp_xstrdup(e.msg);
-			ctx.sudo_why = sudo_why;
+			j->sudo_why = hp_xstrdup(e.msg);
+			ctx.sudo_why = j->sudo_why;
 		}
 	}
-	bool helper = false;
 	if (r != HP_ROLE_ROOT && x->root && uses_global_files(&x->use[r])) {
 		hp_err e;
-		helper = hp_probe_sys_helper_start(x->sys, &e);
-		if (helper)
+		j->helper = hp_probe_sys_helper_start(x->sys, &e);
+		if (j->helper)
 			keep[nkeep++] = hp_probe_sys_helper_fd(x->sys);
 	}
 	int dl = left_ms(x);
@@ -687,21 +708,44 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
 		                       hp_role_names[r], x->o->deadline_ms);
 		stopped(out, r, m);
 		free(m);
-	} else {
-		child_arg a = {x, r, ctx, as_self ? &ri->id : NULL, role_limits(x, dl)};
-		size_t max = 2 * x->o->limits.max_memory + (1u << 20);
-		if (max > HP_SESSION_MAX_RESULT)
-			max = HP_SESSION_MAX_RESULT;
-		hp_child_opts co = {.identity = as_self ? NULL : &ri->id,
-		                    .cwd_fd = hp_probe_sys_root(x->sys)->fd,
-		                    .keep_fds = keep,
-		                    .nkeep = nkeep,
-		                    .deadline_ms = dl,
-		                    .max_msg = max,
-		                    .max_records = 4};
+		return;
+	}
+	/* the child gets its own copy of a (and of the canaries ctx points to)
+	 * at the fork: nothing here needs to outlive the start */
+	child_arg a = {x, r, ctx, as_self ? &ri->id : NULL, role_limits(x, dl)};
+	size_t max = 2 * x->o->limits.max_memory + (1u << 20);
+	if (max > HP_SESSION_MAX_RESULT)
+		max = HP_SESSION_MAX_RESULT;
+	hp_child_opts co = {.identity = as_self ? NULL : &ri->id,
+	                    .cwd_fd = hp_probe_sys_root(x->sys)->fd,
+	                    .keep_fds = keep,
+	                    .nkeep = nkeep,
+	                    .deadline_ms = dl,
+	                    .max_msg = max,
+	                    .max_records = 4};
+	hp_err e;
+	x->s->ran[r] = true;
+	if (hp_os_child_start(&co, role_child, &a, &j->child, &e) != HP_TRUE) {
+		char *m = hp_xasprintf("role %s: %s", hp_role_names[r], e.msg);
+		stopped(out, r, m);
+		free(m);
+		return;
+	}
+	j->child_started = true;
+}
+
+/* The role's result from its child, then its canaries and helper stopped. */
+static void role_finish(sess *x, role_job *j)
+{
+	if (!j->active)
+		return;
+	j->active = false;
+	hp_role r = j->role;
+	hp_role_result *out = j->out;
+	if (j->child_started) {
 		hp_frame f;
 		hp_err e;
-		if (hp_os_child_run(&co, role_child, &a, &f, &e) != HP_TRUE) {
+		if (hp_os_child_finish(&j->child, &f, &e) != HP_TRUE) {
 			char *m = hp_xasprintf("role %s: %s", hp_role_names[r], e.msg);
 			stopped(out, r, m);
 			free(m);
@@ -722,16 +766,43 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
 			}
 			hp_frame_free(&f);
 		}
-		s->ran[r] = true;
 	}
-	if (helper)
+	if (j->helper)
 		hp_probe_sys_helper_stop(x->sys);
 	for (int t = 0; t < HP_ROLE_COUNT; t++) {
-		if (live && can[t].pid > 0)
-			hp_os_canary_stop(&can[t]);
-		free(cwhy[t]);
+		if (j->live && j->can[t].pid > 0)
+			hp_os_canary_stop(&j->can[t]);
+		free(j->cwhy[t]);
 	}
-	free(sudo_why);
+	free(j->sudo_why);
+}
+
+static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_self,
+                           hp_role_result *out)
+{
+	role_job j;
+	role_start(x, r, ri, as_self, &j, out);
+	role_finish(x, &j);
+}
+
+/* Whether role r's child may run beside the next roles' instead of before
+ * them: only root's, as uid 0, live, and only when this check is root.
+ * A uid-0 process adds nothing to what the other roles can see or reach
+ * (the check itself is one, running throughout); two non-root roles never
+ * run at once, so that neither sees the other's child among its
+ * processes (procs_visible). */
+static bool runs_beside(const sess *x, hp_role r, const role_ident *ri)
+{
+	return r == HP_ROLE_ROOT && x->root && x->o->source == HP_SESSION_LIVE &&
+	       ri->cred.uid == 0 && ri->id.uid == 0;
+}
+
+/* eval.h's finish hook: the result of a role whose child ran beside the
+ * others. */
+static void finish_roles(void *ctx)
+{
+	sess *x = ctx;
+	role_finish(x, &x->beside);
 }
 
 /* rootfs without root, and facts: the role's checks in this process. */
@@ -804,8 +875,13 @@ static void run_role(void *ctx, const hp_bc *bc, const hp_globals *g, hp_role r,
 		}
 		as_self = true;
 	}
-	run_role_child(x, r, ri, as_self, out);
 	s->roles_run++;
+	if (!as_self && runs_beside(x, r, ri)) {
+		/* out is filled by finish_roles, after the other roles */
+		role_start(x, r, ri, as_self, &x->beside, out);
+		return;
+	}
+	run_role_child(x, r, ri, as_self, out);
 }
 
 /* --- the whole check --------------------------------------------------------------- */
@@ -881,7 +957,8 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		x.b = hp_probe_docset_backend(o->docs, x.b);
 	s->backend = inner->ops->name;
 	hp_limits l1 = role_limits(&x, left_ms(&x));
-	hp_eval_opts eo = {.run_role = run_role, .ctx = &x, .roles = 0, .limits = &l1};
+	hp_eval_opts eo = {
+	    .run_role = run_role, .finish = finish_roles, .ctx = &x, .roles = 0, .limits = &l1};
 	hp_session_status st = HP_SESSION_OK;
 	if (!hp_eval_run(bc, x.b, o->params, o->nparams, &eo, &s->eval, err)) {
 		st = HP_SESSION_USAGE;
@@ -895,6 +972,7 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		                                  s->backend, o->container, err))
 			st = HP_SESSION_FAILED;
 	}
+	role_finish(&x, &x.beside); /* nothing if the evaluation finished it */
 	stop_sudo_jobs(&x);
 	for (int r = 0; r < HP_ROLE_COUNT; r++)
 		free(x.ident[r].groups);

@@ -261,10 +261,12 @@ int hp_os_wait_exit(pid_t pid, int pidfd, int64_t end)
 	}
 }
 
-hp_tri hp_os_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame *result,
-                    hp_err *why)
+hp_tri hp_os_child_start(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_child *c,
+                         hp_err *why)
 {
-	memset(result, 0, sizeof *result);
+	memset(c, 0, sizeof *c);
+	c->pid = -1;
+	c->pidfd = c->fd = -1;
 	if (o->deadline_ms <= 0 || o->max_msg <= HP_FRAME_HEADER) {
 		hp_err_set(why, "child: bad options (deadline %d ms, max message %zu bytes)",
 		           o->deadline_ms, o->max_msg);
@@ -308,14 +310,33 @@ hp_tri hp_os_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_fra
 	}
 	close(p[1]);
 	setpgid(pid, pid); /* also done by the child: whichever runs first */
-	int pidfd = hp_os_sys_pidfd_open(pid, 0);
+	c->pid = pid;
+	c->pidfd = hp_os_sys_pidfd_open(pid, 0);
+	c->fd = p[0];
+	c->end = end;
+	c->deadline_ms = o->deadline_ms;
+	c->max_msg = o->max_msg;
+	c->max_records = o->max_records;
+	return HP_TRUE;
+}
+
+hp_tri hp_os_child_finish(hp_child *c, hp_frame *result, hp_err *why)
+{
+	memset(result, 0, sizeof *result);
+	if (c->pid <= 0) {
+		hp_err_set(why, "child: not started");
+		return HP_UNKNOWN;
+	}
+	pid_t pid = c->pid;
+	int pidfd = c->pidfd;
+	int64_t end = c->end;
 	size_t cap = 4096, len = 0;
 	unsigned char *buf = hp_xmalloc(cap);
 	hp_tri res = HP_UNKNOWN;
 	int timed_out = 0, too_big = 0;
 	for (;;) {
 		int left = remaining(end);
-		struct pollfd pf = {p[0], POLLIN, 0};
+		struct pollfd pf = {c->fd, POLLIN, 0};
 		int r = left ? poll(&pf, 1, left) : 0;
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -325,35 +346,37 @@ hp_tri hp_os_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_fra
 		}
 		if (len == cap)
 			buf = hp_xgrow(buf, &cap, len + 1, 1);
-		ssize_t n = read(p[0], buf + len, cap - len);
+		ssize_t n = read(c->fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		len += (size_t)n;
-		if (len > o->max_msg) {
+		if (len > c->max_msg) {
 			too_big = 1;
 			break;
 		}
 	}
-	close(p[0]);
+	close(c->fd);
 	if (!timed_out && !too_big && hp_os_wait_exit(pid, pidfd, end) < 0)
 		timed_out = 1;
 	/* whatever happened, nothing of the child's may stay running */
 	int st = hp_os_kill_reap(pid, pidfd);
 	if (pidfd >= 0)
 		close(pidfd);
+	c->pid = -1;
+	c->pidfd = c->fd = -1;
 	if (timed_out) {
-		hp_err_set(why, "child exceeded its %d ms deadline", o->deadline_ms);
+		hp_err_set(why, "child exceeded its %d ms deadline", c->deadline_ms);
 	} else if (too_big) {
-		hp_err_set(why, "child sent more than %zu bytes", o->max_msg);
+		hp_err_set(why, "child sent more than %zu bytes", c->max_msg);
 	} else if (WIFSIGNALED(st)) {
 		hp_err_set(why, "child killed by signal %d", WTERMSIG(st));
 	} else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		hp_err_set(why, "child exited with status %d", WEXITSTATUS(st));
 	} else {
 		hp_err e;
-		if (hp_frame_decode(buf, len, o->max_records, result, &e) != HP_TRUE) {
+		if (hp_frame_decode(buf, len, c->max_records, result, &e) != HP_TRUE) {
 			hp_err_set(why, "child sent a malformed message: %s", e.msg);
 		} else {
 			const hp_frame_rec *er = hp_frame_find(result, HP_CHILD_TAG_ERROR);
@@ -372,4 +395,14 @@ hp_tri hp_os_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_fra
 	}
 	free(buf);
 	return res;
+}
+
+hp_tri hp_os_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame *result,
+                    hp_err *why)
+{
+	hp_child c;
+	memset(result, 0, sizeof *result);
+	if (hp_os_child_start(o, fn, arg, &c, why) != HP_TRUE)
+		return HP_UNKNOWN;
+	return hp_os_child_finish(&c, result, why);
 }

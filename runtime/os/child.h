@@ -86,6 +86,23 @@ typedef int (*hp_child_fn)(void *arg, hp_frame_writer *out);
 hp_tri hp_os_child_run(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_frame *result,
                     hp_err *why);
 
+/* The same in two steps, so that a caller can run other children while
+ * this one works: hp_os_child_start forks it (HP_TRUE, or HP_UNKNOWN with
+ * why and nothing started); hp_os_child_finish reads its message until
+ * the deadline counted from the start, reaps it and answers as
+ * hp_os_child_run does. Every started child must be finished. */
+typedef struct {
+	pid_t pid; /* -1: none */
+	int pidfd, fd;
+	int64_t end;
+	int deadline_ms;
+	size_t max_msg, max_records;
+} hp_child;
+
+hp_tri hp_os_child_start(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_child *c,
+                         hp_err *why);
+hp_tri hp_os_child_finish(hp_child *c, hp_frame *result, hp_err *why);
+
 /* Close every descriptor above 2 except keep[0..n) (used in the child, and
  * by sudo_live before exec). 0, or -1 when even the fallback failed. */
 int hp_os_close_fds_except(const int *keep, size_t n);

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "lib/strv.h"
 #include "os/sysx.h"
 
 /* Whether the file behind an O_PATH descriptor has file capabilities. */
@@ -101,6 +103,79 @@ static hp_tri via_symlink(const hp_root *r, const char *dir, const char *name, h
 	return HP_TRUE;
 }
 
+/* What one scan learnt of the capability xattr of each executable it read
+ * it for, by inode: a symlink to a file of the same directory
+ * (/usr/bin/python3 -> python3.11, and the alternatives that lead back into
+ * /usr/bin) is answered from it instead of a second path walk and a
+ * second read. The inode's change time is part of the key: setting or
+ * removing the attribute changes it, so a file changed in between is read
+ * again, never answered from the memo. */
+typedef struct {
+	dev_t dev;
+	ino_t ino;
+	struct timespec ctime;
+	bool used, caps;
+} caps_slot;
+
+typedef struct {
+	caps_slot *v;
+	size_t cap; /* a power of two, or 0 */
+	size_t n;
+} caps_memo;
+
+static size_t memo_hash(dev_t dev, ino_t ino)
+{
+	uint64_t h = (uint64_t)ino * 0x9e3779b97f4a7c15ull ^ (uint64_t)dev * 0xc2b2ae3d27d4eb4full;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static caps_slot *memo_find(const caps_memo *m, const struct stat *st)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t i = memo_hash(st->st_dev, st->st_ino) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		caps_slot *c = &m->v[i];
+		if (!c->used)
+			return NULL;
+		if (c->dev == st->st_dev && c->ino == st->st_ino)
+			return c;
+	}
+}
+
+static void memo_put(caps_memo *m, const struct stat *st, bool caps)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		caps_memo g = {NULL, m->cap ? 2 * m->cap : 256, 0};
+		g.v = hp_xcalloc(g.cap, sizeof *g.v);
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->v[i].used) {
+				size_t k = memo_hash(m->v[i].dev, m->v[i].ino) & (g.cap - 1);
+				while (g.v[k].used)
+					k = (k + 1) & (g.cap - 1);
+				g.v[k] = m->v[i];
+				g.n++;
+			}
+		free(m->v);
+		*m = g;
+	}
+	size_t k = memo_hash(st->st_dev, st->st_ino) & (m->cap - 1);
+	while (m->v[k].used && !(m->v[k].dev == st->st_dev && m->v[k].ino == st->st_ino))
+		k = (k + 1) & (m->cap - 1);
+	if (!m->v[k].used)
+		m->n++;
+	m->v[k] = (caps_slot){st->st_dev, st->st_ino, st->st_ctim, true, caps};
+}
+
+/* The memo's answer for the file st describes, when it has one as fresh. */
+static bool memo_answer(const caps_memo *m, const struct stat *st, bool *caps)
+{
+	const caps_slot *c = memo_find(m, st);
+	if (!c || c->ctime.tv_sec != st->st_ctim.tv_sec || c->ctime.tv_nsec != st->st_ctim.tv_nsec)
+		return false;
+	*caps = c->caps;
+	return true;
+}
+
 /* One entry of the directory; appends to out when it raises privilege.
  * Most entries cost one fstatat and one getxattrat: the directory's kind
  * hint skips what cannot run, and the capability xattr is read relative to
@@ -108,11 +183,11 @@ static hp_tri via_symlink(const hp_root *r, const char *dir, const char *name, h
  * getxattrat or a filter refuses it) by name below the directory's
  * /proc/self/fd link (procfs checked once, by the caller). */
 static hp_tri one_entry(const hp_root *r, bool root_is_slash, const char *dir, int dfd,
-                        const struct dirent *de, const char *fdpath, bool *xattrat,
-                        hp_suid_list *out, size_t *cap, hp_err *why)
+                        const char *name, unsigned char d_type, const char *fdpath,
+                        bool *xattrat, caps_memo *memo, hp_suid_list *out, size_t *cap,
+                        hp_err *why)
 {
-	const char *name = de->d_name;
-	switch (de->d_type) {
+	switch (d_type) {
 	case DT_DIR:
 	case DT_FIFO:
 	case DT_SOCK:
@@ -123,22 +198,42 @@ static hp_tri one_entry(const hp_root *r, bool root_is_slash, const char *dir, i
 		break;
 	}
 	struct stat st;
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-		if (errno == ENOENT)
-			return HP_TRUE; /* removed meanwhile */
-		hp_err_set(why, "%s/%s: %s", dir, name, strerror(errno));
-		return HP_UNKNOWN;
-	}
 	int via = 0;
-	if (S_ISLNK(st.st_mode)) {
-		/* An image root must be walked inside the root; on the live
-		 * system the root is /, where the kernel's own resolution is the
-		 * same walk, and much cheaper. */
-		if (!root_is_slash)
-			return via_symlink(r, dir, name, out, cap, why);
-		if (fstatat(dfd, name, &st, 0) != 0)
-			return HP_TRUE; /* dangling or a loop: runs nothing */
-		via = 1;
+	if (d_type == DT_LNK && root_is_slash) {
+		/* the directory says symlink: its target at once, as exec finds
+		 * it (the link's own inode says nothing a scan needs) */
+		if (fstatat(dfd, name, &st, 0) == 0) {
+			via = 1;
+		} else {
+			/* dangling, a loop, or gone: what the link itself is
+			 * decides, as when it is looked at first */
+			if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+				if (errno == ENOENT)
+					return HP_TRUE; /* removed meanwhile */
+				hp_err_set(why, "%s/%s: %s", dir, name, strerror(errno));
+				return HP_UNKNOWN;
+			}
+			if (S_ISLNK(st.st_mode))
+				return HP_TRUE; /* dangling or a loop: runs nothing */
+			/* replaced by a file meanwhile: that file, as below */
+		}
+	} else {
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			if (errno == ENOENT)
+				return HP_TRUE; /* removed meanwhile */
+			hp_err_set(why, "%s/%s: %s", dir, name, strerror(errno));
+			return HP_UNKNOWN;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			/* An image root must be walked inside the root; on the live
+			 * system the root is /, where the kernel's own resolution is
+			 * the same walk, and much cheaper. */
+			if (!root_is_slash)
+				return via_symlink(r, dir, name, out, cap, why);
+			if (fstatat(dfd, name, &st, 0) != 0)
+				return HP_TRUE; /* dangling or a loop: runs nothing */
+			via = 1;
+		}
 	}
 	if (!S_ISREG(st.st_mode) || !(st.st_mode & 0111))
 		return HP_TRUE;
@@ -151,6 +246,14 @@ static hp_tri one_entry(const hp_root *r, bool root_is_slash, const char *dir, i
 	 * (half the cost of a path through /proc/self/fd); else by name
 	 * below the directory's /proc/self/fd link. Not following: an entry
 	 * swapped for a symlink meanwhile is not followed. */
+	bool known;
+	if (via && memo_answer(memo, &st, &known)) {
+		if (known)
+			what |= HP_FILE_CAPS;
+		if (what)
+			append(out, cap, name, what, (unsigned)st.st_mode & 07777u, via);
+		return HP_TRUE;
+	}
 	ssize_t x = -1;
 	errno = ENOSYS;
 	if (*xattrat)
@@ -176,6 +279,8 @@ static hp_tri one_entry(const hp_root *r, bool root_is_slash, const char *dir, i
 		           strerror(errno));
 		return HP_UNKNOWN;
 	}
+	if (root_is_slash)
+		memo_put(memo, &st, x > 0);
 	if (what)
 		append(out, cap, name, what, (unsigned)st.st_mode & 07777u, via);
 	return HP_TRUE;
@@ -226,6 +331,10 @@ hp_tri hp_os_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, 
 	}
 	size_t cap = 0, seen = 0;
 	bool xattrat = true;
+	caps_memo memo = {NULL, 0, 0};
+	/* symlinks after the files, so that those that lead to a file of
+	 * this directory find its answer in the memo */
+	hp_strv links = {0};
 	t = HP_TRUE;
 	for (;;) {
 		errno = 0;
@@ -245,10 +354,20 @@ hp_tri hp_os_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, 
 			t = HP_UNKNOWN;
 			break;
 		}
-		t = one_entry(r, root_is_slash, dir, dirfd(d), de, fdpath, &xattrat, out, &cap, why);
+		if (de->d_type == DT_LNK && root_is_slash) {
+			hp_strv_push(&links, de->d_name);
+			continue;
+		}
+		t = one_entry(r, root_is_slash, dir, dirfd(d), de->d_name, de->d_type, fdpath,
+		              &xattrat, &memo, out, &cap, why);
 		if (t != HP_TRUE)
 			break;
 	}
+	for (size_t i = 0; t == HP_TRUE && i < links.n; i++)
+		t = one_entry(r, root_is_slash, dir, dirfd(d), links.v[i], DT_LNK, fdpath,
+		              &xattrat, &memo, out, &cap, why);
+	hp_strv_free(&links);
+	free(memo.v);
 	closedir(d);
 	if (t != HP_TRUE) {
 		hp_os_suid_list_free(out);

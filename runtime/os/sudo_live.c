@@ -239,10 +239,11 @@ hp_tri hp_os_sudo_classify(const hp_sudo_run *run, const hp_sudo_opts *o, hp_err
 static hp_tri run_candidate(int fd, const hp_sudo_opts *o, hp_err *why)
 {
 	static const char *const a_true[] = {"sudo", "-n", "-k", "--", "true", NULL};
-	/* -k on both: cached credentials are ignored (no process of the agent
-	 * but this one would hold them), and sudo then neither reads nor writes
-	 * the agent's timestamp file: without it `sudo -l` creates
-	 * /run/sudo/ts/AGENT and appends a record on every check */
+	/* -k on both: each asks what the agent's grants allow, never a
+	 * credential sudo cached for it, and neither reads or writes sudo's
+	 * timestamp file (one record per parent process the agent ever ran
+	 * sudo from, read one read(2) per record: a file the agent can grow
+	 * without bound, and a file left behind by the check) */
 	static const char *const a_list[] = {"sudo", "-n", "-k", "-l", NULL};
 	static const char *const names[] = {"sudo -n -k true", "sudo -n -k -l"};
 	const char *const *runs[] = {a_true, a_list};

@@ -21,7 +21,8 @@
  *                     walks them: each TOP and everything below it, not
  *                     entering a directory on another mount (statx's mount
  *                     id), each directory opened O_NOFOLLOW relative to its
- *                     parent; J processes, the tops dealt out to them
+ *                     parent (a TOP that is a file: one statx of it); J
+ *                     processes, the tops dealt out to them
  *
  *   alternate N NAME CMD... [-- NAME CMD...]...
  *
@@ -163,8 +164,14 @@ static void walk_tree(int fd, unsigned long long mnt, int depth)
 static void tree_top(const char *top)
 {
 	int fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		/* a mount of one file (a bind-mounted program): the file alone,
+		 * as the image-wide scan looks at it */
+		struct statx sx;
+		statx(AT_FDCWD, top, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+		      STATX_TYPE | STATX_MODE | STATX_UID | STATX_GID, &sx);
 		return;
+	}
 	struct statx sx;
 	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx) == 0)
 		walk_tree(fd, sx.stx_mnt_id, 0);

@@ -34,7 +34,7 @@ static hp_facts *facts;
 static void run(const hp_bc *bc)
 {
 	hp_limits lim = {1u << 20, 1u << 12, 2000, 16u << 20};
-	hp_eval_opts opts = {NULL, NULL, 0, &lim};
+	hp_eval_opts opts = {.run_role = NULL, .ctx = NULL, .roles = 0, .limits = &lim};
 	hp_eval ev;
 	hp_err err;
 	/* the first param given on the "command line", when it can be */

@@ -377,10 +377,68 @@ static void test_close_range_filtered(void **state)
 	fx_rmtree(dir);
 }
 
+/* Two children at once: each answers for itself whichever is finished
+ * first, a big answer waits in its pipe for its finish, and a child that
+ * outlives its deadline while the caller waits for another is killed at
+ * its own finish with the deadline counted from its start. */
+static int send_big(void *arg, hp_frame_writer *out)
+{
+	(void)arg;
+	static char big[200000];
+	memset(big, 'x', sizeof big - 1);
+	hp_frame_add_str(out, 3, big);
+	return 0;
+}
+
+static int sleep_long(void *arg, hp_frame_writer *out)
+{
+	(void)arg;
+	(void)out;
+	sleep(30);
+	return 0;
+}
+
+static void test_children_at_once(void **state)
+{
+	(void)state;
+	hp_child_opts o = opts(5000);
+	o.max_msg = 1 << 20;
+	hp_child a, b, c;
+	hp_err e;
+	assert_int_equal(hp_os_child_start(&o, send_big, NULL, &a, &e), HP_TRUE);
+	assert_int_equal(hp_os_child_start(&o, report_ids, NULL, &b, &e), HP_TRUE);
+	hp_child_opts q = opts(200);
+	assert_int_equal(hp_os_child_start(&q, sleep_long, NULL, &c, &e), HP_TRUE);
+	pid_t cpid = c.pid;
+	hp_frame f;
+	uint64_t v;
+	assert_int_equal(hp_os_child_finish(&b, &f, &e), HP_TRUE);
+	assert_int_equal(hp_frame_rec_u64(hp_frame_find(&f, 1), &v), 0);
+	assert_int_equal(v, geteuid());
+	hp_frame_free(&f);
+	assert_int_equal(hp_os_child_finish(&a, &f, &e), HP_TRUE);
+	char *str = NULL;
+	assert_int_equal(hp_frame_rec_str(hp_frame_find(&f, 3), &str), 0);
+	assert_int_equal(strlen(str), 199999);
+	free(str);
+	hp_frame_free(&f);
+	usleep(300 * 1000);
+	int64_t t0 = hp_os_now_ms();
+	assert_int_equal(hp_os_child_finish(&c, &f, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "child exceeded its 200 ms deadline");
+	assert_true(hp_os_now_ms() - t0 < 1000);
+	assert_int_equal(kill(cpid, 0), -1);
+	assert_int_equal(c.pid, -1);
+	/* finishing a child that never started */
+	assert_int_equal(hp_os_child_finish(&c, &f, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "child: not started");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_results_come_back),
+	    cmocka_unit_test(test_children_at_once),
 	    cmocka_unit_test(test_identity_taken),
 	    cmocka_unit_test(test_deadline_kills_everything),
 	    cmocka_unit_test(test_own_pid_namespace),

@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "fixture.h"
@@ -118,6 +119,56 @@ static void test_live_root_same_answers(void **state)
 	free(capbin);
 }
 
+/* Live root, links into the same directory (answered from what the scan
+ * read of their targets): a link, a link to a link, a self loop, and links
+ * to a plain file, a setuid-root file and one with capabilities, each the
+ * same answer as its target's. */
+static void test_live_links_in_the_directory(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	fx_dir(dir, "memo", 0755, 0, 0);
+	fx_file(dir, "memo/capfile", "x", 0755, 0, 0);
+	fx_file(dir, "memo/su3", "x", 04755, 0, 0);
+	fx_file(dir, "memo/plain", "x", 0755, 0, 0);
+	fx_link(dir, "memo/to_capfile", "capfile");
+	fx_link(dir, "memo/chain", "to_capfile");
+	fx_link(dir, "memo/to_su3", "su3");
+	fx_link(dir, "memo/to_plain", "plain");
+	fx_link(dir, "memo/loop", "loop");
+	char *cf = fx_path(dir, "memo/capfile");
+	cap_t c = cap_from_text("cap_net_raw+ep");
+	assert_int_equal(cap_set_file(cf, c), 0);
+	cap_free(c);
+	hp_root slash;
+	hp_err e;
+	assert_int_equal(hp_os_root_open(&slash, "/", 0, &e), HP_TRUE);
+	char *memo = fx_path(dir, "memo");
+	hp_suid_list l;
+	assert_int_equal(hp_os_setuid_scan(&slash, memo, 100, &l, &e), HP_TRUE);
+	const char *names[] = {"capfile", "chain", "su3", "to_capfile", "to_su3"};
+	const unsigned whys[] = {HP_FILE_CAPS, HP_FILE_CAPS, HP_SUID_ROOT, HP_FILE_CAPS,
+	                         HP_SUID_ROOT};
+	const int via[] = {0, 1, 0, 1, 1};
+	assert_int_equal(l.n, 5);
+	for (size_t i = 0; i < 5; i++) {
+		assert_string_equal(l.v[i].name, names[i]);
+		assert_int_equal(l.v[i].why, whys[i]);
+		assert_int_equal(l.v[i].via_symlink, via[i]);
+	}
+	hp_os_suid_list_free(&l);
+	/* the capability removed: read again, not remembered from before */
+	assert_int_equal(removexattr(cf, "security.capability"), 0);
+	assert_int_equal(hp_os_setuid_scan(&slash, memo, 100, &l, &e), HP_TRUE);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0].name, "su3");
+	assert_string_equal(l.v[1].name, "to_su3");
+	hp_os_suid_list_free(&l);
+	hp_os_root_close(&slash);
+	free(memo);
+	free(cf);
+}
+
 /* getxattrat missing (ENOSYS, kernels before 6.13) or refused (EPERM, a
  * seccomp profile): the capability is read through /proc/self/fd instead,
  * with the same answers, live root and image root alike. */
@@ -203,6 +254,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_finds_each_kind),
 	    cmocka_unit_test(test_live_root_same_answers),
+	    cmocka_unit_test(test_live_links_in_the_directory),
 	    cmocka_unit_test(test_without_getxattrat),
 	    cmocka_unit_test(test_caps_unreadable),
 	    cmocka_unit_test(test_bounds_and_errors),
