@@ -625,7 +625,7 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 				if (l.u.l.n == 0) {
 					/* `allow empty`: no assertion ran, so what the list's
 					 * probes observed belongs to none of them either */
-					m->obs_mark = m->res->nobs;
+					m->obs_mark = m->res->nobs; /* allow empty */
 					pc = endfor + 1;
 					continue;
 				}
