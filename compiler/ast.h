@@ -211,8 +211,16 @@ struct hp_expr {
 typedef enum {
 	HP_ST_REQUIRE, /* holds when expr is true */
 	HP_ST_FORBID,  /* holds when expr is false */
-	HP_ST_FOR,     /* for var in expr [max N] { body } */
+	HP_ST_FOR,     /* for var in expr [max N] [allow|never empty] { body } */
 } hp_stmt_kind;
+
+/* What a loop over an empty list means. Unsaid, it is unknown (a loop over
+ * nothing has checked nothing) and lint asks the author to say it. */
+typedef enum {
+	HP_EMPTY_UNSAID, /* no clause: unknown */
+	HP_EMPTY_ALLOW,  /* `allow empty`: the loop holds */
+	HP_EMPTY_NEVER, /* `never empty`: unknown, said on purpose */
+} hp_loop_empty;
 
 /* Iteration bound of a loop without `max`, and the largest `max` allowed. */
 #define HP_LOOP_DEFAULT_MAX 256u
@@ -231,6 +239,8 @@ struct hp_stmt {
 	uint32_t max; /* iteration bound: `max N`, else HP_LOOP_DEFAULT_MAX */
 	bool max_given;
 	hp_span max_span;
+	hp_loop_empty empty;
+	hp_span empty_span; /* the clause; empty (len 0) when unsaid */
 	uint32_t loop_depth; /* checked: 0 for the outermost loop of a block */
 	uint32_t slot;       /* checked: index of this loop among its rule's loops */
 };
@@ -364,5 +374,9 @@ typedef struct hp_program {
 	hp_decl *providers[HP_PROVIDER_COUNT]; /* NULL when not declared */
 	bool ok;                               /* checked: no error was reported */
 } hp_program;
+
+/* The params e reads (checked: names resolved), each once, in the order
+ * they first appear; at most cap are stored, the count stored returned. */
+size_t hp_expr_params(const hp_expr *e, const hp_decl **out, size_t cap);
 
 #endif

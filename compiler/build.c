@@ -224,9 +224,12 @@ hp_stmt *hp_mk_stmt(hp_parse *ps, hp_stmt_kind kind, hp_expr *e, hp_span at)
 }
 
 hp_stmt *hp_mk_for(hp_parse *ps, const char *var, hp_span var_at, hp_expr *list, int64_t max,
-                   bool max_given, hp_span max_at, hp_list body, hp_span at)
+                   bool max_given, hp_span max_at, hp_loop_empty empty, hp_span empty_at,
+                   hp_list body, hp_span at)
 {
 	hp_stmt *s = hp_mk_stmt(ps, HP_ST_FOR, list, at);
+	s->empty = empty;
+	s->empty_span = empty_at;
 	s->var = var;
 	s->var_span = var_at;
 	s->body = body.head;

@@ -13,6 +13,31 @@
 
 /* --- statements and rules ------------------------------------------------- */
 
+/* A loop over a list param that says nothing of an empty list: any list
+ * param can be emptied by the caller (`check --param NAME=`), and then the
+ * loop checks nothing. It is unknown then (never a pass), but the author
+ * should say which is meant: `never empty` or `allow empty`. */
+static void warn_empty_loop(hp_checker *c, const hp_stmt *s)
+{
+	const hp_decl *ps[8];
+	size_t n = hp_expr_params(s->expr, ps, sizeof ps / sizeof ps[0]);
+	for (size_t i = 0; i < n; i++) {
+		if (!ps[i]->u.param.expr || ps[i]->u.param.expr->type != HP_T_LIST)
+			continue;
+		const hp_expr *def = ps[i]->u.param.expr;
+		bool none = def->kind == HP_EX_SET && def->u.set.n == 0;
+		hp_diag *g = hp_ck_warn(
+		    c, HP_DG_EMPTY_LOOP, s->expr->span,
+		    "'for %s' goes over param '%s', which %s (`--param %s=` empties it): the "
+		    "loop then checks nothing, and its assertions are unknown",
+		    s->var, ps[i]->name, none ? "is empty by default" : "can be empty",
+		    ps[i]->name);
+		hp_diag_help(g, "say what an empty list means: `never empty` (unknown, never a "
+		                "pass) or `allow empty` (the loop holds) before the '{'");
+		return;
+	}
+}
+
 static void check_stmts(hp_checker *c, hp_stmt *s, const hp_ck_scope *sc, uint32_t loop_depth)
 {
 	for (; s; s = s->next) {
@@ -35,6 +60,8 @@ static void check_stmts(hp_checker *c, hp_stmt *s, const hp_ck_scope *sc, uint32
 			else if (t == HP_T_CAPS)
 				hp_diag_help(g, "capability sets are compared, not iterated");
 		}
+		if (t == HP_T_LIST && s->empty == HP_EMPTY_UNSAID)
+			warn_empty_loop(c, s);
 		hp_decl *pd = hp_namemap_get(&c->params, s->var);
 		hp_stmt *outer = hp_ck_find_loop(c, s->var);
 		if (outer || pd) {

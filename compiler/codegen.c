@@ -506,6 +506,30 @@ static void table_asserts(gen *g, const hp_stmt *s, hp_role role)
 	}
 }
 
+/* What an empty list makes of a loop's assertions: the loop, its list and
+ * the params the list comes from, so that `--param harness_files=` is
+ * recognisable in the report. */
+static uint32_t empty_sentence(gen *g, const hp_stmt *s)
+{
+	const hp_decl *ps[8];
+	size_t n = hp_expr_params(s->expr, ps, sizeof ps / sizeof ps[0]);
+	char *list = span_text(g, s->expr->span);
+	hp_buf b = {0};
+	hp_buf_printf(&b, "the loop 'for %s in %s' went over an empty list", s->var, list);
+	for (size_t i = 0; i < n; i++)
+		hp_buf_printf(&b, "%s'%s'", i == 0 ? (n == 1 ? " (from param " : " (from params ")
+		                                    : ", ",
+		              ps[i]->name);
+	if (n)
+		hp_buf_puts(&b, ")");
+	hp_buf_puts(&b, ": it checked nothing, and that is no pass unless the loop says "
+	                "'allow empty'");
+	uint32_t id = hp_bcw_str(g->w, b.data);
+	hp_buf_free(&b);
+	free(list);
+	return id;
+}
+
 static void stmts(gen *g, const hp_stmt *s)
 {
 	for (; s && !g->failed; s = s->next) {
@@ -519,6 +543,8 @@ static void stmts(gen *g, const hp_stmt *s)
 			}
 			top_expr(g, s->expr);
 			at(g, s->span, true);
+			if (s->empty != HP_EMPTY_ALLOW)
+				emit(g, HP_I_NONEMPTY, 0, 0, empty_sentence(g, s));
 			emit(g, HP_I_FOR, s->loop_depth, 0, s->max);
 			stmts(g, s->body);
 			at(g, s->span, true);

@@ -75,8 +75,11 @@ static void dstmts(hp_buf *b, const hp_stmt *s, int depth)
 		for (int i = 0; i < depth; i++)
 			hp_buf_puts(b, "  ");
 		if (s->kind == HP_ST_FOR) {
-			hp_buf_printf(b, "(for %s max %u%s ", s->var, s->max,
-			              s->max_given ? "!" : "");
+			static const char *const empty_clause[] = {
+			    [HP_EMPTY_UNSAID] = "", [HP_EMPTY_ALLOW] = " allow-empty",
+			    [HP_EMPTY_NEVER] = " never-empty"};
+			hp_buf_printf(b, "(for %s max %u%s%s ", s->var, s->max,
+			              s->max_given ? "!" : "", empty_clause[s->empty]);
 			dexpr(b, s->expr);
 			hp_buf_puts(b, "\n");
 			dstmts(b, s->body, depth + 1);

@@ -350,13 +350,18 @@ static void stmt(fmt *f, const hp_stmt *s, int depth)
 	if (s->kind == HP_ST_FOR) {
 		char head[HEAD_MAX];
 		snprintf(head, sizeof head, "for %s in ", s->var);
-		char tail[32];
+		static const char *const empty_clause[] = {
+		    [HP_EMPTY_UNSAID] = "", [HP_EMPTY_ALLOW] = " allow empty",
+		    [HP_EMPTY_NEVER] = " never empty"};
+		char tail[48];
 		if (s->max_given)
-			snprintf(tail, sizeof tail, " max %u {", s->max);
+			snprintf(tail, sizeof tail, " max %u%s {", s->max, empty_clause[s->empty]);
 		else
-			snprintf(tail, sizeof tail, " {");
+			snprintf(tail, sizeof tail, "%s {", empty_clause[s->empty]);
 		line_expr(f, head, s->expr, tail, depth);
-		uint32_t hend = s->max_given ? span_end(s->max_span) : span_end(s->expr->span);
+		uint32_t hend = s->empty != HP_EMPTY_UNSAID ? span_end(s->empty_span)
+		                : s->max_given               ? span_end(s->max_span)
+		                                             : span_end(s->expr->span);
 		end_line(f, s->span.off, hend, depth);
 		f->at_start = true;
 		uint32_t prev = stmts(f, s->body, hend, depth + 1);

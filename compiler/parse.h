@@ -94,7 +94,8 @@ hp_list hp_list_add(hp_list l, void *item, size_t next_off);
 
 hp_stmt *hp_mk_stmt(hp_parse *ps, hp_stmt_kind kind, hp_expr *e, hp_span at);
 hp_stmt *hp_mk_for(hp_parse *ps, const char *var, hp_span var_at, hp_expr *list, int64_t max,
-                   bool max_given, hp_span max_at, hp_list body, hp_span at);
+                   bool max_given, hp_span max_at, hp_loop_empty empty, hp_span empty_at,
+                   hp_list body, hp_span at);
 hp_decl *hp_mk_decl(hp_parse *ps, hp_decl_kind kind, const char *name, hp_span name_at, hp_span at);
 hp_block *hp_mk_block(hp_parse *ps, const char *role, hp_span role_at, hp_list body, hp_span at);
 hp_role_item *hp_mk_role_item(hp_parse *ps, hp_role_item_kind kind, hp_expr *e, hp_span at);

@@ -292,6 +292,8 @@ loop:
 	"forbid" { TOKEN(TK_FORBID); }
 	"for" { TOKEN(TK_FOR); }
 	"in" { TOKEN(TK_IN); }
+	"allow" { TOKEN(TK_ALLOW); }
+	"empty" { TOKEN(TK_EMPTY); }
 	"max" { TOKEN(TK_MAX); }
 	"provider" { TOKEN(TK_PROVIDER); }
 	"uid_split" { TOKEN(TK_UID_SPLIT); }

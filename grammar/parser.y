@@ -69,6 +69,7 @@ static void hp_yyerror(hp_span *loc, hp_parse *ps, const char *msg);
 %token DEFAULT "default" SPLIT "split" NEEDS "needs" NEVER "never" BECAUSE "because"
 %token AND "and" OR "or" NOT "not" TRUE "true" FALSE "false" KEEP "keep" CAPS "caps"
 %token NO "no" UID "uid" CANARY "canary" EXISTS "exists" NO_NEW_PRIVS "no_new_privs"
+%token ALLOW "allow" EMPTY "empty"
 %token EQ "==" NE "!=" LE "<=" GE ">=" LT "<" GT ">" ASSIGN "=" PLUS "+" AMP "&"
 %token DOT "." COMMA "," LPAREN "(" RPAREN ")" LBRACE "{" RBRACE "}"
 
@@ -87,7 +88,7 @@ static void hp_yyerror(hp_span *loc, hp_parse *ps, const char *msg);
 %type <pitem> prov_item
 %type <name> word
 %type <decl> decl
-%type <ival> errors_so_far
+%type <ival> errors_so_far empty_opt
 
 %%
 
@@ -179,12 +180,20 @@ stmts:
 stmt:
 	REQUIRE expr		{ $$ = hp_mk_stmt(ps, HP_ST_REQUIRE, $2, @$); }
 	| FORBID expr		{ $$ = hp_mk_stmt(ps, HP_ST_FORBID, $2, @$); }
-	| FOR NAME IN expr LBRACE stmts RBRACE {
-		$$ = hp_mk_for(ps, $2, @2, $4, 0, false, @5, $6, @$);
+	| FOR NAME IN expr empty_opt LBRACE stmts RBRACE {
+		$$ = hp_mk_for(ps, $2, @2, $4, 0, false, @6, (hp_loop_empty)$5, @5, $7, @$);
 	}
-	| FOR NAME IN expr MAX INT LBRACE stmts RBRACE {
-		$$ = hp_mk_for(ps, $2, @2, $4, $6, true, @6, $8, @$);
+	| FOR NAME IN expr MAX INT empty_opt LBRACE stmts RBRACE {
+		$$ = hp_mk_for(ps, $2, @2, $4, $6, true, @6, (hp_loop_empty)$7, @7, $9, @$);
 	}
+	;
+
+/* What a loop over an empty list means: unsaid (unknown, and lint asks),
+ * `allow empty` (it holds) or `never empty` (unknown, said on purpose). */
+empty_opt:
+	%empty			{ $$ = HP_EMPTY_UNSAID; }
+	| ALLOW EMPTY		{ $$ = HP_EMPTY_ALLOW; }
+	| NEVER EMPTY		{ $$ = HP_EMPTY_NEVER; }
 	;
 
 prov_items:

@@ -24,7 +24,7 @@
 
 #define HP_BC_MAGIC "\x89HPB\r\n\x1a\n" /* 8 bytes */
 #define HP_BC_MAGIC_LEN 8
-#define HP_BC_VERSION 1
+#define HP_BC_VERSION 2 /* 2: NONEMPTY (a loop over nothing is unknown) */
 #define HP_BC_HEADER_SIZE 40 /* then the section directory */
 #define HP_BC_DIRENT_SIZE 12 /* id, offset, length */
 #define HP_BC_INSN_SIZE 8

@@ -623,6 +623,9 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 			}
 			if (l.state == HP_VAL_KNOWN && l.u.l.n <= in->c) {
 				if (l.u.l.n == 0) {
+					/* `allow empty`: no assertion ran, so what the list's
+					 * probes observed belongs to none of them either */
+					m->obs_mark = m->res->nobs; /* allow empty */
 					pc = endfor + 1;
 					continue;
 				}
@@ -662,6 +665,13 @@ static bool run(vm *m, hp_bc_region r, hp_value *ret)
 			nloops--;
 			break;
 		}
+		case HP_I_NONEMPTY:
+			/* before a FOR whose policy does not say `allow empty`: the
+			 * loop's assertions become unknown instead of never running,
+			 * which would leave its rule holding on no evidence */
+			if (TOP.state == HP_VAL_KNOWN && TOP.u.l.n == 0)
+				TOP = hp_v_unknown(HP_T_LIST, hp_bc_str(m->bc, in->c));
+			break;
 		case HP_I_REQUIRE:
 		case HP_I_FORBID:
 			m->res->steps = steps;

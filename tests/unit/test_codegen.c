@@ -168,6 +168,9 @@ static void test_limits(void **state)
 }
 
 /* Evaluate src against facts; the rule results, one word each. */
+static const hp_param_override *eval_ov;
+static size_t eval_nov;
+
 static const char *evaluate(const char *src, const char *facts)
 {
 	static char out[4096];
@@ -177,7 +180,8 @@ static const char *evaluate(const char *src, const char *facts)
 	if (!hp_probe_facts_load(f, "f.yaml", facts, strlen(facts), &err))
 		fail_msg("%s", err.msg);
 	hp_eval ev;
-	assert_true(hp_eval_run(bc, hp_probe_facts_backend(f), NULL, 0, NULL, &ev, &err));
+	assert_true(
+	    hp_eval_run(bc, hp_probe_facts_backend(f), eval_ov, eval_nov, NULL, &ev, &err));
 	hp_buf b = {0};
 	for (uint32_t i = 0; i < bc->nrules; i++) {
 		hp_buf_printf(&b, "%s%s", i ? " " : "", hp_result_names[ev.rules[i].result]);
@@ -276,6 +280,98 @@ static void test_semantics(void **state)
 	    "no_new_privs as agent is false, sudo as agent is false]");
 }
 
+/* A loop over an empty list is unknown, with a sentence naming the loop,
+ * its list and the params it comes from, unless it says `allow empty`;
+ * `never empty` says the default on purpose. The compiler emits NONEMPTY
+ * before every FOR but an `allow empty` one. */
+static const char empty_src[] =
+    "policy \"t\" version 1\n"
+    "param l = { \"a\", \"b\" }\n"
+    "role root = uid 0\n"
+    "rule unsaid \"u\" { as root { for g in user(\"u\").groups & { \"sudo\" } {\n"
+    "  forbid g == \"sudo\" } } }\n"
+    "rule allowed \"a\" { as root { for g in user(\"u\").groups allow empty {\n"
+    "  forbid g == \"sudo\" } } }\n"
+    "rule forbidden \"f\" { as root { for g in l max 4 never empty {\n"
+    "  forbid g == \"sudo\" } } }\n";
+
+static void test_empty_loops(void **state)
+{
+	(void)state;
+	static const char facts[] =
+	    "facts:\n- {probe: user, arg: u, answer: {name: u, uid: 5, gid: 5, groups: []}}\n";
+	hp_param_override ov = {"l", ""};
+	eval_ov = &ov;
+	eval_nov = 1;
+	const char *got = evaluate(empty_src, facts);
+	eval_ov = NULL;
+	eval_nov = 0;
+	assert_string_equal(
+	    got,
+	    "error [forbid g == \"sudo\" (t.hpol:5:3) as root: unknown (the loop 'for g in "
+	    "user(\"u\").groups & { \"sudo\" }' went over an empty list: it checked nothing, and "
+	    "that is no pass unless the loop says 'allow empty'); observed user(\"u\") is "
+	    "user \"u\" (uid 5, gid 5, home \"\", shell \"\", groups {})] "
+	    "pass "
+	    "error [forbid g == \"sudo\" (t.hpol:9:3) as root: unknown (the loop 'for g in l' "
+	    "went over an empty list (from param 'l'): it checked nothing, and that is no pass "
+	    "unless the loop says 'allow empty')]");
+	/* with the param as declared its loop runs; the probe's list is still empty */
+	assert_string_equal(
+	    evaluate(empty_src, facts),
+	    "error [forbid g == \"sudo\" (t.hpol:5:3) as root: unknown (the loop 'for g in "
+	    "user(\"u\").groups & { \"sudo\" }' went over an empty list: it checked nothing, and "
+	    "that is no pass unless the loop says 'allow empty'); observed user(\"u\") is "
+	    "user \"u\" (uid 5, gid 5, home \"\", shell \"\", groups {})] pass pass");
+	hp_bc *bc = load_text(empty_src);
+	unsigned nonempty = 0, loops = 0;
+	for (uint32_t i = 0; i < bc->ncode; i++) {
+		nonempty += bc->code[i].op == HP_I_NONEMPTY;
+		if (bc->code[i].op == HP_I_FOR) {
+			loops++;
+			/* NONEMPTY stands right before FOR, or not at all */
+			assert_true(i > 0);
+		}
+	}
+	assert_int_equal(loops, 3);
+	assert_int_equal(nonempty, 2);
+	hp_bc_free(bc);
+}
+
+/* lint's empty-loop warning: a loop over a list param that says nothing of
+ * an empty list, at the list, with the fix; none for a list that is not a
+ * param's, nor once the loop says what empty means. */
+static void test_empty_loop_warning(void **state)
+{
+	(void)state;
+	static const char src[] =
+	    "policy \"t\" version 1\n"
+	    "param l = { \"a\" }\n"
+	    "param p = \"/bin\"\n"
+	    "role root = uid 0\n"
+	    "rule w \"w\" { as root {\n"
+	    "  for g in l { forbid g == \"x\" }\n"
+	    "  for g in split(p, \":\") { forbid g == \"x\" }\n"
+	    "  for g in l allow empty { forbid g == \"x\" }\n"
+	    "  for g in l never empty { forbid g == \"x\" }\n"
+	    "  for g in l & { \"b\" } { forbid g == \"x\" } } }\n";
+	hp_diags d;
+	hp_diags_init(&d);
+	hp_program *p = hp_front_compile_text("t.hpol", src, strlen(src), NULL, &d);
+	assert_true(p->ok);
+	hp_buf b = {0};
+	for (size_t i = 0; i < d.n; i++)
+		hp_buf_printf(&b, "%u:%u %s: %s | help: %s\n", d.v[i].span.line, d.v[i].span.col,
+		              hp_diag_code_names[d.v[i].code], d.v[i].msg, d.v[i].help ? d.v[i].help : "");
+	const char *want = "'for g' goes over param 'l', which can be empty (`--param l=` empties it): the loop then checks nothing, and its assertions are unknown | help: say what an empty list means: `never empty` (unknown, never a pass) or `allow empty` (the loop holds) before the '{'";
+	char both[1024];
+	snprintf(both, sizeof both, "6:12 empty-loop: %s\n10:12 empty-loop: %s\n", want, want);
+	assert_string_equal(b.data ? b.data : "", both);
+	hp_buf_free(&b);
+	hp_program_free(p);
+	hp_diags_free(&d);
+}
+
 static void test_roles_and_providers(void **state)
 {
 	(void)state;
@@ -307,7 +403,8 @@ static void test_roles_and_providers(void **state)
 	const char *facts = "facts:\n- {probe: env, arg: X, answer: \"1\"}\n";
 	assert_true(hp_probe_facts_load(f, "f.yaml", facts, strlen(facts), &err));
 	hp_eval ev;
-	assert_true(hp_eval_run(bc, hp_probe_facts_backend(f), NULL, 0, NULL, &ev, &err));
+	assert_true(
+	    hp_eval_run(bc, hp_probe_facts_backend(f), eval_ov, eval_nov, NULL, &ev, &err));
 	hp_strv keep = {0};
 	hp_rule_outcome ro[1];
 	hp_eval_rule_outcomes(&ev, ro, &keep);
@@ -339,6 +436,8 @@ int main(void)
 	    cmocka_unit_test(test_limits),
 	    cmocka_unit_test(test_semantics),
 	    cmocka_unit_test(test_fields_and_non_values),
+	    cmocka_unit_test(test_empty_loops),
+	    cmocka_unit_test(test_empty_loop_warning),
 	    cmocka_unit_test(test_roles_and_providers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

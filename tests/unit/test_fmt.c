@@ -153,6 +153,47 @@ static void test_layout(void **state)
 	hp_diags_free(&d);
 }
 
+/* A loop's empty clause is printed after its bound; a comment after it
+ * stays on the loop's line. */
+static void test_loop_clauses(void **state)
+{
+	(void)state;
+	static const char in[] =
+	    "policy \"x\" version 1\n"
+	    "param l = { \"a\" }\n"
+	    "role root = uid 0\n"
+	    "rule r \"t\" { as root { for g in l   max 3   allow\n empty { forbid g == \"x\" }\n"
+	    " for h in l never empty # why\n { require h == \"a\" } for i in l { require i == "
+	    "\"a\" } } }\n";
+	hp_diags d;
+	hp_program *p = parse("x.hpol", in, sizeof in - 1, true, &d);
+	assert_true(p->ok);
+	hp_buf b = {0};
+	hp_fmt_src(p->files[0], &b);
+	assert_string_equal(b.data, "policy \"x\" version 1\n"
+	                            "\n"
+	                            "param l = { \"a\" }\n"
+	                            "\n"
+	                            "role root = uid 0\n"
+	                            "\n"
+	                            "rule r \"t\" {\n"
+	                            "    as root {\n"
+	                            "        for g in l max 3 allow empty {\n"
+	                            "            forbid g == \"x\"\n"
+	                            "        }\n"
+	                            "        for h in l never empty {  # why\n"
+	                            "            require h == \"a\"\n"
+	                            "        }\n"
+	                            "        for i in l {\n"
+	                            "            require i == \"a\"\n"
+	                            "        }\n"
+	                            "    }\n"
+	                            "}\n");
+	hp_buf_free(&b);
+	hp_program_free(p);
+	hp_diags_free(&d);
+}
+
 static void test_colour(void **state)
 {
 	(void)state;
@@ -181,6 +222,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_every_file),
 	    cmocka_unit_test(test_layout),
+	    cmocka_unit_test(test_loop_clauses),
 	    cmocka_unit_test(test_colour),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,6 +50,12 @@ static int setup(void **state)
 	     04755, 0755);
 	fake("big", "#!/bin/sh\nhead -c 200000 /dev/zero\n", 04755, 0755);
 	fake("fds", "#!/bin/sh\nls /proc/self/fd\nreadlink /proc/self/fd/0\nexit 1\n", 04755, 0755);
+	/* grants unless asked with -k: a run without it would read, and write,
+	 * the agent's timestamp file */
+	fake("kflag",
+	     "#!/bin/sh\ncase \" $* \" in *\" -n -k \"*) echo 'sudo: a password is required' "
+	     ">&2; exit 1;; esac\nexit 0\n",
+	     04755, 0755);
 	fake("notsuid", "#!/bin/sh\nexit 0\n", 0755, 0755);
 	fake("agentw", "#!/bin/sh\nexit 0\n", 04755, 0777);
 	fake("wfile", "#!/bin/sh\nexit 0\n", 04777, 0755);
@@ -100,6 +106,11 @@ static void test_answers(void **state)
 	assert_string_equal(e.msg, "/nnp/sudo: sudo -n -k true: sudo exited 1: sudo: The \"no new "
 	                           "privileges\" flag is set, which prevents sudo from running as "
 	                           "root.");
+	/* both runs ignore cached credentials (and so leave the timestamp alone) */
+	const char *kflag[] = {"/kflag"};
+	assert_int_equal(probe(kflag, 1, &e), HP_FALSE);
+	assert_string_equal(e.msg, "/kflag/sudo: sudo -n -k true: sudo refused: sudo: a password "
+	                           "is required");
 	const char *big[] = {"/big"};
 	assert_int_equal(probe(big, 1, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "/big/sudo: sudo -n -k true: sudo wrote more than 65536 bytes");

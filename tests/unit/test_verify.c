@@ -204,7 +204,7 @@ static void test_header(void **state)
 	       "t.hpb: byte 100: truncated: 100 bytes, a header needs 136");
 	EXPECT(patched(p_magic, false), "t.hpb: byte 0: bad magic: not a compiled hangar policy");
 	EXPECT(patched(p_version, false),
-	       "t.hpb: byte 8: format version 9, this runtime reads version 1");
+	       "t.hpb: byte 8: format version 9, this runtime reads version 2");
 	EXPECT(patched(p_flags, false), "t.hpb: byte 10: unknown flags 0x0001");
 	EXPECT(patched(p_length, false),
 	       "t.hpb: byte 12: length field says 12345 bytes, the file has 714");
@@ -212,7 +212,7 @@ static void test_header(void **state)
 	       "t.hpb: byte 12: length field says 714 bytes, the file has 704");
 	EXPECT(
 	    patched(p_checksum, false),
-	    "t.hpb: byte 16: checksum mismatch: the file says 34217106, its bytes give 42fd3096");
+	    "t.hpb: byte 16: checksum mismatch: the file says 94dd51d5, its bytes give e2011045");
 	EXPECT(patched(p_nsec, true), "t.hpb: byte 32: 7 sections, this format has 8");
 	EXPECT(patched(p_reserved, true), "t.hpb: byte 37: header: reserved byte is 1, not 0");
 	EXPECT(patched(p_name, true),
@@ -618,7 +618,7 @@ static void test_opcodes_and_operands(void **state)
 	hp_bcw_emit(w, HP_I_COUNT, 0, 0, 0);
 	E(RETURN, 0, 0, 0);
 	EXPECT(param_code(w, HP_T_INT),
-	       "t.hpb: byte 264, instruction 0 (opcode 41): unknown opcode");
+	       "t.hpb: byte 264, instruction 0 (opcode 42): unknown opcode");
 	w = bt_new();
 	E(PUSH_STR, 1, 0, S("x"));
 	E(RETURN, 0, 0, 0);
@@ -984,6 +984,44 @@ static void test_loops(void **state)
 	       "t.hpb: byte 484, instruction 17 (FOR): loops nested more than 8 deep");
 }
 
+/* NONEMPTY (a loop over nothing is unknown): a list in, a list out, its
+ * sentence a string of the file, only in a role's checks. */
+static void test_nonempty(void **state)
+{
+	(void)state;
+	hp_bcw *w = body_new();
+	E(EMPTY_LIST, 0, 0, 0);
+	E(NONEMPTY, 0, 0, S("why"));
+	E(FOR, 0, 0, 4);
+	E(ENDFOR, 0, 0, S("d"));
+	E(END, 0, 0, 0);
+	EXPECT(body_code(w), "(accepted)");
+	w = body_new();
+	E(PUSH_BOOL, 1, 0, 0);
+	E(NONEMPTY, 0, 0, S("why"));
+	E(POP, 0, 0, 0);
+	E(END, 0, 0, 0);
+	EXPECT(body_code(w), "t.hpb: byte 358, instruction 1 (NONEMPTY): takes (list), the stack has (bool)");
+	w = body_new();
+	E(EMPTY_LIST, 0, 0, 0);
+	E(NONEMPTY, 0, 0, 900);
+	E(POP, 0, 0, 0);
+	E(END, 0, 0, 0);
+	EXPECT(body_code(w), "t.hpb: byte 346, instruction 1 (NONEMPTY): string 900 out of range (6 strings)");
+	w = body_new();
+	E(EMPTY_LIST, 0, 0, 0);
+	E(NONEMPTY, 1, 0, S("why"));
+	E(POP, 0, 0, 0);
+	E(END, 0, 0, 0);
+	EXPECT(body_code(w), "t.hpb: byte 358, instruction 1 (NONEMPTY): operand a is 1, must be 0");
+	w = bt_new();
+	E(EMPTY_LIST, 0, 0, 0);
+	E(NONEMPTY, 0, 0, S("why"));
+	E(RETURN, 0, 0, 0);
+	EXPECT(param_code(w, HP_T_LIST), "t.hpb: byte 284, instruction 1 (NONEMPTY): not allowed in param p (only in a "
+	                                       "role's checks)");
+}
+
 static void test_bounds(void **state)
 {
 	(void)state;
@@ -1078,6 +1116,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_regions),
 	    cmocka_unit_test(test_jumps),
 	    cmocka_unit_test(test_loops),
+	    cmocka_unit_test(test_nonempty),
 	    cmocka_unit_test(test_bounds),
 	    cmocka_unit_test(test_assertions),
 	};

@@ -814,6 +814,102 @@ static void test_for_bound_and_non_values(void **state)
 	run_free(&x);
 }
 
+/* NONEMPTY before FOR: a known empty list becomes unknown with the
+ * compiler's sentence, so every assertion of the loop is unknown instead of
+ * never running (which would leave its rule holding on no evidence). */
+static void nonempty_program(run_t *x, const char *list, bool nonempty)
+{
+	hp_bcw *w = rule_new();
+	if (list) {
+		E(PUSH_STR, 0, 0, S(list));
+		E(PUSH_STR, 0, 0, S(","));
+		E(SPLIT, 0, 0, 0);
+	} else {
+		E(EMPTY_LIST, 0, 0, 0);
+	}
+	if (nonempty)
+		E(NONEMPTY, 0, 0, S("the loop 'for d in l' went over an empty list"));
+	E(FOR, 0, 0, 4);
+	E(LOAD_LOCAL, 0, 0, 0);
+	E(PUSH_STR, 0, 0, S("/bin"));
+	E(EQ, 0, 0, 0);
+	forbid(w, "forbid d == \"/bin\"");
+	E(PUSH_BOOL, 1, 0, 0);
+	require(w, "require true");
+	E(ENDFOR, 0, 0, S("d"));
+	E(END, 0, 0, 0);
+	run_body(x, w, 0, NULL);
+}
+
+static void test_nonempty(void **state)
+{
+	(void)state;
+	run_t x;
+	nonempty_program(&x, NULL, true);
+	assert_string_equal(outcomes(&x, true),
+	                    "unknown: forbid d == \"/bin\" (t.hpol:4:5) as agent: unknown (the "
+	                    "loop 'for d in l' went over an empty list) | "
+	                    "unknown: require true (t.hpol:3:5) as agent: unknown (the loop 'for "
+	                    "d in l' went over an empty list)");
+	run_free(&x);
+	/* without it (`allow empty`), the loop's body never runs */
+	nonempty_program(&x, NULL, false);
+	assert_int_equal(x.r.noutcomes, 0);
+	run_free(&x);
+	/* a list of one item (even the empty string) is not empty: it runs */
+	nonempty_program(&x, "", true);
+	assert_string_equal(outcomes(&x, false), "holds | holds");
+	run_free(&x);
+	nonempty_program(&x, "/usr/bin,/bin", true);
+	assert_string_equal(outcomes(&x, false), "holds | holds | fails | holds");
+	run_free(&x);
+	/* an unknown list keeps its own reason */
+	hp_bcw *w = rule_new();
+	E(PUSH_STR, 0, 0, S("NOPE"));
+	E(PROBE1, 0, HP_PROBE_ENV, 0);
+	E(PUSH_STR, 0, 0, S(","));
+	E(SPLIT, 0, 0, 0);
+	E(NONEMPTY, 0, 0, S("empty"));
+	E(FOR, 0, 0, 4);
+	E(PUSH_BOOL, 1, 0, 0);
+	require(w, "require true");
+	E(ENDFOR, 0, 0, S("d"));
+	E(END, 0, 0, 0);
+	run_body(&x, w, 0, NULL);
+	assert_string_equal(outcomes(&x, true),
+	                    "unknown: require true (t.hpol:3:5) as agent: unknown (no stub "
+	                    "answer); observed env(\"NOPE\") is unknown (no stub answer)");
+	run_free(&x);
+	/* nested: the inner list, { "a" } & { i }, is empty for one item */
+	w = rule_new();
+	E(PUSH_STR, 0, 0, S("a,b"));
+	E(PUSH_STR, 0, 0, S(","));
+	E(SPLIT, 0, 0, 0);
+	E(NONEMPTY, 0, 0, S("outer empty"));
+	E(FOR, 0, 0, 4);
+	E(EMPTY_LIST, 0, 0, 0);
+	E(PUSH_STR, 0, 0, S("a"));
+	E(APPEND, 0, 0, 0);
+	E(EMPTY_LIST, 0, 0, 0);
+	E(LOAD_LOCAL, 0, 0, 0);
+	E(APPEND, 0, 0, 0);
+	E(INTERSECT, 0, 0, 0);
+	E(NONEMPTY, 0, 0, S("inner empty"));
+	E(FOR, 1, 0, 4);
+	E(PUSH_BOOL, 1, 0, 0);
+	require(w, "require true");
+	E(ENDFOR, 1, 0, S("j"));
+	E(ENDFOR, 0, 0, S("i"));
+	E(END, 0, 0, 0);
+	run_body(&x, w, 0, NULL);
+	assert_string_equal(outcomes(&x, true),
+	                    "holds: require true (t.hpol:3:5) as agent: holds; with i = \"a\", "
+	                    "j = \"a\" | "
+	                    "unknown: require true (t.hpol:3:5) as agent: unknown (inner empty); "
+	                    "with i = \"b\"");
+	run_free(&x);
+}
+
 static void test_nested_loops(void **state)
 {
 	(void)state;
@@ -948,6 +1044,7 @@ int main(void)
 	    cmocka_unit_test(test_end),
 	    cmocka_unit_test(test_for_endfor_load_local),
 	    cmocka_unit_test(test_for_bound_and_non_values),
+	    cmocka_unit_test(test_nonempty),
 	    cmocka_unit_test(test_nested_loops),
 	    cmocka_unit_test(test_limits),
 	    cmocka_unit_test(test_undeclared_role_runs_nothing),

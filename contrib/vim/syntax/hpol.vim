@@ -7,7 +7,7 @@ endif
 
 " names hold letters, digits, _ and - (deny-risky, agent-no-sudo)
 syn iskeyword @,48-57,_,-
-syn keyword hpolKeyword policy version include param role rule as when remedy require forbid for in max provider uid_split default split needs never because and or not true false keep caps no uid canary exists no_new_privs
+syn keyword hpolKeyword policy version include param role rule as when remedy require forbid for in max allow empty provider uid_split default split needs never because and or not true false keep caps no uid canary exists no_new_privs
 syn keyword hpolMode auto ask deny-risky governed
 syn keyword hpolProvider docker kubernetes e2b cubesandbox
 syn keyword hpolRole root hangar agent
