@@ -30,7 +30,7 @@ typedef struct {
 	int id;
 	const char *name;
 	int short_name;
-	const char *metavar; /* NULL: takes no value */
+	const char *metavar; /* NULL: takes no value; "[WHEN]": may take one, after '=' */
 	const char *values;
 	const char *help;
 } opt_def;
@@ -53,6 +53,15 @@ static const char *const g_all_commands[] = {
 static bool opt_of(const opt_def *d, const char *cmd)
 {
 	return !d->cmd || strcmp(d->cmd, cmd) == 0;
+}
+
+/* A command of the other executable (hangar-policy has the compiler's). */
+static bool elsewhere(const char *name)
+{
+	for (size_t i = 0; i < sizeof g_all_commands / sizeof g_all_commands[0]; i++)
+		if (strcmp(g_all_commands[i], name) == 0)
+			return true;
+	return false;
 }
 
 static const hp_command *find(const char *name)
@@ -95,12 +104,20 @@ static void print_command_usage(FILE *f, const hp_command *c)
 /* "  -o, --output=FILE   help", continuation lines under the help. */
 #define HELP_COL 24
 #define HELP_WIDTH 79
+static bool value_optional(const opt_def *d)
+{
+	return d->metavar && d->metavar[0] == '[';
+}
+
 static void print_option(FILE *f, const opt_def *d)
 {
 	char left[96];
-	int n = snprintf(left, sizeof left, "  %c%c%s--%s%s%s", d->short_name ? '-' : ' ',
-	                 d->short_name ? d->short_name : ' ', d->short_name ? ", " : "  ",
-	                 d->name, d->metavar ? "=" : "", d->metavar ? d->metavar : "");
+	int n = value_optional(d)
+	            ? snprintf(left, sizeof left, "      --%s[=%.*s]", d->name,
+	                       (int)strlen(d->metavar) - 2, d->metavar + 1)
+	            : snprintf(left, sizeof left, "  %c%c%s--%s%s%s", d->short_name ? '-' : ' ',
+	                       d->short_name ? d->short_name : ' ', d->short_name ? ", " : "  ",
+	                       d->name, d->metavar ? "=" : "", d->metavar ? d->metavar : "");
 	fputs(left, f);
 	int col = n;
 	if (n + 2 > HELP_COL) {
@@ -250,7 +267,10 @@ void hp_opts_begin(hp_opts *o, int argc, char **argv)
 		const opt_def *d = &g_opts[i];
 		if (!opt_of(d, o->cmd))
 			continue;
-		lo[nl++] = (struct option){d->name, d->metavar ? required_argument : no_argument,
+		lo[nl++] = (struct option){d->name,
+		                           value_optional(d) ? optional_argument
+		                           : d->metavar      ? required_argument
+		                                             : no_argument,
 		                           NULL, d->id};
 		if (d->short_name) {
 			so[ns++] = (char)d->short_name;
@@ -366,8 +386,10 @@ int hp_opts_next(hp_opts *o)
 			return stop(o, fflush(stdout) == 0 ? HP_EXIT_OK : HP_EXIT_CANNOT_RUN);
 		}
 		if (id == HP_OPT_color) {
-			hp_color_choice ch;
-			if (!hp_color_parse(o->arg, &ch)) {
+			/* --color alone is always, as for ls and git: a value must
+			 * follow '=', so `lint --color p.hpol` lints p.hpol */
+			hp_color_choice ch = HP_COLOR_ALWAYS;
+			if (o->arg && !hp_color_parse(o->arg, &ch)) {
 				static const char *const when[] = {"auto", "always", "never"};
 				return stop(o, hp_cli_bad_value(o->cmd, "--color", o->arg, when, 3));
 			}
@@ -441,9 +463,10 @@ const char hp_help_help[] =
     "and '--' ends the options. A file operand '-' is standard input, and '-'\n"
     "given to --output, -o or --record is standard output.\n"
     "\n"
-    "Colour: --color=always or never decides; with auto (the default), no\n"
-    "colour when NO_COLOR is set and not empty, colour when CLICOLOR_FORCE is\n"
-    "set and not empty or 0, else colour on a terminal whose TERM is not dumb.\n"
+    "Colour: --color=always (or --color alone) or --color=never decides; with\n"
+    "auto (the default), no colour when NO_COLOR is set and not empty, colour\n"
+    "when CLICOLOR_FORCE is set and not empty or 0, else colour on a terminal\n"
+    "whose TERM is not dumb.\n"
     "\n"
     "exit status, for every command:\n"
     "  0  done (check: split)\n"
@@ -522,6 +545,12 @@ int hp_cmd_help(int argc, char **argv)
 		print_usage(stdout);
 	} else {
 		const hp_command *c = find(o.operands[0]);
+		if (!c && elsewhere(o.operands[0])) {
+			hp_cli_error("help", "'%s' is a command of hangar-policy, which has the compiler; "
+			                     "this program runs compiled policies only",
+			             o.operands[0]);
+			return HP_EXIT_USAGE;
+		}
 		if (!c) {
 			const char *s = suggest_command(o.operands[0]);
 			if (s)
@@ -572,14 +601,13 @@ int hp_cli_main(const char *prog, const hp_command *cmds, size_t ncmds, int argc
 	}
 	const hp_command *c = find(a);
 	if (!c) {
-		for (size_t i = 0; i < sizeof g_all_commands / sizeof g_all_commands[0]; i++)
-			if (strcmp(g_all_commands[i], a) == 0) {
-				fprintf(stderr,
-				        "%s: '%s' is a command of hangar-policy, which has the "
-				        "compiler; this program runs compiled policies only\n",
-				        prog, a);
-				return HP_EXIT_USAGE;
-			}
+		if (elsewhere(a)) {
+			fprintf(stderr,
+			        "%s: '%s' is a command of hangar-policy, which has the "
+			        "compiler; this program runs compiled policies only\n",
+			        prog, a);
+			return HP_EXIT_USAGE;
+		}
 		const char *s = suggest_command(a);
 		if (s)
 			fprintf(stderr, "%s: unknown command '%s'; did you mean '%s'?\n", prog, a, s);

@@ -215,6 +215,13 @@ int hp_cmd_check(int argc, char **argv)
 		rc = hp_cli_usage_error("check", "--root and --facts cannot be used together");
 		goto out;
 	}
+	size_t nstdin = policy && hp_cli_is_stdio(policy);
+	for (size_t i = 0; i < facts.n; i++)
+		nstdin += hp_cli_is_stdio(facts.v[i]);
+	if (nstdin > 1) {
+		rc = hp_cli_usage_error("check", "standard input ('-') named more than once");
+		goto out;
+	}
 	if (container && !container_ok(container, root || facts.n || documents.n, roles, &err)) {
 		rc = hp_cli_usage_error("check", "%s", err.msg);
 		goto out;
@@ -266,9 +273,23 @@ int hp_cmd_check(int argc, char **argv)
 			hp_cli_error("check", "%s", err.msg);
 	if (ok && facts.n) {
 		f = hp_probe_facts_new();
-		for (size_t i = 0; i < facts.n && ok; i++)
-			if (!(ok = hp_probe_facts_load_file(f, facts.v[i], &err)))
+		for (size_t i = 0; i < facts.n && ok; i++) {
+			if (hp_cli_is_stdio(facts.v[i])) {
+				/* --facts -: a recording piped in, as diff reads one */
+				uint8_t *data;
+				size_t len;
+				ok = hp_cli_read_stdin(HP_FACTS_MAX_FILE, &data, &len, &err);
+				if (ok) {
+					ok = hp_probe_facts_load(f, HP_STDIN_NAME, (const char *)data,
+					                         len, &err);
+					free(data);
+				}
+			} else {
+				ok = hp_probe_facts_load_file(f, facts.v[i], &err);
+			}
+			if (!ok)
 				hp_cli_error("check", "%s", err.msg);
+		}
 	}
 	hp_param_override *ov = hp_xcalloc(names.n ? names.n : 1, sizeof *ov);
 	for (size_t i = 0; i < names.n; i++)
@@ -306,7 +327,10 @@ int hp_cmd_check(int argc, char **argv)
 		                      .only = &only,
 		                      .skip = &skip,
 		                      .sidecar_env = getenv("HANGAR_K8S_DRIVER_SIDECAR"),
-		                      .envd_env = getenv(HP_ENVD_SETTING)};
+		                      .envd_env = getenv(HP_ENVD_SETTING),
+		                      .container = container,
+		                      .container_roles = roles,
+		                      .container_uid = geteuid()};
 		const char *penv = getenv("HANGAR_PROVIDER");
 		vo.provider_source = provider_flag ? "--provider"
 		                     : penv && *penv ? "HANGAR_PROVIDER"

@@ -7,6 +7,8 @@
 #include "check/decide.h"
 #include "check/report.h"
 #include "lib/textesc.h"
+#include "probe/env_answer.h"
+#include "vm/result.h"
 
 bool hp_verdict_knows_provider(const hp_bc *bc, hp_provider p, hp_err *err)
 {
@@ -127,15 +129,140 @@ void hp_judgement_free(hp_judgement *j)
 	memset(j, 0, sizeof *j);
 }
 
-/* The identity each role resolved to in phase one, and where it came from. */
-static void resolve_users(const hp_eval *ev, hp_report_identity *users, hp_strv *keep)
+/* One answer phase one looked at, and where it came from: hangar's own
+ * settings from the deciding call's environment (never from facts), other
+ * answers from the line of the facts that gave it, the image or this
+ * system. */
+static void source_of(hp_buf *b, const hp_run_view *run, const hp_role_result *res,
+                      const hp_fact *f, hp_pool *pool)
 {
+	hp_value arg, ans;
+	bool has_arg = hp_role_result_value(res, f->arg, pool, &arg);
+	bool has_ans = hp_role_result_value(res, f->answer, pool, &ans);
+	if (f->probe == HP_PROBE_ENV && has_arg && arg.state == HP_VAL_KNOWN &&
+	    arg.type == HP_T_STR && hp_probe_env_is_setting(arg.u.s.p)) {
+		hp_buf_puts(b, arg.u.s.p);
+		if (has_ans && ans.state == HP_VAL_KNOWN) {
+			hp_buf_putc(b, '=');
+			hp_value_format(b, &ans);
+			hp_buf_puts(b, " (the deciding call's environment)");
+		} else {
+			hp_buf_puts(b, has_ans && ans.state == HP_VAL_ABSENT
+			                   ? " (not set in the deciding call's environment)"
+			                   : " (unknown in the deciding call's environment)");
+		}
+		return;
+	}
+	hp_buf_puts(b, hp_probes[f->probe].name);
+	if (has_arg && hp_probes[f->probe].arg != HP_T_NONE) {
+		hp_buf_putc(b, '(');
+		hp_value_format(b, &arg);
+		hp_buf_putc(b, ')');
+	}
+	if (run->facts) {
+		size_t n = hp_probe_facts_count(run->facts);
+		for (size_t i = 0; i < n; i++) {
+			hp_fact_view v;
+			hp_probe_facts_get(run->facts, i, &v);
+			if (v.probe != (hp_probe_id)f->probe || (v.role != -1 && v.role != (int)f->role) ||
+			    !has_arg || !hp_value_equal(v.arg, &arg))
+				continue;
+			/* the file as the operator named it, whole (an escaped
+			 * name is cut at 64 bytes, and a checkout's path is longer) */
+			hp_esc_buf eb;
+			hp_buf_printf(b, " (%s:%u", v.file, v.line);
+			if (v.container)
+				hp_buf_printf(b, ", container %s", hp_escs(&eb, v.container));
+			hp_buf_putc(b, ')');
+			return;
+		}
+		hp_buf_puts(b, " (no fact answers it)");
+	} else {
+		hp_buf_puts(b, run->offline ? " (the image's files)" : " (this system)");
+	}
+}
+
+static void sources_of(hp_buf *b, const hp_run_view *run, const hp_obs_range *seen,
+                       hp_pool *pool)
+{
+	const hp_role_result *res = &run->eval->globals.facts;
+	for (uint32_t i = 0; i < seen->count && seen->first + i < res->nobs; i++) {
+		uint32_t k = res->obs[seen->first + i];
+		if (k >= res->nfacts)
+			continue;
+		if (i)
+			hp_buf_puts(b, ", then ");
+		source_of(b, run, res, &res->facts[k], pool);
+	}
+}
+
+/* The params a region reads, and those they read, in table order (a
+ * param's code reads only params before it, so one pass backwards over
+ * the table closes the set). */
+static void params_read(const hp_bc *bc, hp_bc_region r, bool *read)
+{
+	for (uint32_t pc = r.start; pc < r.start + r.len && pc < bc->ncode; pc++)
+		if (bc->code[pc].op == HP_I_LOAD_PARAM && bc->code[pc].c < bc->nparams)
+			read[bc->code[pc].c] = true;
+	for (uint32_t i = bc->nparams; i-- > 0;)
+		if (read[i])
+			for (uint32_t pc = bc->params[i].code.start;
+			     pc < bc->params[i].code.start + bc->params[i].code.len && pc < bc->ncode;
+			     pc++)
+				if (bc->code[pc].op == HP_I_LOAD_PARAM && bc->code[pc].c < i)
+					read[bc->code[pc].c] = true;
+}
+
+/* Where role r's user came from: the policy's role, each param its
+ * identity reads (from --param, as the policy sets it, or from the
+ * answers it looked at), and the answers the identity itself looked at;
+ * with --container, the container's own user. */
+static void user_from(hp_buf *b, const hp_run_view *run, const hp_verdict_opts *o, hp_role r,
+                      hp_pool *pool)
+{
+	const hp_eval *ev = run->eval;
 	const hp_bc *bc = ev->bc;
-	hp_buf over = {0};
-	for (uint32_t i = 0; ev->globals.overridden && i < bc->nparams; i++)
-		if (ev->globals.overridden[i])
-			hp_buf_printf(&over, "%s--param %s", over.len ? ", " : "",
-			              hp_bc_str(bc, bc->params[i].name));
+	const hp_globals *g = &ev->globals;
+	if (o->container && (o->container_roles & (1u << r))) {
+		hp_esc_buf eb;
+		hp_buf_printf(b, "--container %s: the user the container runs as",
+		              hp_escs(&eb, o->container));
+		return;
+	}
+	hp_buf_printf(b, "the policy's role %s", hp_role_names[r]);
+	bool *read = hp_xcalloc(bc->nparams ? bc->nparams : 1, sizeof *read);
+	params_read(bc, bc->roles[bc->role_index[r]].identity, read);
+	const char *sep = ": ";
+	for (uint32_t i = 0; i < bc->nparams; i++) {
+		if (!read[i])
+			continue;
+		const char *name = hp_bc_str(bc, bc->params[i].name);
+		hp_buf_printf(b, "%s%s ", sep, name);
+		sep = "; ";
+		if (g->overridden && g->overridden[i])
+			hp_buf_printf(b, "from --param %s", name);
+		else if (!g->param_obs || !g->param_obs[i].count)
+			hp_buf_puts(b, "as the policy sets it");
+		else {
+			hp_buf_puts(b, "from ");
+			sources_of(b, run, &g->param_obs[i], pool);
+		}
+	}
+	free(read);
+	if (g->identity_obs[r].count) {
+		hp_buf_printf(b, "%sthe user from ", sep);
+		sources_of(b, run, &g->identity_obs[r], pool);
+	}
+}
+
+/* The identity each role resolved to in phase one, and where it came from. */
+static void resolve_users(const hp_run_view *run, const hp_verdict_opts *o,
+                          hp_report_identity *users, hp_strv *keep)
+{
+	const hp_eval *ev = run->eval;
+	const hp_bc *bc = ev->bc;
+	hp_pool pool;
+	hp_pool_init(&pool, 1u << 20); /* the answers decoded for the sentences */
 	for (int r = 0; r < HP_ROLE_COUNT; r++) {
 		hp_report_identity *u = &users[r];
 		memset(u, 0, sizeof *u);
@@ -143,7 +270,10 @@ static void resolve_users(const hp_eval *ev, hp_report_identity *users, hp_strv 
 			continue;
 		u->declared = true;
 		const hp_value *v = &ev->globals.identity[r];
-		if (v->state == HP_VAL_KNOWN && v->type == HP_T_USER && v->u.user) {
+		if (o->container && (o->container_roles & (1u << r))) {
+			u->known = true;
+			u->uid = o->container_uid;
+		} else if (v->state == HP_VAL_KNOWN && v->type == HP_T_USER && v->u.user) {
 			u->known = true;
 			u->name = v->u.user->name.p;
 			u->uid = v->u.user->uid;
@@ -154,9 +284,7 @@ static void resolve_users(const hp_eval *ev, hp_report_identity *users, hp_strv 
 			u->why = v->state == HP_VAL_KNOWN ? "not a user" : v->u.reason;
 		}
 		hp_buf b = {0};
-		hp_buf_printf(&b, "the policy's role %s", hp_role_names[r]);
-		if (over.len)
-			hp_buf_printf(&b, ", with %s", over.data);
+		user_from(&b, run, o, (hp_role)r, &pool);
 		hp_strv_push(keep, b.data);
 		hp_buf_free(&b);
 	}
@@ -164,7 +292,7 @@ static void resolve_users(const hp_eval *ev, hp_report_identity *users, hp_strv 
 	for (int r = 0, k = 0; r < HP_ROLE_COUNT; r++)
 		if (users[r].declared)
 			users[r].from = keep->v[k++];
-	hp_buf_free(&over);
+	hp_pool_free(&pool);
 }
 
 int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
@@ -213,7 +341,7 @@ int hp_verdict(const hp_run_view *run, const hp_verdict_opts *o, hp_buf *out)
 	                 .notes = &notes,
 	                 .policy_path = bc->path};
 	hp_strv keep = {0};
-	resolve_users(run->eval, rep.users, &keep);
+	resolve_users(run, o, rep.users, &keep);
 	switch (o->format) {
 	case HP_FMT_JSON:
 		hp_report_json(&rep, out);

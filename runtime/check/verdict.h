@@ -46,6 +46,11 @@ typedef struct {
 	/* HANGAR_K8S_DRIVER_SIDECAR as set, or NULL: checked for kubernetes */
 	const char *sidecar_env;
 	const char *envd_env; /* HP_ENVD_SETTING in the deciding call's environment, or NULL */
+	/* --container NAME, or NULL: the roles in container_roles ran as this
+	 * process's own user, container_uid, not as phase one resolved them */
+	const char *container;
+	unsigned container_roles;
+	int64_t container_uid;
 } hp_verdict_opts;
 
 /* Every rule id in --only and --skip names a rule of the program; false

@@ -361,6 +361,7 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 	case HP_PROBE_EXECUTABLE:
 	case HP_PROBE_WRITABLE_ANCESTOR:
 	case HP_PROBE_SETUID_ROOT:
+	case HP_PROBE_WRITABLE_ENTRIES:
 	case HP_PROBE_SUDO:
 	case HP_PROBE_SUDOERS_GRANTS:
 	case HP_PROBE_CAPS_EFFECTIVE:

@@ -1,10 +1,14 @@
 /* sysb_path.c: the path probes of the live/rootfs backend: a path's
  * existence, type, owner, mode and links, whether the role can read, write,
- * execute or replace it, and the setuid-root executables in a directory.
+ * execute or replace it, the setuid-root executables in a directory, and
+ * the names in a directory the role could change.
  * Which answer rootfs gives when it can both ask the kernel and compute is
  * documented in docs/runtime.md ("Access offline"). */
 #include "probe/sysb.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,6 +312,170 @@ static hp_value role_path(hp_sysbackend *s, hp_probe_id p, const char *path, int
 	return hp_v_bool(t == HP_TRUE);
 }
 
+/* --- writable_entries ---------------------------------------------------------- */
+
+enum { ENTRIES_MAX = 65536 };
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether the role could change what dir/name runs or loads: the file it
+ * can write, or owns (the owner rule is access.h's); a symlink, the file it
+ * leads to (written, or replaced through any directory on the target's way,
+ * or created when it is missing). The entry itself is replaced only through
+ * dir, which is writable()'s and writable_ancestor()'s question. */
+static hp_tri entry_changeable(hp_sysbackend *s, int dfd, const char *dir, const char *name,
+                               hp_err *why)
+{
+	int efd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (efd < 0) {
+		if (errno == ENOENT)
+			return HP_FALSE; /* removed meanwhile: leads nowhere */
+		hp_err_set(why, "%s/%s: %s", dir, name, strerror(errno));
+		return HP_UNKNOWN;
+	}
+	hp_fileinfo fi;
+	hp_err e;
+	e.msg[0] = '\0';
+	if (hp_os_fd_info(efd, &fi, &e) != HP_TRUE) {
+		close(efd);
+		hp_err_set(why, "%s/%s: %s", dir, name, e.msg);
+		return HP_UNKNOWN;
+	}
+	if (fi.type != HP_FT_SYMLINK) {
+		hp_tri t = access_for(s, efd, HP_ACC_WRITE, &e);
+		close(efd);
+		if (t == HP_UNKNOWN)
+			hp_err_set(why, "%s/%s: %s", dir, name, e.msg);
+		return t;
+	}
+	close(efd);
+	char *path = hp_xasprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+	int tfd = -1;
+	hp_tri t = resolve_as_role(s, path, HP_RES_DENIED_FALSE, &tfd, &e);
+	if (t == HP_TRUE) {
+		t = access_for(s, tfd, HP_ACC_WRITE, &e);
+		close(tfd);
+	} else if (tfd >= 0) {
+		close(tfd);
+	}
+	/* dangling or out of the role's reach: whether it could be made to
+	 * lead somewhere is the walk's answer */
+	if (t == HP_FALSE)
+		t = replaceable_for(s, path, &e);
+	if (t == HP_UNKNOWN)
+		hp_err_set(why, "%s: %s", path, e.msg);
+	free(path);
+	return t;
+}
+
+/* The names in dir whose file the role could change (entry_changeable),
+ * sorted. A directory that does not exist, that the role cannot reach or
+ * cannot search, holds nothing it could change through it: the empty
+ * list. One it can search but not list is unknown (it could write a name it knows), as is a
+ * directory past ENTRIES_MAX entries or any entry not decided. */
+static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *dir, hp_pool *pool)
+{
+	hp_err e;
+	e.msg[0] = '\0';
+	int pfd = -1;
+	hp_tri t = resolve_as_role(s, dir, HP_RES_DENIED_FALSE, &pfd, &e);
+	if (t != HP_TRUE) {
+		if (pfd >= 0)
+			close(pfd);
+		if (t == HP_UNKNOWN)
+			return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
+		return hp_v_list(NULL, 0);
+	}
+	hp_fileinfo fi;
+	if (hp_os_fd_info(pfd, &fi, &e) != HP_TRUE) {
+		close(pfd);
+		return hp_probe_sysb_unknown(pool, p, "%s: %s", dir, e.msg);
+	}
+	if (fi.type != HP_FT_DIR) {
+		close(pfd);
+		return hp_probe_sysb_unknown(pool, p, "%s: not a directory (%s)", dir,
+		                             hp_os_ftype_name(fi.type));
+	}
+	/* a directory the role cannot search keeps every name in it out of
+	 * its reach (one it owns it can chmod: writable()'s answer) */
+	t = access_for(s, pfd, HP_ACC_EXEC, &e);
+	if (t != HP_TRUE) {
+		close(pfd);
+		if (t == HP_UNKNOWN)
+			return hp_probe_sysb_unknown(pool, p, "%s: %s", dir, e.msg);
+		return hp_v_list(NULL, 0);
+	}
+	int dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	int err = errno;
+	close(pfd);
+	if (dfd < 0)
+		return hp_probe_sysb_unknown(pool, p, "%s: listing it: %s", dir, strerror(err));
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		err = errno;
+		close(dfd);
+		return hp_probe_sysb_unknown(pool, p, "%s: listing it: %s", dir, strerror(err));
+	}
+	char **found = NULL;
+	size_t nfound = 0, cap = 0, seen = 0;
+	t = HP_FALSE;
+	for (;;) {
+		errno = 0;
+		struct dirent *de = readdir(d);
+		if (!de) {
+			if (errno) {
+				hp_err_set(&e, "%s: reading the directory: %s", dir, strerror(errno));
+				t = HP_UNKNOWN;
+			}
+			break;
+		}
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (++seen > ENTRIES_MAX) {
+			hp_err_set(&e, "%s: more than %d entries", dir, ENTRIES_MAX);
+			t = HP_UNKNOWN;
+			break;
+		}
+		hp_tri c = entry_changeable(s, dirfd(d), dir, de->d_name, &e);
+		if (c == HP_UNKNOWN) {
+			t = HP_UNKNOWN;
+			break;
+		}
+		if (c == HP_TRUE) {
+			found = hp_xgrow(found, &cap, nfound + 1, sizeof *found);
+			found[nfound++] = hp_xstrdup(de->d_name);
+		}
+	}
+	closedir(d);
+	hp_value v;
+	if (t == HP_UNKNOWN) {
+		v = hp_probe_sysb_unknown(pool, p, "%s", e.msg);
+	} else if (nfound > HP_VALUE_MAX_LIST) {
+		v = hp_probe_sysb_unknown(pool, p, "%s: %zu entries the role could change, more "
+		                                   "than a list holds", dir, nfound);
+	} else {
+		qsort(found, nfound, sizeof *found, cmp_str);
+		hp_str *items = nfound ? hp_pool_alloc(pool, nfound * sizeof *items) : NULL;
+		v = hp_v_list(items, (uint32_t)nfound);
+		for (size_t i = 0; i < nfound; i++) {
+			size_t len = strlen(found[i]);
+			char *c = items ? hp_pool_strndup(pool, found[i], len) : NULL;
+			if (!c) {
+				v = hp_v_unknown(HP_T_LIST, "memory limit");
+				break;
+			}
+			items[i] = (hp_str){c, (uint32_t)len};
+		}
+	}
+	for (size_t i = 0; i < nfound; i++)
+		free(found[i]);
+	free(found);
+	return v;
+}
+
 /* The PATH worker (sysb.h). */
 hp_value hp_probe_sysb_path(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
 {
@@ -335,6 +503,8 @@ hp_value hp_probe_sysb_path(hp_sysbackend *s, hp_probe_id p, const hp_value *arg
 		return role_path(s, p, path, HP_ACC_WRITE, pool);
 	case HP_PROBE_EXECUTABLE:
 		return role_path(s, p, path, HP_ACC_EXEC, pool);
+	case HP_PROBE_WRITABLE_ENTRIES:
+		return writable_entries(s, p, path, pool);
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
 	HP_PROBE_CASE_UNLESS(part, PATH, id)
 #include "model/probes.def"

@@ -20,6 +20,7 @@ hp_probe_arg_kind hp_probe_arg_kind_of(hp_probe_id p)
 	case HP_PROBE_EXECUTABLE:
 	case HP_PROBE_WRITABLE_ANCESTOR:
 	case HP_PROBE_SETUID_ROOT:
+	case HP_PROBE_WRITABLE_ENTRIES:
 	case HP_PROBE_MOUNT_POINT:
 	case HP_PROBE_READ_ONLY:
 	case HP_PROBE_FS_TYPE:

@@ -744,6 +744,7 @@ void hp_globals_free(hp_globals *g)
 {
 	free(g->params);
 	free(g->overridden);
+	free(g->param_obs);
 	free(g->conds);
 	free(g->seed_probe);
 	free(g->seed_arg);
@@ -754,11 +755,17 @@ void hp_globals_free(hp_globals *g)
 	memset(g, 0, sizeof *g);
 }
 
-/* Run a value region of phase one; a stop makes its value UNKNOWN. */
-static hp_value global_value(vm *m, hp_bc_region r, hp_type t)
+/* Run a value region of phase one; a stop makes its value UNKNOWN. What it
+ * looked at is *seen. */
+static hp_value global_value(vm *m, hp_bc_region r, hp_type t, hp_obs_range *seen)
 {
 	hp_value v;
-	if (m->stopped || !run(m, r, &v)) {
+	m->obs_mark = m->res->nobs;
+	bool ok = !m->stopped && run(m, r, &v);
+	seen->first = m->obs_mark;
+	seen->count = m->res->nobs - m->obs_mark;
+	m->obs_mark = m->res->nobs;
+	if (!ok) {
 		const char *why = hp_role_result_str(m->res, m->res->reason);
 		char *p = why ? hp_pool_strndup(m->pool, why, strlen(why)) : NULL;
 		return hp_v_unknown(t, p ? p : "the run stopped");
@@ -775,6 +782,7 @@ bool hp_globals_eval(const hp_bc *bc, hp_backend *b, const hp_param_override *ov
 	hp_role_result_init(&g->facts, HP_ROLE_ROOT);
 	g->params = hp_xcalloc(bc->nparams, sizeof *g->params);
 	g->overridden = hp_xcalloc(bc->nparams, sizeof *g->overridden);
+	g->param_obs = hp_xcalloc(bc->nparams ? bc->nparams : 1, sizeof *g->param_obs);
 	g->conds = hp_xcalloc(bc->nconds, sizeof *g->conds);
 	for (size_t i = 0; i < nov; i++) {
 		uint32_t p = 0;
@@ -803,15 +811,19 @@ bool hp_globals_eval(const hp_bc *bc, hp_backend *b, const hp_param_override *ov
 	vm_init(&m, bc, b, HP_ROLE_ROOT, g->params, &g->pool, &g->facts, lim);
 	for (uint32_t i = 0; i < bc->nparams; i++)
 		if (!g->overridden[i])
-			g->params[i] = global_value(&m, bc->params[i].code, bc->params[i].type);
+			g->params[i] = global_value(&m, bc->params[i].code, bc->params[i].type,
+			                            &g->param_obs[i]);
 	for (int r = 0; r < HP_ROLE_COUNT; r++) {
 		int ri = bc->role_index[r];
-		g->identity[r] =
-		    ri < 0 ? hp_v_none()
-		           : global_value(&m, bc->roles[ri].identity, bc->roles[ri].identity_type);
+		g->identity[r] = ri < 0 ? hp_v_none()
+		                        : global_value(&m, bc->roles[ri].identity,
+		                                       bc->roles[ri].identity_type,
+		                                       &g->identity_obs[r]);
 	}
-	for (uint32_t i = 0; i < bc->nconds; i++)
-		g->conds[i] = global_value(&m, bc->conds[i].code, HP_T_BOOL);
+	for (uint32_t i = 0; i < bc->nconds; i++) {
+		hp_obs_range unused;
+		g->conds[i] = global_value(&m, bc->conds[i].code, HP_T_BOOL, &unused);
+	}
 	/* keep phase one's answers for the role runs, in the order asked */
 	g->nseeds = (uint32_t)m.nents;
 	g->seed_probe = hp_xcalloc(m.nents, 1);

@@ -45,6 +45,10 @@ typedef struct {
 /* HP_BC_MAX_STEPS, HP_BC_MAX_PROBES, HP_VM_DEFAULT_MILLIS, HP_VM_DEFAULT_MEMORY */
 void hp_limits_default(hp_limits *l);
 
+typedef struct {
+	uint32_t first, count;
+} hp_obs_range;
+
 /* What phase one computed. Values point into pool (or the program). */
 typedef struct {
 	hp_pool pool;
@@ -59,6 +63,11 @@ typedef struct {
 	uint8_t *seed_probe;
 	hp_value *seed_arg, *seed_ans;
 	const char **seed_where; /* the backend's where for each, or NULL */
+	/* which of facts' observations (facts.obs[first .. first + count))
+	 * each param and each role's identity looked at, answers found in the
+	 * cache included: where a role's user came from */
+	hp_obs_range *param_obs;                /* one per param; empty when overridden */
+	hp_obs_range identity_obs[HP_ROLE_COUNT];
 } hp_globals;
 
 /* Phase one. false (with err) only for a bad override: an unknown name or

@@ -22,8 +22,29 @@ ALLOWED_SETUID_PATHS="/usr/bin/passwd /usr/bin/chsh /usr/bin/chfn /usr/bin/gpass
 /usr/bin/mount /usr/bin/umount /usr/bin/su /usr/bin/sudo /bin/su /bin/mount /bin/umount
 /usr/lib/openssh/ssh-keysign /usr/lib/dbus-1.0/dbus-daemon-launch-helper"
 ALLOWED_SETUID_PATHS=$(echo $ALLOWED_SETUID_PATHS)
-PRIVILEGED_GROUPS="sudo wheel admin root docker disk"
+PRIVILEGED_GROUPS="sudo wheel admin root docker disk lxd incus-admin"
+IDENTITY_FILES="/etc/passwd /etc/group /etc/shadow /etc/gshadow /etc/nsswitch.conf /etc/login.defs
+/etc/environment /etc/sudoers /etc/sudo.conf /etc/ld.so.cache /etc/ld.so.conf"
+IDENTITY_DIRS="/etc/sudoers.d /etc/pam.d /etc/security /etc/ld.so.conf.d /etc/userdb"
+LIBRARY_DIRS="/lib /lib64 /usr/lib /usr/lib64 /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu
+/usr/local/lib"
 failed=0
+
+# writable_entries DIR: an entry of DIR whose file (a symlink's target) the
+# agent can write or owns, if any
+writable_entries() {
+	as_agent find -L "$1" -mindepth 1 -maxdepth 1 \( -writable -o -user "$agent_uid" \) \
+		-print -quit 2>/dev/null
+}
+# writable_up PATH: 0 when the agent can write PATH or a directory above it
+writable_up() {
+	wu=$1
+	while :; do
+		[ -e "$wu" ] && as_agent test -w "$wu" && return 0
+		[ "$wu" = / ] && return 1
+		wu=$(dirname "$wu")
+	done
+}
 
 result() { # rule ok?
 	if [ "$2" = 0 ]; then echo "pass $1"; else echo "fail $1"; failed=1; fi
@@ -123,10 +144,25 @@ for dir in $DRIVER_PATH; do
 		[ "$d" = / ] && break
 		d=$(dirname "$d")
 	done
+	[ -d "$dir" ] && [ -n "$(writable_entries "$dir")" ] && ok=1
 	IFS=:
 done
 unset IFS
 result path-not-agent-writable $ok
+
+# system-files: no ld.so.preload; the identity files, their directories
+# and entries, and the library directories and their entries, none
+# writable by the agent, nor any directory above them
+ok=0
+[ -e /etc/ld.so.preload ] && ok=1
+for f in $IDENTITY_FILES; do
+	writable_up "$f" && ok=1
+done
+for d in $IDENTITY_DIRS $LIBRARY_DIRS; do
+	writable_up "$d" && ok=1
+	[ -d "$d" ] && [ -n "$(writable_entries "$d")" ] && ok=1
+done
+result system-files $ok
 
 # driver-keeps-caps
 ok=0
@@ -170,6 +206,7 @@ done
 [ "$(stat -c %u "$HANGAR_HOME" 2>/dev/null)" = "$hangar_uid" ] || ok=1
 [ "$(stat -c %u "$HANGAR_CTL" 2>/dev/null)" = "$hangar_uid" ] || ok=1
 case $(stat -c %a "$HANGAR_CTL" 2>/dev/null) in ?00 | 700) ;; *) ok=1 ;; esac
+[ -n "$(writable_entries "$HANGAR_HOME")" ] && ok=1
 result hangar-dirs $ok
 
 # harness-settings

@@ -39,7 +39,8 @@ for c in "$@"; do
 	case $out in
 	*"E2E_COUNTS 0 1 0"*)
 		echo "$c: fails on $short"
-		printf '%s\n' "$out" | grep '^[-+][^-+]' | head -n "${LINES_SHOWN:-6}" | sed 's/^/    /'
+		printf '%s\n' "$out" | grep '^[-+]' | grep -v '^--- \|^+++ ' |
+			head -n "${LINES_SHOWN:-6}" | sed 's/^/    /'
 		;;
 	*"E2E_COUNTS 1 0 0"*)
 		echo "$c: PASSES on $short: it tests nothing $short lacked"

@@ -140,6 +140,13 @@ static void test_errors(void **state)
 	assert_int_equal(p.rc, HP_EXIT_USAGE);
 	assert_non_null(
 	    strstr(p.err, "hangar-policy lint: --color 'sometimes' is not auto, always or never\n"));
+	/* --color alone takes no operand as its value (as for ls and git) */
+	parse(&p, (const char *[]){"lint", "--color", "never", NULL});
+	assert_int_equal(p.end, HP_OPT_END);
+	assert_int_equal(p.n, 0);
+	assert_int_equal(p.noperands, 1);
+	assert_string_equal(p.operands[0], "never");
+	assert_string_equal(p.err, "");
 }
 
 static void test_again(void **state)

@@ -79,8 +79,10 @@ static void test_every_path_probe_refuses(void **state)
 		assert_int_equal(out.type, hp_probes[p].result);
 		paths++;
 	}
-	/* the file probes: exists .. setuid_root, and the mount probes */
-	assert_int_equal(paths, 14);
+	/* the file probes: exists .. setuid_root, writable_entries, and the
+	 * mount probes */
+	assert_int_equal(paths, 15);
+	assert_int_equal(hp_probe_arg_kind_of(HP_PROBE_WRITABLE_ENTRIES), HP_ARG_PATH);
 	assert_int_equal(hp_probe_arg_kind_of(HP_PROBE_WRITABLE), HP_ARG_PATH);
 	assert_int_equal(hp_probe_arg_kind_of(HP_PROBE_FS_TYPE), HP_ARG_PATH);
 	assert_int_equal(hp_probe_arg_kind_of(HP_PROBE_ENV), HP_ARG_PLAIN);

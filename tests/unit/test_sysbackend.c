@@ -2,7 +2,7 @@
  * roots: users, groups and passwords from the image's etc files (and every
  * way those fail closed), a path's facts, access computed from owners,
  * modes and ACLs and checked against the kernel's, writable_ancestor,
- * setuid_root, LIVE probes skipped offline, env. Each answer is compared as
+ * setuid_root, writable_entries, LIVE probes skipped offline, env. Each answer is compared as
  * the evidence shows it (hp_value_format), so every message is pinned. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -389,6 +389,57 @@ static void test_setuid_root(void **state)
 	                    "unknown (/etc/passwd: not a directory (file))");
 }
 
+/* writable_entries: each way a name in a directory can lead to a file the
+ * agent controls, and the names that cannot. */
+static void test_writable_entries(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	tree(f->dir);
+	fx_dir(f->dir, "opt", 0755, 0, 0);
+	fx_dir(f->dir, "opt/bin", 0755, 0, 0);
+	fx_file(f->dir, "opt/bin/ls", "#!", 0755, 0, 0);
+	fx_file(f->dir, "opt/bin/mine", "#!", 0555, FX_AGENT, FX_AGENT); /* chmod is the owner's */
+	fx_file(f->dir, "opt/bin/wide", "#!", 0666, 0, 0);
+	fx_file(f->dir, "opt/bin/acl", "#!", 0644, 0, 0);
+	acl_user_rw(f->dir, "opt/bin/acl", FX_AGENT);
+	fx_file(f->dir, "opt/bin/hangars", "#!", 0755, FX_HANGAR, FX_HANGAR);
+	fx_dir(f->dir, "opt/bin/sub", 0755, FX_AGENT, FX_AGENT);
+	fx_file(f->dir, "home/agent/tool", "#!", 0755, FX_AGENT, FX_AGENT);
+	fx_link(f->dir, "opt/bin/to-ls", "/usr/bin/ls");
+	fx_link(f->dir, "opt/bin/to-home", "/home/agent/tool");
+	fx_link(f->dir, "opt/bin/to-missing-home", "../../home/agent/later");
+	fx_link(f->dir, "opt/bin/to-missing-root", "/usr/bin/later");
+	fx_link(f->dir, "opt/bin/to-tmp", "/tmp/rootf"); /* sticky: root's file stays root's */
+	as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/opt/bin"),
+	                    "{ \"acl\", \"mine\", \"sub\", \"to-home\", \"to-missing-home\", "
+	                    "\"wide\" }");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/opt/bin/"),
+	                    "{ \"acl\", \"mine\", \"sub\", \"to-home\", \"to-missing-home\", "
+	                    "\"wide\" }");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/usr/bin"),
+	                    "{ \"mine\" }");
+	/* a directory it may write is writable()'s; its entries are root's */
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/usr/local/bin"),
+	                    "{}");
+	/* nothing there, or out of the agent's reach: nothing to change through it */
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/usr/games"), "{}");
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/var/lib/hangar-ctl"), "{}");
+	/* searchable, not readable: it could write a name it knows */
+	fx_dir(f->dir, "opt/hidden", 0711, 0, 0);
+	fx_file(f->dir, "opt/hidden/wide", "#!", 0666, 0, 0);
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/opt/hidden"),
+	                    "{ \"wide\" }");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/etc/passwd"),
+	                    "unknown (/etc/passwd: not a directory (file))");
+	/* hangar owns its own file, nothing of the agent's */
+	as_role(f, HP_ROLE_HANGAR, FX_HANGAR, FX_HANGAR, 0);
+	assert_string_equal(ask_str(f, HP_ROLE_HANGAR, HP_PROBE_WRITABLE_ENTRIES, "/opt/bin"),
+	                    "{ \"hangars\", \"wide\" }");
+}
+
 static void test_access_computed(void **state)
 {
 	FX_NEED_ROOT();
@@ -574,6 +625,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_user_ids, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_file_facts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setuid_root, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_writable_entries, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_access_computed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ancestor_computed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_access_kernel_and_computed, setup, teardown),

@@ -173,12 +173,66 @@ static void test_setting_sources(void **state)
 	assert_non_null(strstr(v->text, "\"decision\": \"split\""));
 }
 
+/* Where a user came from: every param the role's identity reads, those
+ * params read too, each answer looked at with its facts line (a cached
+ * answer included), and the answer that gave the user. */
+static void test_user_sources(void **state)
+{
+	(void)state;
+	const char *src = "policy \"u\" version 1\n"
+	                  "param base = env(\"WHO\") or user(uid 1000).name\n"
+	                  "param other = user(uid 1000).name\n"
+	                  "param who = base\n"
+	                  "role root = uid 0\n"
+	                  "role agent = user(who)\n"
+	                  "rule r \"t\" {\n"
+	                  "    as agent { forbid sudo }\n"
+	                  "}\n"
+	                  "provider docker {\n"
+	                  "    uid_split default auto\n"
+	                  "}\n";
+	const char *facts = "facts:\n"
+	                    "  - {probe: env, arg: WHO, answer: absent}\n"
+	                    "  - {probe: user_by_uid, arg: 1000, answer: {name: a, uid: 1000, gid: 1000, "
+	                    "home: /h, shell: /s, groups: []}}\n"
+	                    "  - {probe: user, arg: a, answer: {name: a, uid: 1000, gid: 1000, "
+	                    "home: /h, shell: /s, groups: []}}\n";
+	hp_bc *bc = load(src);
+	hp_facts *f = hp_probe_facts_new();
+	hp_err err;
+	if (!hp_probe_facts_load(f, "a-facts-file-whose-name-is-longer-than-the-sixty-four-bytes-a-message-quotes.yaml", facts, strlen(facts), &err))
+		fail_msg("%s", err.msg);
+	hp_eval ev;
+	assert_true(hp_eval_run(bc, hp_probe_facts_backend(f), NULL, 0, NULL, &ev, &err));
+	hp_run_view run = {&ev, false, 0, NULL, f};
+	hp_verdict_opts o = {.provider = HP_PROVIDER_DOCKER, .mode = HP_MODE_ASK};
+	hp_buf b = {0};
+	hp_verdict(&run, &o, &b);
+	assert_non_null(strstr(
+	    b.data, "agent  user a (uid 1000), from the policy's role agent: base from "
+	            "env(\"WHO\") (a-facts-file-whose-name-is-longer-than-the-sixty-four-bytes-a-message-quotes.yaml:2), then user_by_uid(1000) (a-facts-file-whose-name-is-longer-than-the-sixty-four-bytes-a-message-quotes.yaml:3); who as the policy "
+	            "sets it; the user from user(\"a\") (a-facts-file-whose-name-is-longer-than-the-sixty-four-bytes-a-message-quotes.yaml:4)\n"));
+	hp_buf_free(&b);
+	/* --container: the user the container runs as, not phase one's */
+	o.container = "c1";
+	o.container_roles = 1u << HP_ROLE_AGENT;
+	o.container_uid = 4242;
+	hp_verdict(&run, &o, &b);
+	assert_non_null(strstr(
+	    b.data, "agent  uid 4242, from --container c1: the user the container runs as\n"));
+	hp_buf_free(&b);
+	hp_eval_free(&ev);
+	hp_probe_facts_free(f);
+	hp_bc_free(bc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_split_and_status),
 	    cmocka_unit_test(test_unknown_never_passes),
 	    cmocka_unit_test(test_setting_sources),
+	    cmocka_unit_test(test_user_sources),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

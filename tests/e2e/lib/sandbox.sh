@@ -56,17 +56,20 @@ sandbox_run_net() {
 # sandbox_envd MODE: start tests/tools/fake-envd on 127.0.0.1:49983 (inside
 # sandbox_run_net), answering in MODE (401, 200, silent...), and wait until
 # it listens; every request it reads is appended to $T/envd.log.
-# sandbox_envd_stop ends it.
+# sandbox_envd_stop ends it, and so does the sandbox's script when it exits
+# (a case that never calls it left the stand-in running after the suite).
 sandbox_envd() {
 	rm -f "$T/envd.ready" "$T/envd.log"
 	"$TOOLS/fake-envd" 49983 "$1" "$T/envd.ready" "$T/envd.log" &
 	SANDBOX_ENVD_PID=$!
+	trap sandbox_envd_stop EXIT
 	while [ ! -e "$T/envd.ready" ]; do
 		kill -0 "$SANDBOX_ENVD_PID" 2>/dev/null || return 1
 		sleep 0.05
 	done
 }
 sandbox_envd_stop() {
+	[ -n "${SANDBOX_ENVD_PID:-}" ] || return 0
 	kill "$SANDBOX_ENVD_PID" 2>/dev/null
 	wait "$SANDBOX_ENVD_PID" 2>/dev/null
 	SANDBOX_ENVD_PID=
