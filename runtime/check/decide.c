@@ -21,7 +21,8 @@
  *
  * A waived failure (check --waivers) blocks nothing, but it is no pass
  * either: it is listed in the mode's `waived`, and a warning says the
- * decision rests on it. A skipped rule (--only, --skip) was not checked,
+ * split rests on it (or, when other reasons keep the mode from splitting,
+ * that those do). A skipped rule (--only, --skip) was not checked,
  * so it blocks like any other rule that did not pass. */
 #include "check/decide.h"
 
@@ -278,12 +279,20 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 		hp_strv_extend(reasons, ready);
 
 		hp_strv_extend(&out->warnings[m], &global_warnings);
-		if (out->waived[m].n)
+		/* a split rests on its waivers; a mode kept from splitting by
+		 * other reasons does not, and is told so */
+		if (out->waived[m].n && reasons->n == 0)
 			hp_strv_pushf(&out->warnings[m],
 			              "the decision for %s turns rests on %zu waiver%s of a failed "
 			              "rule: see 'waived'",
 			              hp_mode_names[m], out->waived[m].n,
 			              out->waived[m].n == 1 ? "" : "s");
+		else if (out->waived[m].n)
+			hp_strv_pushf(&out->warnings[m],
+			              "%zu failed rule%s waived (see 'waived'), but %s turns do not "
+			              "split, for the reasons given",
+			              out->waived[m].n, out->waived[m].n == 1 ? " is" : "s are",
+			              hp_mode_names[m]);
 		if (reasons->n == 0) {
 			out->decision[m] = HP_DECISION_SPLIT;
 		} else if (approval_mode((hp_mode)m) && setting->value == HP_SETTING_REQUIRED) {

@@ -100,7 +100,8 @@ typedef struct {
 	hp_decision decision[HP_MODE_COUNT];
 	hp_strv reasons[HP_MODE_COUNT];  /* why a mode is not split */
 	hp_strv warnings[HP_MODE_COUNT]; /* the setting's warnings and the mode's own */
-	/* the waived failures a mode's decision rests on, one sentence each */
+	/* the waived failures of the rules that count for a mode, one sentence
+	 * each: what its split rests on, when it splits */
 	hp_strv waived[HP_MODE_COUNT];
 	/* readiness: the decision once the provider builds the split (the
 	 * same as decision when it already does), and what would still

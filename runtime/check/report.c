@@ -216,7 +216,10 @@ void hp_report_text(const hp_report *r, bool c, hp_buf *b)
 	              col(c, decision_colour(d->decision[r->mode])),
 	              hp_decision_names[d->decision[r->mode]], col(c, C_RESET));
 	text_list(b, "reasons", &d->reasons[r->mode], NULL);
-	text_list(b, "the decision rests on waivers", &d->waived[r->mode], NULL);
+	text_list(b,
+	          d->decision[r->mode] == HP_DECISION_SPLIT ? "the decision rests on waivers"
+	                                                    : "waived failures",
+	          &d->waived[r->mode], NULL);
 	text_list(b, "warnings", &d->warnings[r->mode], r->notes);
 	if (!r->unbuilt)
 		return;

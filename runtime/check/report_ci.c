@@ -136,7 +136,10 @@ void hp_report_junit(const hp_report *r, hp_buf *b)
 	hp_buf_printf(b, "    <system-out>decision for %s turns: %s\n", hp_mode_names[r->mode],
 	              hp_decision_names[d->decision[r->mode]]);
 	xml_list(b, "reasons", &d->reasons[r->mode]);
-	xml_list(b, "the decision rests on waivers", &d->waived[r->mode]);
+	xml_list(b,
+	         d->decision[r->mode] == HP_DECISION_SPLIT ? "the decision rests on waivers"
+	                                                   : "waived failures",
+	         &d->waived[r->mode]);
 	xml_list(b, "warnings", &d->warnings[r->mode]);
 	xml_list(b, "notes", r->notes);
 	hp_buf_puts(b, "</system-out>\n  </testsuite>\n</testsuites>\n");

@@ -452,6 +452,19 @@ static void test_waived(void **state)
 		assert_false(d.would_split[HP_MODE_ASK]);
 		hp_decisions_free(&d);
 	}
+	/* waived, but another rule fails: the waiver is listed, and the
+	 * warning says the mode does not split for the other reasons */
+	rules[1].result = HP_RESULT_WAIVED;
+	rules[0].result = HP_RESULT_FAIL;
+	hp_decide(&pp, &s, rules, 2, false, 0, &d);
+	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_REFUSE);
+	assert_int_equal(d.waived[HP_MODE_ASK].n, 1);
+	assert_int_equal(d.reasons[HP_MODE_ASK].n, 1);
+	assert_string_equal(d.reasons[HP_MODE_ASK].v[0], "rule 'ok' failed (see the rule)");
+	assert_string_equal(d.warnings[HP_MODE_ASK].v[0],
+	                    "1 failed rule is waived (see 'waived'), but ask turns do not split, "
+	                    "for the reasons given");
+	hp_decisions_free(&d);
 }
 
 int main(void)
