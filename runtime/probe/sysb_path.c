@@ -645,7 +645,8 @@ static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *di
 		v = hp_probe_sysb_unknown(pool, p, "%s: %zu entries the role could change, more "
 		                                   "than a list holds", dir, nfound);
 	} else {
-		qsort(found, nfound, sizeof *found, cmp_str);
+		if (nfound) /* qsort takes no null array, even of nothing */
+			qsort(found, nfound, sizeof *found, cmp_str);
 		hp_str *items = nfound ? hp_pool_alloc(pool, nfound * sizeof *items) : NULL;
 		v = hp_v_list(items, (uint32_t)nfound);
 		for (size_t i = 0; i < nfound; i++) {
