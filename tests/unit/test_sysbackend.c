@@ -436,6 +436,30 @@ static void test_setuid_image(void **state)
 	/* offline: the whole image; symlinks (su2) are found where they lead */
 	assert_string_equal(ask_none(f, HP_ROLE_ROOT, HP_PROBE_SETUID_IMAGE),
 	                    "{ \"/opt/rootsh\", \"/usr/bin/newgrp\", \"/usr/bin/sudo\" }");
+	/* setid_image: whoever a program sets (wall's tty, the agent's own
+	 * mine), from the same walk: a program added after the first answer
+	 * is in neither, since the image was walked once */
+	fx_file(f->dir, "opt/later", "#!", 04755, FX_HANGAR, 0);
+	assert_string_equal(ask_none(f, HP_ROLE_ROOT, HP_PROBE_SETID_IMAGE),
+	                    "{ \"/opt/rootsh\", \"/usr/bin/mine\", \"/usr/bin/newgrp\", "
+	                    "\"/usr/bin/sudo\", \"/usr/bin/wall\" }");
+}
+
+/* setid_image asked first, a setuid program of hangar's among them; and a
+ * walk that fails is unknown for both probes. */
+static void test_setid_image(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	tree(f->dir);
+	fx_dir(f->dir, "opt", 0755, 0, 0);
+	fx_file(f->dir, "opt/driversh", "#!", 04755, FX_HANGAR, FX_HANGAR);
+	fx_file(f->dir, "opt/grp", "#!", 02711, 0, FX_HANGAR);
+	assert_string_equal(ask_none(f, HP_ROLE_ROOT, HP_PROBE_SETID_IMAGE),
+	                    "{ \"/opt/driversh\", \"/opt/grp\", \"/usr/bin/mine\", "
+	                    "\"/usr/bin/newgrp\", \"/usr/bin/sudo\", \"/usr/bin/wall\" }");
+	assert_string_equal(ask_none(f, HP_ROLE_ROOT, HP_PROBE_SETUID_IMAGE),
+	                    "{ \"/usr/bin/newgrp\", \"/usr/bin/sudo\" }");
 }
 
 static void test_command_files_and_trees(void **state)
@@ -744,6 +768,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_writable_entries, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_users_with_uid, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setuid_image, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_setid_image, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_files_and_trees, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_access_computed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ancestor_computed, setup, teardown),
