@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -445,6 +448,47 @@ static void test_setuid_image(void **state)
 	                    "\"/usr/bin/sudo\", \"/usr/bin/wall\" }");
 }
 
+/* A walk that fails (offline, a filesystem mounted inside the image is not
+ * the image's) is unknown for both probes, the second answered from the
+ * first's failure, never from what was seen before it. In a private mount
+ * namespace. */
+static int failed_walk(fx *f)
+{
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		return 10;
+	char *o = fx_path(f->dir, "opt");
+	if (mount("t1", o, "tmpfs", 0, "mode=0755") != 0)
+		return 11;
+	free(o);
+	const char *a = ask_none(f, HP_ROLE_ROOT, HP_PROBE_SETID_IMAGE);
+	if (strcmp(a, "unknown (/opt: a mount inside the image)") != 0) {
+		fprintf(stderr, "%s\n", a);
+		return 12;
+	}
+	a = ask_none(f, HP_ROLE_ROOT, HP_PROBE_SETUID_IMAGE);
+	if (strcmp(a, "unknown (/opt: a mount inside the image)") != 0) {
+		fprintf(stderr, "%s\n", a);
+		return 13;
+	}
+	return 0;
+}
+
+static void test_setid_image_unknown(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	tree(f->dir);
+	fx_dir(f->dir, "opt", 0755, 0, 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(failed_walk(f));
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 /* setid_image asked first, a setuid program of hangar's among them; and a
  * walk that fails is unknown for both probes. */
 static void test_setid_image(void **state)
@@ -769,6 +813,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_users_with_uid, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setuid_image, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setid_image, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_setid_image_unknown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_files_and_trees, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_access_computed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ancestor_computed, setup, teardown),
