@@ -229,3 +229,26 @@ int fx_set_immutable(const char *path, int on)
 	close(fd);
 	return r;
 }
+
+fx_rooted *fx_rooted_new(void (*fill)(const char *dir))
+{
+	fx_rooted *f = calloc(1, sizeof *f);
+	if (!f)
+		abort();
+	f->dir = fx_tmpdir();
+	if (fill)
+		fill(f->dir);
+	hp_err e;
+	if (hp_os_root_open(&f->root, f->dir, 0, &e) != HP_TRUE) {
+		fprintf(stderr, "fx_rooted_new: %s\n", e.msg);
+		abort();
+	}
+	return f;
+}
+
+void fx_rooted_free(fx_rooted *f)
+{
+	hp_os_root_close(&f->root);
+	fx_rmtree(f->dir);
+	free(f);
+}

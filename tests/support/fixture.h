@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "os/safe_path.h"
+
 /* Throwaway ids no user database names, different for every test process
  * (other test suites may run at the same time on the machine, and the
  * tests count and attack processes by uid). */
@@ -55,5 +57,15 @@ int fx_seccomp_fail(const int *nrs, size_t n, int err);
 
 /* Set or clear chattr +i on a file or directory. 0 on success. */
 int fx_set_immutable(const char *path, int on);
+
+/* A fixture tree opened as a root (safe_path.h): a fresh fx_tmpdir that
+ * fill (NULL: none) populates, then hp_os_root_open on it; abort on
+ * failure. fx_rooted_free closes the root and removes the tree. */
+typedef struct {
+	char *dir;
+	hp_root root;
+} fx_rooted;
+fx_rooted *fx_rooted_new(void (*fill)(const char *dir));
+void fx_rooted_free(fx_rooted *f);
 
 #endif

@@ -29,10 +29,7 @@
 #include "os/posix_acl.h"
 #include "os/safe_path.h"
 
-typedef struct {
-	char *dir;
-	hp_root root;
-} fx;
+typedef fx_rooted fx;
 
 /* An ACL blob: entries are {tag, perm, id}. */
 static size_t acl_blob(unsigned char *b, const unsigned (*ents)[3], size_t n)
@@ -57,11 +54,8 @@ static void set_acl(const char *dir, const char *rel, const unsigned (*ents)[3],
 	free(p);
 }
 
-static int setup(void **state)
+static void fill_tree(const char *d)
 {
-	fx *f = calloc(1, sizeof *f);
-	f->dir = fx_tmpdir();
-	const char *d = f->dir;
 	fx_file(d, "r600", "x", 0600, 0, 0);
 	fx_file(d, "r644", "x", 0644, 0, 0);
 	fx_file(d, "r666", "x", 0666, 0, 0);
@@ -85,18 +79,17 @@ static int setup(void **state)
 	fx_file(d, "acl_group", "x", 0604, 0, 0);
 	const unsigned g[][3] = {{1, 6, 0}, {4, 0, 0}, {8, 6, FX_GROUP}, {16, 7, 0}, {32, 4, 0}};
 	set_acl(d, "acl_group", g, 5);
-	hp_err e;
-	assert_int_equal(hp_os_root_open(&f->root, d, 0, &e), HP_TRUE);
-	*state = f;
+}
+
+static int setup(void **state)
+{
+	*state = fx_rooted_new(fill_tree);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	fx *f = *state;
-	hp_os_root_close(&f->root);
-	fx_rmtree(f->dir);
-	free(f);
+	fx_rooted_free(*state);
 	return 0;
 }
 

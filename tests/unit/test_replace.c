@@ -25,16 +25,10 @@
 #include "os/walkmemo.h"
 #include "os/safe_path.h"
 
-typedef struct {
-	char *dir;
-	hp_root root;
-} fx;
+typedef fx_rooted fx;
 
-static int setup(void **state)
+static void fill_tree(const char *d)
 {
-	fx *f = calloc(1, sizeof *f);
-	f->dir = fx_tmpdir();
-	const char *d = f->dir;
 	fx_dir(d, "pub", 01777, 0, 0);
 	fx_file(d, "pub/rootf", "x", 0644, 0, 0);
 	fx_file(d, "pub/agentf", "x", 0644, FX_AGENT, FX_AGENT);
@@ -71,18 +65,17 @@ static int setup(void **state)
 	char *imm = fx_path(d, "imm");
 	assert_int_equal(fx_set_immutable(imm, 1), 0);
 	free(imm);
-	hp_err e;
-	assert_int_equal(hp_os_root_open(&f->root, d, 0, &e), HP_TRUE);
-	*state = f;
+}
+
+static int setup(void **state)
+{
+	*state = fx_rooted_new(fill_tree);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	fx *f = *state;
-	hp_os_root_close(&f->root);
-	fx_rmtree(f->dir);
-	free(f);
+	fx_rooted_free(*state);
 	return 0;
 }
 

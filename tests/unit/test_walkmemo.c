@@ -19,16 +19,10 @@
 #include "os/safe_path.h"
 #include "os/walkmemo.h"
 
-typedef struct {
-	char *dir;
-	hp_root root;
-} fx;
+typedef fx_rooted fx;
 
-static int setup(void **state)
+static void fill_tree(const char *d)
 {
-	fx *f = calloc(1, sizeof *f);
-	f->dir = fx_tmpdir();
-	const char *d = f->dir;
 	fx_dir(d, "usr", 0755, 0, 0);
 	fx_dir(d, "usr/bin", 0755, 0, 0);
 	fx_dir(d, "usr/lib", 0755, 0, 0);
@@ -43,18 +37,17 @@ static int setup(void **state)
 	fx_dir(d, "etc/alt", 0755, 0, 0);
 	fx_link(d, "etc/alt/abs", "/usr/bin/real");
 	fx_link(d, "usr/bin/dangling", "/nowhere/x");
-	hp_err e;
-	assert_int_equal(hp_os_root_open(&f->root, d, 0, &e), HP_TRUE);
-	*state = f;
+}
+
+static int setup(void **state)
+{
+	*state = fx_rooted_new(fill_tree);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	fx *f = *state;
-	hp_os_root_close(&f->root);
-	fx_rmtree(f->dir);
-	free(f);
+	fx_rooted_free(*state);
 	return 0;
 }
 
