@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "lib/xalloc.h"
@@ -22,6 +23,7 @@ typedef struct {
 struct hp_walkmemo {
 	step steps[HP_WALKMEMO_MAX];
 	size_t n;
+	size_t max; /* HP_WALKMEMO_MAX, or less under a low RLIMIT_NOFILE */
 	int root_fd; /* the root whose facts root_info holds, or -1 */
 	dev_t root_dev;
 	ino_t root_ino;
@@ -32,6 +34,12 @@ hp_walkmemo *hp_os_walkmemo_new(void)
 {
 	hp_walkmemo *m = hp_xcalloc(1, sizeof *m);
 	m->root_fd = -1;
+	/* the descriptors held must leave the process most of its limit */
+	struct rlimit rl;
+	m->max = HP_WALKMEMO_MAX;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur / 4 < m->max)
+		m->max = (size_t)(rl.rlim_cur / 4);
 	return m;
 }
 
@@ -80,7 +88,7 @@ int hp_os_walkmemo_get(const hp_walkmemo *m, const hp_fileinfo *dir, const char 
 void hp_os_walkmemo_put(hp_walkmemo *m, const hp_fileinfo *dir, const char *name, int fd,
                         const hp_fileinfo *info)
 {
-	if (m->n == HP_WALKMEMO_MAX || !dir->has_mnt_id || !info->has_mnt_id ||
+	if (m->n >= m->max || !dir->has_mnt_id || !info->has_mnt_id ||
 	    info->type != HP_FT_DIR)
 		return;
 	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 3);

@@ -9,7 +9,8 @@
  * them instead of openat and statx, and reports the step to its visitor
  * the same way. Only directories are kept (what a walk ends on, or a
  * symlink on the way, is always looked at again), at most HP_WALKMEMO_MAX
- * of them (past that, walks open as before), and a directory whose mount
+ * of them and never more than a quarter of the process's RLIMIT_NOFILE
+ * (past that, walks open as before), and a directory whose mount
  * the kernel does not report (no STATX_MNT_ID) is never kept.
  *
  * The memo answers what was there when the step was first taken: it

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fixture.h"
@@ -178,12 +180,45 @@ static void test_bounded(void **state)
 	hp_os_walkmemo_free(m);
 }
 
+/* Under a low descriptor limit the memo holds at most a quarter of it. */
+static void test_bounded_by_fd_limit(void **state)
+{
+	fx *f = *state;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = {64, 64};
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			_exit(2);
+		hp_walkmemo *m = hp_os_walkmemo_new();
+		const hp_fileinfo *root = hp_os_walkmemo_root(m, &f->root);
+		if (!root)
+			_exit(3);
+		hp_fileinfo rinfo = *root;
+		char name[32];
+		for (int i = 0; i < 40; i++) {
+			snprintf(name, sizeof name, "d%d", i);
+			hp_os_walkmemo_put(m, &rinfo, name, f->root.fd, &rinfo);
+		}
+		const hp_fileinfo *x;
+		int kept15 = hp_os_walkmemo_get(m, &rinfo, "d15", &x) >= 0;
+		int kept16 = hp_os_walkmemo_get(m, &rinfo, "d16", &x) >= 0;
+		hp_os_walkmemo_free(m);
+		_exit(kept15 && !kept16 ? 0 : 1);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_same_walks, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_keeps_directories, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bounded, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_bounded_by_fd_limit, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
