@@ -211,27 +211,6 @@ static void json(const hp_test_summary *s, hp_buf *b)
 
 /* --- JUnit XML --------------------------------------------------------------------- */
 
-/* Text for XML: the five entities, and characters XML 1.0 cannot hold
- * (controls other than tab and newline) as U+FFFD. */
-static void xml(hp_buf *b, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '<': hp_buf_puts(b, "&lt;"); break;
-		case '>': hp_buf_puts(b, "&gt;"); break;
-		case '&': hp_buf_puts(b, "&amp;"); break;
-		case '"': hp_buf_puts(b, "&quot;"); break;
-		case '\'': hp_buf_puts(b, "&apos;"); break;
-		default:
-			if (c < 0x20 && c != '\t' && c != '\n')
-				hp_buf_puts(b, "\xef\xbf\xbd");
-			else
-				hp_buf_putc(b, (char)c);
-		}
-	}
-}
-
 static void junit(const hp_test_summary *s, hp_buf *b)
 {
 	size_t pass, fail, errors;
@@ -255,16 +234,16 @@ static void junit(const hp_test_summary *s, hp_buf *b)
 			t += s->results[j].seconds;
 		}
 		hp_buf_puts(b, "  <testsuite name=\"");
-		xml(b, file);
+		hp_buf_xml_text(b, file);
 		hp_buf_printf(b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\" "
 		                 "time=\"%.6f\">\n",
 		              j - i, f, e, t);
 		for (; i < j; i++) {
 			const hp_case_result *r = &s->results[i];
 			hp_buf_puts(b, "    <testcase name=\"");
-			xml(b, r->c->name);
+			hp_buf_xml_text(b, r->c->name);
 			hp_buf_puts(b, "\" classname=\"");
-			xml(b, file);
+			hp_buf_xml_text(b, file);
 			hp_buf_printf(b, "\" time=\"%.6f\"", r->seconds);
 			if (r->status == HP_CASE_PASS) {
 				hp_buf_puts(b, "/>\n");
@@ -272,18 +251,18 @@ static void junit(const hp_test_summary *s, hp_buf *b)
 			}
 			const char *tag = r->status == HP_CASE_FAIL ? "failure" : "error";
 			hp_buf_printf(b, ">\n      <%s message=\"", tag);
-			xml(b, r->diffs.n ? r->diffs.v[0] : "");
+			hp_buf_xml_text(b, r->diffs.n ? r->diffs.v[0] : "");
 			hp_buf_printf(b, "\" type=\"%s\">", r->status == HP_CASE_FAIL ? "expectation"
 			                                                              : "bad input");
-			xml(b, file);
+			hp_buf_xml_text(b, file);
 			hp_buf_printf(b, ":%u:%u: ", r->c->line, r->c->col);
-			xml(b, r->c->name);
+			hp_buf_xml_text(b, r->c->name);
 			hp_buf_putc(b, '\n');
 			for (size_t k = 0; k < r->diffs.n; k++) {
-				xml(b, r->diffs.v[k]);
+				hp_buf_xml_text(b, r->diffs.v[k]);
 				hp_buf_putc(b, '\n');
 				if (r->evidence.v[k][0]) {
-					xml(b, r->evidence.v[k]);
+					hp_buf_xml_text(b, r->evidence.v[k]);
 					hp_buf_putc(b, '\n');
 				}
 			}

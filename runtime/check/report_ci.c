@@ -10,45 +10,24 @@
 #include "lib/version.h"
 #include "lib/xalloc.h"
 
-/* Text for XML: the five entities; characters XML 1.0 cannot hold
- * (controls other than tab and newline) become U+FFFD. */
-static void xml(hp_buf *b, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '<': hp_buf_puts(b, "&lt;"); break;
-		case '>': hp_buf_puts(b, "&gt;"); break;
-		case '&': hp_buf_puts(b, "&amp;"); break;
-		case '"': hp_buf_puts(b, "&quot;"); break;
-		case '\'': hp_buf_puts(b, "&apos;"); break;
-		default:
-			if (c < 0x20 && c != '\t' && c != '\n')
-				hp_buf_puts(b, "\xef\xbf\xbd");
-			else
-				hp_buf_putc(b, (char)c);
-		}
-	}
-}
-
 static void rule_details(hp_buf *b, const hp_report_rule *rr)
 {
 	for (size_t e = 0; e < rr->nevidence; e++) {
 		hp_buf_puts(b, "evidence: ");
-		xml(b, rr->evidence[e]);
+		hp_buf_xml_text(b, rr->evidence[e]);
 		hp_buf_putc(b, '\n');
 	}
 	hp_buf_puts(b, "at ");
-	xml(b, rr->location);
+	hp_buf_xml_text(b, rr->location);
 	hp_buf_putc(b, '\n');
 	if (rr->remedy) {
 		hp_buf_puts(b, "remedy: ");
-		xml(b, rr->remedy);
+		hp_buf_xml_text(b, rr->remedy);
 		hp_buf_putc(b, '\n');
 	}
 	if (rr->waiver) {
 		hp_buf_puts(b, "waived: ");
-		xml(b, rr->waiver);
+		hp_buf_xml_text(b, rr->waiver);
 		hp_buf_putc(b, '\n');
 	}
 }
@@ -60,7 +39,7 @@ static void xml_list(hp_buf *b, const char *heading, const hp_strv *v)
 	hp_buf_printf(b, "%s:\n", heading);
 	for (size_t i = 0; i < v->n; i++) {
 		hp_buf_puts(b, "  - ");
-		xml(b, v->v[i]);
+		hp_buf_xml_text(b, v->v[i]);
 		hp_buf_putc(b, '\n');
 	}
 }
@@ -80,7 +59,7 @@ void hp_report_junit(const hp_report *r, hp_buf *b)
 	              "errors=\"%zu\" skipped=\"%zu\">\n",
 	              r->nrules, n[HP_RESULT_FAIL], n[HP_RESULT_ERROR], skipped);
 	hp_buf_puts(b, "  <testsuite name=\"");
-	xml(b, r->policy);
+	hp_buf_xml_text(b, r->policy);
 	hp_buf_printf(b, " (%s)\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
 	              prov, r->nrules, n[HP_RESULT_FAIL], n[HP_RESULT_ERROR], skipped);
 	hp_buf_puts(b, "    <properties>\n");
@@ -97,11 +76,11 @@ void hp_report_junit(const hp_report *r, hp_buf *b)
 	for (size_t i = 0; i < r->nrules; i++) {
 		const hp_report_rule *rr = &r->rules[i];
 		hp_buf_puts(b, "    <testcase name=\"");
-		xml(b, rr->id);
+		hp_buf_xml_text(b, rr->id);
 		hp_buf_puts(b, "\" classname=\"");
-		xml(b, r->policy);
+		hp_buf_xml_text(b, r->policy);
 		hp_buf_putc(b, '.');
-		xml(b, prov);
+		hp_buf_xml_text(b, prov);
 		hp_buf_puts(b, "\"");
 		if (rr->result == HP_RESULT_PASS) {
 			hp_buf_puts(b, "/>\n");
@@ -111,7 +90,7 @@ void hp_report_junit(const hp_report *r, hp_buf *b)
 		if (rr->result == HP_RESULT_FAIL || rr->result == HP_RESULT_ERROR) {
 			const char *tag = rr->result == HP_RESULT_FAIL ? "failure" : "error";
 			hp_buf_printf(b, "      <%s message=\"", tag);
-			xml(b, rr->title);
+			hp_buf_xml_text(b, rr->title);
 			hp_buf_printf(b, "\" type=\"%s\">",
 			              rr->result == HP_RESULT_FAIL ? "fail" : "unknown");
 			rule_details(b, rr);
@@ -120,13 +99,13 @@ void hp_report_junit(const hp_report *r, hp_buf *b)
 			hp_buf_puts(b, "      <skipped message=\"");
 			if (rr->result == HP_RESULT_WAIVED) {
 				hp_buf_puts(b, "waived: ");
-				xml(b, rr->waiver);
+				hp_buf_xml_text(b, rr->waiver);
 			} else {
-				xml(b, rr->nevidence ? rr->evidence[0] : "skipped");
+				hp_buf_xml_text(b, rr->nevidence ? rr->evidence[0] : "skipped");
 			}
 			hp_buf_puts(b, "\"/>\n      <system-out>");
 			hp_buf_printf(b, "%s: ", hp_result_names[rr->result]);
-			xml(b, rr->title);
+			hp_buf_xml_text(b, rr->title);
 			hp_buf_putc(b, '\n');
 			rule_details(b, rr);
 			hp_buf_puts(b, "</system-out>\n");

@@ -88,6 +88,25 @@ void hp_buf_json_string(hp_buf *b, const char *str)
 	hp_buf_putc(b, '"');
 }
 
+void hp_buf_xml_text(hp_buf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		switch (c) {
+		case '<': hp_buf_puts(b, "&lt;"); break;
+		case '>': hp_buf_puts(b, "&gt;"); break;
+		case '&': hp_buf_puts(b, "&amp;"); break;
+		case '"': hp_buf_puts(b, "&quot;"); break;
+		case '\'': hp_buf_puts(b, "&apos;"); break;
+		default:
+			if (c < 0x20 && c != '\t' && c != '\n')
+				hp_buf_puts(b, "\xef\xbf\xbd");
+			else
+				hp_buf_putc(b, (char)c);
+		}
+	}
+}
+
 void hp_buf_free(hp_buf *b)
 {
 	free(b->data);

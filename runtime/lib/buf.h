@@ -17,6 +17,10 @@ void hp_buf_printf(hp_buf *b, const char *fmt, ...) __attribute__((format(printf
 /* A JSON string literal, quotes included. Bytes that are not valid UTF-8
  * become U+FFFD, so the output is always valid JSON. */
 void hp_buf_json_string(hp_buf *b, const char *s);
+/* Text for XML (JUnit and other CI reports): the five entities, and the
+ * characters XML 1.0 cannot hold (controls other than tab and newline) as
+ * U+FFFD. s NULL: nothing. */
+void hp_buf_xml_text(hp_buf *b, const char *s);
 void hp_buf_free(hp_buf *b);
 
 #endif

@@ -48,11 +48,28 @@ static void test_json_escaping(void **state)
 	check_json("\xe2\x82", "\"\\ufffd\\ufffd\"");
 }
 
+/* XML text: the five entities, controls XML 1.0 cannot hold as U+FFFD,
+ * tab and newline kept, nothing for NULL */
+static void test_xml_text(void **state)
+{
+	(void)state;
+	hp_buf b = {0};
+	hp_buf_xml_text(&b, "a<b>&\"c\"'d'\t\n\x01\x1f\x7f\xc3\xa9");
+	assert_string_equal(b.data, "a&lt;b&gt;&amp;&quot;c&quot;&apos;d&apos;\t\n"
+	                            "\xef\xbf\xbd\xef\xbf\xbd\x7f\xc3\xa9");
+	size_t len = b.len;
+	hp_buf_xml_text(&b, NULL);
+	hp_buf_xml_text(&b, "");
+	assert_int_equal(b.len, len);
+	hp_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_append_and_printf),
 	    cmocka_unit_test(test_json_escaping),
+	    cmocka_unit_test(test_xml_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
