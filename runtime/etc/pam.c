@@ -608,7 +608,7 @@ typedef struct {
 
 typedef struct {
 	run_key k;
-	int16_t granted; /* the handler whose success the path took, or -1 */
+	int16_t granted; /* the first handler whose success the path took, or -1 */
 	int16_t guessed_at; /* the first handler whose answer was a guess, or -1 */
 } run_state;
 
@@ -726,8 +726,8 @@ static hp_tri run(const handler *h, size_t n, const char *service, hp_err *why)
 					t.guessed_at = (int16_t)s.k.pos;
 				t.k.guessed = 1;
 			}
-			if (r == R_SUCCESS)
-				t.granted = (int16_t)s.k.pos;
+			if (r == R_SUCCESS && t.granted < 0)
+				t.granted = (int16_t)s.k.pos; /* the first success on the way */
 			int act = m->actions[r];
 			size_t next = s.k.pos + 1;
 			switch (act) {
