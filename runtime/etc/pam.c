@@ -380,7 +380,7 @@ static void classify(loader *ld, handler *h, const char *path, char **argv, int 
 		if (strcmp(name, *m) == 0)
 			return;
 	if (strcmp(name, "pam_permit.so") == 0) {
-		h->sure |= BIT(R_SUCCESS);
+		h->sure |= BIT(R_SUCCESS); /* with no question asked */
 		snprintf(h->what, sizeof h->what, "pam_permit.so lets anyone in");
 	} else if (strcmp(name, "pam_deny.so") == 0 || strcmp(name, "pam_selinux.so") == 0) {
 		h->sure |= BIT(R_AUTH_ERR);
@@ -425,7 +425,7 @@ static void classify(loader *ld, handler *h, const char *path, char **argv, int 
 		snprintf(h->what, sizeof h->what,
 		         "pam_succeed_if.so succeeds when its conditions hold, which are not evaluated");
 	} else {
-		h->guess = ~0u;
+		h->guess = ~0u; /* any answer, none of them sure */
 		snprintf(h->what, sizeof h->what, "%s is not a module whose answers this check knows",
 		         name);
 	}

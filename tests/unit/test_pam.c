@@ -194,6 +194,15 @@ static void test_ways_in(void **state)
 	/* reset back to the start after a failure, then a permit */
 	assert_int_equal(ask("auth [default=reset] pam_unix.so\nauth required pam_permit.so\n", &why),
 	                 HP_TRUE);
+	assert_int_equal(ask("auth required pam_deny.so\nauth [default=reset] pam_unix.so\n"
+	                     "auth required pam_permit.so\n",
+	                     &why),
+	                 HP_TRUE);
+	/* ... but requisite's failure ends the stack before any reset */
+	assert_int_equal(ask("auth requisite pam_deny.so\nauth [success=ok default=reset] pam_unix.so\n"
+	                     "auth required pam_permit.so\n",
+	                     &why),
+	                 HP_FALSE);
 }
 
 static void test_unknown(void **state)
@@ -249,6 +258,10 @@ static void test_lines(void **state)
 	/* a '#' anywhere starts a comment */
 	assert_int_equal(ask("auth sufficient pam_unix.so #nullok\n@include common-auth\n", &why),
 	                 HP_FALSE);
+	/* ... right after the module's name too: no "pam_unix.so#nullok" */
+	assert_int_equal(ask_pw("auth [success=ok default=bad] pam_unix.so#nullok\n", "", "root",
+	                        HP_PW_EMPTY, &why),
+	                 HP_FALSE);
 	/* a backslash joins the next line that is not blank or a comment */
 	assert_int_equal(ask("auth sufficient \\\n# a comment\n\npam_permit.so\n", &why), HP_TRUE);
 	assert_string_equal(why.msg, "etc/pam.d/su:1: pam_permit.so lets anyone in");
@@ -275,6 +288,15 @@ static void test_services(void **state)
 	hp_pam_who who = {db, "root", HP_PW_LOCKED, NULL, 1000};
 	assert_int_equal(hp_etc_pam_passwordless(&files, "su", &who, &why), HP_TRUE);
 	assert_string_equal(why.msg, "etc/pam.d/other:1: pam_permit.so lets anyone in");
+	/* su with no auth line of its own */
+	mem_file o[] = {{"etc/pam.d", NULL},
+	                {"etc/pam.d/su", "session required pam_env.so\n"},
+	                {"etc/pam.d/other", "auth sufficient pam_permit.so\n"}};
+	mem_root ro = {o, 3};
+	files.ctx = &ro;
+	assert_int_equal(hp_etc_pam_passwordless(&files, "su", &who, &why), HP_TRUE);
+	assert_string_equal(why.msg, "etc/pam.d/other:1: pam_permit.so lets anyone in");
+	files.ctx = &r;
 	f[1].path = "etc/pam.d/else";
 	assert_int_equal(hp_etc_pam_passwordless(&files, "su", &who, &why), HP_FALSE);
 	assert_string_equal(why.msg,
