@@ -1,5 +1,6 @@
-/* setuid_image.c: setuid/setgid-root and file-capability executables on
- * every filesystem that honours setuid (setuid_image.h). */
+/* setuid_image.c: setuid and setgid executables (to any user or group) and
+ * file-capability executables on every filesystem that honours setuid
+ * (setuid_image.h). */
 #include "os/setuid_image.h"
 
 #include <dirent.h>
@@ -74,7 +75,19 @@ static const char *dirpfx(const walk *w)
 	return strcmp(w->path, "/") == 0 ? "" : w->path;
 }
 
-static void add(walk *w, const char *name, unsigned what, unsigned mode)
+/* What a regular executable's mode and owners make it: HP_SUID/HP_SGID for
+ * setuid/setgid to anyone, the _ROOT bits when that one is root. */
+unsigned hp_os_setid_bits(unsigned mode, uid_t uid, gid_t gid)
+{
+	unsigned what = 0;
+	if (mode & S_ISUID)
+		what |= HP_SUID | (uid == 0 ? HP_SUID_ROOT : 0);
+	if (mode & S_ISGID)
+		what |= HP_SGID | (gid == 0 ? HP_SGID_ROOT : 0);
+	return what;
+}
+
+static void add(walk *w, const char *name, unsigned what, unsigned mode, uid_t uid, gid_t gid)
 {
 	w->out->v = hp_xgrow(w->out->v, &w->cap, w->out->n + 1, sizeof *w->out->v);
 	hp_suid_entry *x = &w->out->v[w->out->n++];
@@ -83,6 +96,8 @@ static void add(walk *w, const char *name, unsigned what, unsigned mode)
 	x->why = what;
 	x->mode = mode;
 	x->via_symlink = 0;
+	x->uid = uid;
+	x->gid = gid;
 }
 
 /* Whether the entry (not followed) carries file capabilities. */
@@ -189,18 +204,14 @@ static hp_tri entry(walk *w, int dfd, const struct dirent *de)
 	}
 	if (!S_ISREG(sx.stx_mode) || !(sx.stx_mode & 0111))
 		return HP_TRUE;
-	unsigned what = 0;
-	if ((sx.stx_mode & S_ISUID) && sx.stx_uid == 0)
-		what |= HP_SUID_ROOT;
-	if ((sx.stx_mode & S_ISGID) && sx.stx_gid == 0)
-		what |= HP_SGID_ROOT;
+	unsigned what = hp_os_setid_bits(sx.stx_mode, sx.stx_uid, sx.stx_gid);
 	hp_tri c = file_caps(w, dfd, name);
 	if (c == HP_UNKNOWN)
 		return HP_UNKNOWN;
 	if (c == HP_TRUE)
 		what |= HP_FILE_CAPS;
 	if (what)
-		add(w, name, what, (unsigned)sx.stx_mode & 07777u);
+		add(w, name, what, (unsigned)sx.stx_mode & 07777u, sx.stx_uid, sx.stx_gid);
 	return HP_TRUE;
 }
 
@@ -314,11 +325,7 @@ static hp_tri mounted_file(int fd, const char *path, hp_setuid_budget *b, hp_sui
 	b->entries++;
 	if (!S_ISREG(st.st_mode) || !(st.st_mode & 0111))
 		return HP_TRUE;
-	unsigned what = 0;
-	if ((st.st_mode & S_ISUID) && st.st_uid == 0)
-		what |= HP_SUID_ROOT;
-	if ((st.st_mode & S_ISGID) && st.st_gid == 0)
-		what |= HP_SGID_ROOT;
+	unsigned what = hp_os_setid_bits(st.st_mode, st.st_uid, st.st_gid);
 	char p[64];
 	if (hp_os_proc_fd_path(fd, p, sizeof p, why) < 0)
 		return HP_UNKNOWN;
@@ -332,7 +339,8 @@ static hp_tri mounted_file(int fd, const char *path, hp_setuid_budget *b, hp_sui
 	if (!what)
 		return HP_TRUE;
 	out->v = hp_xgrow(out->v, cap, out->n + 1, sizeof *out->v);
-	out->v[out->n++] = (hp_suid_entry){hp_xstrdup(path), what, (unsigned)st.st_mode & 07777u, 0};
+	out->v[out->n++] = (hp_suid_entry){hp_xstrdup(path), what, (unsigned)st.st_mode & 07777u, 0,
+	                                   st.st_uid, st.st_gid};
 	return HP_TRUE;
 }
 

@@ -1,9 +1,14 @@
-/* setuid_image.h: the setuid_image probe: every setuid-root, setgid-root
- * and file-capability executable the agent could run anywhere in the
- * sandbox, not only on the driver's PATH (the agent runs any path it
- * likes: a setuid-root shell in /usr/local/lib or /opt, or in its own home
- * on a filesystem mounted without nosuid, gives root to any of its
- * processes that lacks no_new_privs).
+/* setuid_image.h: the walk behind the setuid_image and setid_image probes:
+ * every setuid and setgid executable, to whichever user or group, and every
+ * file-capability executable the agent could run anywhere in the sandbox,
+ * not only on the driver's PATH (the agent runs any path it likes: a
+ * setuid-root shell in /usr/local/lib or /opt, or in its own home on a
+ * filesystem mounted without nosuid, gives root to any of its processes
+ * that lacks no_new_privs; a setuid program of the driver's user, or one
+ * setgid to a group that owns the driver's files, gives it the driver).
+ * Each entry says what it sets (HP_SUID, HP_SGID, the _ROOT bits, and
+ * HP_FILE_CAPS) and the owner and group it sets them to; one walk answers
+ * both probes.
  *
  * Which trees are walked:
  *   live     every mount of /proc/self/mountinfo without nosuid, except the
@@ -61,6 +66,10 @@ typedef struct {
  * answer is unknown. b's counters accumulate over calls. */
 hp_tri hp_os_setuid_tree(const hp_root *r, const char *top, int skip_other_mounts,
                       hp_setuid_budget *b, int64_t deadline, hp_suid_list *out, hp_err *why);
+
+/* What a file's mode and owners make it when executed: HP_SUID and HP_SGID
+ * (to anyone), HP_SUID_ROOT and HP_SGID_ROOT (to root). */
+unsigned hp_os_setid_bits(unsigned mode, uid_t uid, gid_t gid);
 
 /* Whether a mount's filesystem type is one of the kernel's own, which holds
  * no program a user put there (proc, sysfs, cgroup...). */

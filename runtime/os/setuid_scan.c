@@ -72,6 +72,9 @@ static void append(hp_suid_list *out, size_t *cap, const char *name, unsigned wh
 	x->why = what;
 	x->mode = mode;
 	x->via_symlink = via;
+	/* only root's ids are looked for here (the bits say so): no owner kept */
+	x->uid = (uid_t)-1;
+	x->gid = (gid_t)-1;
 }
 
 /* An entry reached through a symlink: resolved inside the root, as the

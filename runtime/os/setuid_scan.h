@@ -27,13 +27,26 @@
 
 enum { HP_SETUID_SCAN_MAX_DEFAULT = 65536 };
 
-enum { HP_SUID_ROOT = 1u, HP_SGID_ROOT = 2u, HP_FILE_CAPS = 4u };
+/* HP_SUID and HP_SGID: setuid or setgid to any user or group (setuid_image
+ * records those too: a setuid program of the driver's user is a way to the
+ * driver as much as one of root's is a way to root); the _ROOT bits say
+ * the identity is root's. */
+enum {
+	HP_SUID_ROOT = 1u,
+	HP_SGID_ROOT = 2u,
+	HP_FILE_CAPS = 4u,
+	HP_SUID = 8u,
+	HP_SGID = 16u,
+	HP_RAISES_ROOT = HP_SUID_ROOT | HP_SGID_ROOT | HP_FILE_CAPS,
+};
 
 typedef struct {
 	char *name;    /* the entry's name in the directory */
-	unsigned why;  /* HP_SUID_ROOT | HP_SGID_ROOT | HP_FILE_CAPS */
+	unsigned why;  /* HP_SUID_ROOT | HP_SGID_ROOT | HP_FILE_CAPS | HP_SUID | HP_SGID */
 	unsigned mode; /* of the file (the target, for a symlink) */
 	int via_symlink;
+	uid_t uid; /* the file's owner and group: who it runs as when set-id */
+	gid_t gid;
 } hp_suid_entry;
 
 typedef struct {

@@ -50,6 +50,14 @@ struct hp_sysbackend {
 	} * scans;
 	size_t nscans, cap_scans;
 
+	/* the whole image's walk (setuid_image.h), done once for the
+	 * setuid_image and setid_image probes: the walk is a large part of a
+	 * live check's cost, and two walks could also see two images */
+	bool image_walked;
+	hp_tri image_ok;
+	hp_suid_list image;
+	hp_err image_why;
+
 	/* the root helper (sysb_helper.c): in the parent its process, in a
 	 * role's child the socket to it; -1 and 0 when there is none */
 	pid_t helper_pid;

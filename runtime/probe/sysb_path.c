@@ -276,42 +276,61 @@ static hp_value setuid_list(hp_sysbackend *s, hp_probe_id p, const char *dir, hp
 	return hp_v_list(items, (uint32_t)l->n);
 }
 
-static hp_value setuid_image(hp_sysbackend *s, hp_pool *pool)
+/* The whole image's walk, once per process: both probes answer from it. */
+static const hp_suid_list *image_walk(hp_sysbackend *s, hp_err *why)
 {
-	hp_probe_id p = HP_PROBE_SETUID_IMAGE;
+	if (!s->image_walked) {
+		s->image_walked = true;
+		hp_mounts m = {0};
+		bool live = s->kind == HP_SYS_LIVE;
+		s->image_ok = HP_TRUE;
+		if (live && hp_os_mounts_read(&m, &s->image_why) != HP_TRUE)
+			s->image_ok = HP_UNKNOWN;
+		if (s->image_ok == HP_TRUE) {
+			hp_setuid_budget b;
+			memset(&b, 0, sizeof b);
+			s->image_ok = hp_os_setuid_image(&s->root, live ? &m : NULL, &b, &s->image,
+			                                 &s->image_why);
+		}
+		if (live)
+			hp_os_mounts_free(&m);
+	}
+	if (s->image_ok != HP_TRUE) {
+		*why = s->image_why;
+		return NULL;
+	}
+	return &s->image;
+}
+
+/* setuid_image: the paths of the walk's entries that raise to root (want
+ * HP_RAISES_ROOT); setid_image: of every entry (want 0: each one sets some
+ * identity, or carries capabilities). */
+static hp_value image_list(hp_sysbackend *s, hp_probe_id p, unsigned want, hp_pool *pool)
+{
 	hp_err e;
-	hp_mounts m = {0};
-	bool live = s->kind == HP_SYS_LIVE;
-	if (live && hp_os_mounts_read(&m, &e) != HP_TRUE)
+	const hp_suid_list *l = image_walk(s, &e);
+	if (!l)
 		return global_unknown(s, p, &e, pool);
-	hp_setuid_budget b;
-	memset(&b, 0, sizeof b);
-	hp_suid_list l;
-	hp_tri t = hp_os_setuid_image(&s->root, live ? &m : NULL, &b, &l, &e);
-	if (live)
-		hp_os_mounts_free(&m);
-	if (t != HP_TRUE)
-		return global_unknown(s, p, &e, pool);
-	hp_value v;
-	if (l.n > HP_VALUE_MAX_LIST) {
-		v = hp_probe_sysb_unknown(pool, p, "%zu setuid-root entries, more than a list holds", l.n);
-		hp_os_suid_list_free(&l);
-		return v;
+	size_t n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (!want || (l->v[i].why & want))
+			n++;
+	if (n > HP_VALUE_MAX_LIST)
+		return hp_probe_sysb_unknown(pool, p, "%zu set-id entries, more than a list holds", n);
+	hp_str *items = hp_pool_alloc(pool, (n ? n : 1) * sizeof *items);
+	if (!items)
+		return hp_v_unknown(HP_T_LIST, "memory limit");
+	size_t k = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (want && !(l->v[i].why & want))
+			continue;
+		size_t len = strlen(l->v[i].name);
+		char *c = len <= HP_VALUE_MAX_STRING ? hp_pool_strndup(pool, l->v[i].name, len) : NULL;
+		if (!c)
+			return hp_v_unknown(HP_T_LIST, "memory limit");
+		items[k++] = (hp_str){c, (uint32_t)len};
 	}
-	hp_str *items = hp_pool_alloc(pool, (l.n ? l.n : 1) * sizeof *items);
-	v = hp_v_unknown(HP_T_LIST, "memory limit");
-	size_t i = 0;
-	for (; items && i < l.n; i++) {
-		size_t len = strlen(l.v[i].name);
-		char *c = hp_pool_strndup(pool, l.v[i].name, len);
-		if (!c || len > HP_VALUE_MAX_STRING)
-			break;
-		items[i] = (hp_str){c, (uint32_t)len};
-	}
-	if (items && i == l.n)
-		v = hp_v_list(items, (uint32_t)l.n);
-	hp_os_suid_list_free(&l);
-	return v;
+	return hp_v_list(items, (uint32_t)n);
 }
 
 static hp_value command_files(hp_sysbackend *s, const char *spec, hp_pool *pool)
@@ -685,7 +704,9 @@ hp_value hp_probe_sysb_path(hp_sysbackend *s, hp_probe_id p, const hp_value *arg
 	case HP_PROBE_WRITABLE_ANCESTOR:
 		return writable_ancestor(s, p, path, pool);
 	case HP_PROBE_SETUID_IMAGE:
-		return setuid_image(s, pool);
+		return image_list(s, p, HP_RAISES_ROOT, pool);
+	case HP_PROBE_SETID_IMAGE:
+		return image_list(s, p, 0, pool);
 	case HP_PROBE_COMMAND_FILES:
 		return command_files(s, path, pool);
 	case HP_PROBE_TREE_WRITABLE:

@@ -129,6 +129,7 @@ static void sys_destroy(hp_backend *b)
 	for (size_t i = 0; i < s->nscans; i++)
 		hp_os_suid_list_free(&s->scans[i].list);
 	free(s->scans);
+	hp_os_suid_list_free(&s->image);
 	free(s->cred_groups);
 	hp_os_root_close(&s->root);
 	free(s);

@@ -1,5 +1,5 @@
-/* test_setuid_image.c: setuid-root, setgid-root and file-capability
- * executables on a whole fixture tree (deep directories, symlinks not
+/* test_setuid_image.c: setuid and setgid executables (to anyone, with the
+ * ids they set) and file-capability executables on a whole fixture tree (deep directories, symlinks not
  * followed, the bounds: entries, time and depth, each unknown past it), a
  * mount inside an offline image, the mount table's nosuid and kernel filesystems,
  * a mount walked and one skipped in a private mount namespace, and a
@@ -78,19 +78,40 @@ static void test_whole_tree(void **state)
 	hp_suid_list l;
 	hp_err e;
 	assert_int_equal(hp_os_setuid_image(&root, NULL, &b, &l, &e), HP_TRUE);
-	const char *want[] = {"/home/agent/capped", "/opt/sgid", "/usr/bin/su",
-	                      "/usr/local/lib/a/b/rootsh"};
-	const unsigned why[] = {HP_FILE_CAPS, HP_SGID_ROOT, HP_SUID_ROOT, HP_SUID_ROOT};
-	assert_int_equal(l.n, 4);
-	for (size_t i = 0; i < 4; i++) {
+	/* every set-id executable, whoever it sets (crontab's group 42, the
+	 * agent's own mine), with the ids it sets; noexec runs as no one */
+	const char *want[] = {"/home/agent/capped", "/home/agent/mine", "/opt/sgid",
+	                      "/usr/bin/crontab", "/usr/bin/su", "/usr/local/lib/a/b/rootsh"};
+	const unsigned why[] = {HP_FILE_CAPS, HP_SUID, HP_SGID | HP_SGID_ROOT, HP_SGID,
+	                        HP_SUID | HP_SUID_ROOT, HP_SUID | HP_SUID_ROOT};
+	const unsigned uid[] = {0, FX_AGENT, 0, 0, 0, 0};
+	const unsigned gid[] = {0, 0, 0, 42, 0, 0};
+	assert_int_equal(l.n, 6);
+	for (size_t i = 0; i < 6; i++) {
 		assert_string_equal(l.v[i].name, want[i]);
 		assert_int_equal(l.v[i].why, why[i]);
+		assert_int_equal(l.v[i].uid, uid[i]);
+		assert_int_equal(l.v[i].gid, gid[i]);
 	}
-	assert_int_equal(l.v[2].mode, 04755);
+	assert_int_equal(l.v[4].mode, 04755);
 	/* every entry once: 9 directories and 10 files and links below the root */
 	assert_int_equal(b.entries, 18);
 	assert_int_equal(b.trees, 1);
 	hp_os_suid_list_free(&l);
+}
+
+/* What a mode makes a file when run: set-id to anyone, root's marked. */
+static void test_setid_bits(void **state)
+{
+	(void)state;
+	assert_int_equal(hp_os_setid_bits(0755, 0, 0), 0);
+	assert_int_equal(hp_os_setid_bits(04755, 0, 5), HP_SUID | HP_SUID_ROOT);
+	assert_int_equal(hp_os_setid_bits(04755, 999, 0), HP_SUID);
+	assert_int_equal(hp_os_setid_bits(02755, 999, 0), HP_SGID | HP_SGID_ROOT);
+	assert_int_equal(hp_os_setid_bits(02755, 0, 999), HP_SGID);
+	assert_int_equal(hp_os_setid_bits(06755, 2, 999), HP_SUID | HP_SGID);
+	assert_int_equal(hp_os_setid_bits(06755, 0, 0),
+	                 HP_SUID | HP_SUID_ROOT | HP_SGID | HP_SGID_ROOT);
 }
 
 static void test_bounds(void **state)
@@ -119,7 +140,7 @@ static void test_bounds(void **state)
 	memset(&b, 0, sizeof b);
 	b.max_entries = 18;
 	assert_int_equal(hp_os_setuid_image(&root, NULL, &b, &l, &e), HP_TRUE);
-	assert_int_equal(l.n, 4);
+	assert_int_equal(l.n, 6);
 	hp_os_suid_list_free(&l);
 	memset(&b, 0, sizeof b);
 	b.max_entries = 17;
@@ -254,6 +275,7 @@ static int live_mounts(void *arg)
 	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
 		return 10;
 	char *a = fx_path(dir, "opt"), *h = fx_path(dir, "home"), *su = fx_path(dir, "usr/bin/su");
+	char *cron = fx_path(dir, "usr/bin/crontab");
 	if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_NOSUID, NULL) != 0)
 		return 11;
 	if (mount("t1", a, "tmpfs", 0, "mode=0755") != 0 ||
@@ -264,6 +286,10 @@ static int live_mounts(void *arg)
 	if (mount(su, su, NULL, MS_BIND, NULL) != 0 ||
 	    mount(NULL, su, NULL, MS_REMOUNT | MS_BIND, NULL) != 0)
 		return 13;
+	/* a mount of one file, setgid to a group not root's: found with it */
+	if (mount(cron, cron, NULL, MS_BIND, NULL) != 0 ||
+	    mount(NULL, cron, NULL, MS_REMOUNT | MS_BIND, NULL) != 0)
+		return 17;
 	hp_root slash;
 	hp_err e;
 	if (hp_os_root_open(&slash, "/", 0, &e) != HP_TRUE)
@@ -281,8 +307,10 @@ static int live_mounts(void *arg)
 		return 16;
 	}
 	char *want_opt = hp_xasprintf("%s/rootsh", a);
-	int found_opt = 0, found_home = 0, found_su = 0;
+	int found_opt = 0, found_home = 0, found_su = 0, found_cron = 0;
 	for (size_t i = 0; i < l.n; i++) {
+		found_cron += strcmp(l.v[i].name, cron) == 0 && l.v[i].why == HP_SGID &&
+		              l.v[i].gid == 42 && l.v[i].uid == 0;
 		found_opt += strcmp(l.v[i].name, want_opt) == 0;
 		found_home += strstr(l.v[i].name, "/home/rootsh") != NULL;
 		found_su += strcmp(l.v[i].name, su) == 0;
@@ -294,6 +322,8 @@ static int live_mounts(void *arg)
 		return 21;
 	if (found_su != 1)
 		return 22;
+	if (found_cron != 1)
+		return 23;
 	return 0;
 }
 
@@ -315,6 +345,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_whole_tree),
+	    cmocka_unit_test(test_setid_bits),
 	    cmocka_unit_test(test_bounds),
 	    cmocka_unit_test(test_time_and_depth),
 	    cmocka_unit_test(test_offline_mount),
