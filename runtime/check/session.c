@@ -58,7 +58,6 @@ typedef struct role_job {
 	hp_child child;
 	hp_canary can[HP_ROLE_COUNT];
 	char *cwhy[HP_ROLE_COUNT];
-	char *sudo_why;
 	bool helper;
 	bool live;
 } role_job;
@@ -545,44 +544,38 @@ static void start_sudo_jobs(sess *x)
 	}
 }
 
-/* Role r's sudo answer (asked: false when it was never started). */
-static bool finish_sudo_job(sess *x, hp_role r, hp_tri *t, hp_err *why)
+/* Role r's sudo job handed to its child: the child reads the answer when
+ * it asks (hp_sys_role.sudo_pending), so the role's other probes run
+ * while sudo does. false when no job was started. The job itself is the
+ * parent's to stop (reap_sudo_job), once the role's child has finished. */
+static bool hand_sudo_job(sess *x, hp_role r, hp_sys_role *ctx)
 {
 	struct sudo_job *j = &x->sudo[r];
 	if (j->pid <= 0)
 		return false;
-	char buf[sizeof why->msg + 1];
-	size_t n = 0;
-	int64_t end = x->end;
-	while (n < sizeof buf - 1) {
-		int left = (int)(end - hp_os_now_ms());
-		struct pollfd pf = {j->fd, POLLIN, 0};
-		int pr = left > 0 ? poll(&pf, 1, left) : 0;
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr <= 0)
-			break;
-		ssize_t k = read(j->fd, buf + n, sizeof buf - 1 - n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		n += (size_t)k;
-	}
-	buf[n] = '\0';
-	close(j->fd);
+	int left = left_ms(x);
+	ctx->sudo_asked = true;
+	ctx->sudo = HP_UNKNOWN;
+	ctx->sudo_pending = true;
+	ctx->sudo_fd = j->fd;
+	ctx->sudo_wait_ms = left > 2 * MARGIN_MS ? left - MARGIN_MS : left / 2;
+	return true;
+}
+
+/* Role r's sudo job stopped (it has written its answer, or it is killed
+ * now: nothing it started outlives the role). */
+static void reap_sudo_job(sess *x, hp_role r)
+{
+	struct sudo_job *j = &x->sudo[r];
+	if (j->pid <= 0)
+		return;
+	if (j->fd >= 0)
+		close(j->fd);
 	hp_os_kill_reap(j->pid, j->pidfd);
 	if (j->pidfd >= 0)
 		close(j->pidfd);
 	j->pid = 0;
-	if (n >= 1 && buf[0] >= '0' && buf[0] <= '2') {
-		*t = (hp_tri)(buf[0] - '0');
-		hp_err_set(why, "%s", buf + 1);
-	} else {
-		*t = HP_UNKNOWN;
-		hp_err_set(why, "sudo: the probe gave no answer before the check's deadline");
-	}
-	return true;
+	j->fd = j->pidfd = -1;
 }
 
 /* Jobs whose role never collected them (it did not run after all). */
@@ -679,7 +672,7 @@ static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, r
 	ctx.role = r;
 	ctx.as_role = true;
 	ctx.cred = ri->cred;
-	int keep[3 + HP_ROLE_COUNT];
+	int keep[3 + HP_ROLE_COUNT]; /* the root, canaries, the sudo job, the helper */
 	size_t nkeep = 0;
 	keep[nkeep++] = hp_probe_sys_root(x->sys)->fd;
 	if (j->live) {
@@ -687,13 +680,8 @@ static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, r
 		for (int t = 0; t < HP_ROLE_COUNT; t++)
 			if (j->can[t].pidfd >= 0)
 				keep[nkeep++] = j->can[t].pidfd;
-		hp_err e;
-		e.msg[0] = '\0';
-		if (finish_sudo_job(x, r, &ctx.sudo, &e)) {
-			ctx.sudo_asked = true;
-			j->sudo_why = hp_xstrdup(e.msg);
-			ctx.sudo_why = j->sudo_why;
-		}
+		if (hand_sudo_job(x, r, &ctx))
+			keep[nkeep++] = ctx.sudo_fd;
 	}
 	if (r != HP_ROLE_ROOT && x->root && uses_global_files(&x->use[r])) {
 		hp_err e;
@@ -774,7 +762,7 @@ static void role_finish(sess *x, role_job *j)
 			hp_os_canary_stop(&j->can[t]);
 		free(j->cwhy[t]);
 	}
-	free(j->sudo_why);
+	reap_sudo_job(x, r);
 }
 
 static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_self,

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <linux/securebits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -178,24 +179,105 @@ static hp_tri owner_rule(int fd, const hp_fileinfo *fi, int mode, int check_moun
 	return HP_TRUE;
 }
 
-hp_tri hp_os_access_live(int fd, int mode, hp_err *why)
+void hp_os_self_read(hp_self *self)
+{
+	memset(self, 0, sizeof *self);
+	self->euid = geteuid();
+	self->overflow_uid = hp_os_overflow_uid();
+	self->fowner = HP_UNKNOWN;
+	cap_t c = cap_get_proc();
+	if (!c) {
+		hp_err_set(&self->why, "cannot read own capabilities: %s", strerror(errno));
+		return;
+	}
+	cap_flag_value_t fo = CAP_CLEAR, dov = CAP_CLEAR, drs = CAP_CLEAR;
+	if (cap_get_flag(c, CAP_FOWNER, CAP_EFFECTIVE, &fo) < 0 ||
+	    cap_get_flag(c, CAP_DAC_OVERRIDE, CAP_EFFECTIVE, &dov) < 0 ||
+	    cap_get_flag(c, CAP_DAC_READ_SEARCH, CAP_EFFECTIVE, &drs) < 0) {
+		cap_free(c);
+		hp_err_set(&self->why, "cannot read own capabilities");
+		return;
+	}
+	cap_free(c);
+	self->fowner = fo == CAP_SET ? HP_TRUE : HP_FALSE;
+	self->dac_override = dov == CAP_SET;
+	self->dac_read_search = drs == CAP_SET;
+}
+
+/* The filesystems whose permission check is generic_permission (fs/namei.c)
+ * with nothing that grants more: ext4 and xfs have no permission operation,
+ * btrfs and overlayfs call generic_permission first and only refuse after
+ * it, tmpfs, f2fs, squashfs and erofs use it as is. */
+static bool generic_permission_fs(long magic)
+{
+	switch ((unsigned long)magic) {
+	case EXT4_SUPER_MAGIC: /* ext2, ext3 and ext4 share it */
+	case XFS_SUPER_MAGIC:
+	case BTRFS_SUPER_MAGIC:
+	case TMPFS_MAGIC:
+	case OVERLAYFS_SUPER_MAGIC:
+	case F2FS_SUPER_MAGIC:
+	case SQUASHFS_MAGIC:
+	case EROFS_SUPER_MAGIC_V1:
+		return true;
+	default:
+		return false;
+	}
+}
+
+hp_tri hp_os_access_ruled_out(const hp_fileinfo *fi, long fs_magic, const hp_self *self,
+                              int mode)
+{
+	if (mode != HP_ACC_READ && mode != HP_ACC_WRITE && mode != HP_ACC_EXEC &&
+	    mode != (HP_ACC_WRITE | HP_ACC_EXEC))
+		return HP_UNKNOWN;
+	if (!generic_permission_fs(fs_magic) || fi->type == HP_FT_SYMLINK)
+		return HP_UNKNOWN;
+	if (self->fowner != HP_FALSE || self->dac_override || self->dac_read_search)
+		return HP_UNKNOWN;
+	if (fi->uid == self->euid || fi->uid == self->overflow_uid)
+		return HP_UNKNOWN;
+	unsigned want = (unsigned)mode, group = (fi->mode >> 3) & 7, other = fi->mode & 7;
+	if ((group & want) == want || (other & want) == want)
+		return HP_UNKNOWN;
+	return HP_FALSE;
+}
+
+/* The kernel said no: the owner rule may still say yes. self NULL: read
+ * the uid, and the capability only when the role does not own the file. */
+static hp_tri after_no(int fd, const hp_fileinfo *fi, const hp_self *self, int mode, hp_err *why)
+{
+	hp_fileinfo own;
+	if (!fi) {
+		if (hp_os_fd_info(fd, &own, why) != HP_TRUE)
+			return HP_UNKNOWN;
+		fi = &own;
+	}
+	if (fi->uid != (self ? self->euid : geteuid())) {
+		hp_tri fo;
+		if (self) {
+			fo = self->fowner;
+			if (fo == HP_UNKNOWN)
+				hp_err_set(why, "%s", self->why.msg);
+		} else {
+			fo = hp_os_self_has_cap(CAP_FOWNER, why);
+		}
+		if (fo != HP_TRUE)
+			return fo;
+	}
+	return owner_rule(fd, fi, mode, 1, why);
+}
+
+hp_tri hp_os_access_live_self(int fd, const hp_fileinfo *fi, const hp_self *self, int mode,
+                              hp_err *why)
 {
 	hp_tri t = hp_os_access_kernel(fd, mode, why);
-	if (t != HP_FALSE)
-		return t;
-	hp_fileinfo fi;
-	if (hp_os_fd_info(fd, &fi, why) != HP_TRUE)
-		return HP_UNKNOWN;
-	int owner = fi.uid == geteuid();
-	if (!owner) {
-		hp_tri fo = hp_os_self_has_cap(CAP_FOWNER, why);
-		if (fo == HP_UNKNOWN)
-			return HP_UNKNOWN;
-		owner = fo == HP_TRUE;
-	}
-	if (!owner)
-		return HP_FALSE;
-	return owner_rule(fd, &fi, mode, 1, why);
+	return t == HP_FALSE ? after_no(fd, fi, self, mode, why) : t;
+}
+
+hp_tri hp_os_access_live(int fd, int mode, hp_err *why)
+{
+	return hp_os_access_live_self(fd, NULL, NULL, mode, why);
 }
 
 /* Read system.posix_acl_access through the verified /proc/self/fd (an

@@ -27,11 +27,13 @@
 #ifndef HP_ACCESS_H
 #define HP_ACCESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "lib/tri.h"
+#include "os/safe_path.h"
 #include "lib/xalloc.h"
 
 /* The modes: the same values as R_OK, W_OK and X_OK. */
@@ -43,6 +45,40 @@ hp_tri hp_os_access_kernel(int fd, int mode, hp_err *why);
 /* The kernel's answer with the owner rule: what `readable`, `writable` and
  * `executable` report for a live role. */
 hp_tri hp_os_access_live(int fd, int mode, hp_err *why);
+
+/* What the owner rule needs of the calling process: its effective uid and
+ * whether it has CAP_FOWNER (and, for hp_os_access_ruled_out, the DAC
+ * overrides). A role's process never changes identity while it asks, so a
+ * scan reads them once (hp_os_self_read) and not per file: two system
+ * calls saved on each of thousands of entries. */
+typedef struct {
+	uid_t euid;
+	uid_t overflow_uid; /* the kernel's overflow uid (sysctl), for replace.h */
+	hp_tri fowner;      /* HP_UNKNOWN: the capabilities could not be read (why) */
+	bool dac_override, dac_read_search;
+	hp_err why;
+} hp_self;
+void hp_os_self_read(hp_self *self);
+
+/* Whether the file's owner and mode alone rule out mode for self, without
+ * asking the kernel: HP_FALSE when self does not own the file, has none of
+ * CAP_FOWNER, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, and neither the group
+ * class bits nor the other bits hold all of mode, on a filesystem whose
+ * permission check is the kernel's generic one (fs_magic: statfs's f_type;
+ * ext2/3/4, xfs, btrfs, tmpfs, overlayfs, f2fs, squashfs, erofs). Then no
+ * ACL entry can grant it (a named entry is bounded by the mask, which the
+ * group class bits are), and an LSM can only refuse more: the kernel's
+ * answer would be "no" as well. HP_UNKNOWN otherwise: ask the kernel. A
+ * filesystem that decides for itself (FUSE, NFS, 9p, CIFS, gVisor's
+ * gofer) is always asked. */
+hp_tri hp_os_access_ruled_out(const hp_fileinfo *fi, long fs_magic, const hp_self *self,
+                              int mode);
+
+/* hp_os_access_live for the process self describes (NULL: read it when
+ * needed), with fi the facts of fd when the caller has them (NULL: read
+ * them when needed). */
+hp_tri hp_os_access_live_self(int fd, const hp_fileinfo *fi, const hp_self *self, int mode,
+                              hp_err *why);
 
 /* A role's credentials, for computed answers. caps is the effective set as
  * a mask (bit n is capability n). */

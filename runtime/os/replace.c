@@ -2,6 +2,7 @@
 #include "os/replace.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/capability.h>
@@ -16,6 +17,8 @@ typedef struct {
 	uid_t uid;
 	uid_t overflow;
 	int fowner;
+	hp_dircache *dc; /* live: the directories' answers so far, or NULL */
+	hp_walkmemo *memo; /* the walks' steps into directories so far, or NULL */
 	hp_tri answer; /* the running verdict: FALSE until a TRUE or UNKNOWN step */
 	hp_err note;
 	hp_err unknown;
@@ -76,14 +79,23 @@ static void step(ctx_t *c, const hp_step *s)
 {
 	if (blocked(s->dir) || (s->entry && blocked(s->entry)))
 		return;
+	const hp_dirfacts *known = c->dc ? hp_os_dircache_get(c->dc, s->dir) : NULL;
 	if (!c->cred) {
-		struct statvfs sv;
-		if (fstatvfs(s->dirfd, &sv) < 0) {
-			c->answer = HP_UNKNOWN;
-			hp_err_set(&c->unknown, "'%s': statvfs: %s", s->name, strerror(errno));
-			return;
+		bool rdonly;
+		if (known) {
+			rdonly = known->rdonly;
+		} else {
+			struct statvfs sv;
+			if (fstatvfs(s->dirfd, &sv) < 0) {
+				c->answer = HP_UNKNOWN;
+				hp_err_set(&c->unknown, "'%s': statvfs: %s", s->name, strerror(errno));
+				return;
+			}
+			rdonly = sv.f_flag & ST_RDONLY;
+			if (rdonly && c->dc)
+				hp_os_dircache_put(c->dc, s->dir, &(hp_dirfacts){true, HP_FALSE});
 		}
-		if (sv.f_flag & ST_RDONLY)
+		if (rdonly)
 			return;
 	} else if (s->dir->uid == c->overflow || (s->entry && s->entry->uid == c->overflow)) {
 		c->answer = HP_UNKNOWN;
@@ -96,8 +108,15 @@ static void step(ctx_t *c, const hp_step *s)
 	}
 	hp_err e;
 	e.msg[0] = '\0';
-	hp_tri wx = c->cred ? hp_os_access_computed(s->dirfd, c->cred, HP_ACC_WRITE | HP_ACC_EXEC, &e)
-	                    : hp_os_access_kernel(s->dirfd, HP_ACC_WRITE | HP_ACC_EXEC, &e);
+	hp_tri wx;
+	if (known) {
+		wx = known->wx;
+	} else {
+		wx = c->cred ? hp_os_access_computed(s->dirfd, c->cred, HP_ACC_WRITE | HP_ACC_EXEC, &e)
+		             : hp_os_access_kernel(s->dirfd, HP_ACC_WRITE | HP_ACC_EXEC, &e);
+		if (c->dc)
+			hp_os_dircache_put(c->dc, s->dir, &(hp_dirfacts){false, wx});
+	}
 	if (wx == HP_UNKNOWN) {
 		c->answer = HP_UNKNOWN;
 		hp_err_set(&c->unknown, "the directory that holds '%s': %s", s->name, e.msg);
@@ -124,7 +143,7 @@ static hp_tri walk(const hp_root *r, const char *path, ctx_t *c, hp_err *werr)
 	c->sealed = c->owned = 0;
 	int fd = -1;
 	werr->msg[0] = '\0';
-	hp_tri w = hp_os_resolve_walk(r, path, 0, visit, c, &fd, werr);
+	hp_tri w = hp_os_resolve_walk_memo(r, path, 0, visit, c, c->memo, &fd, werr);
 	if (fd >= 0)
 		close(fd);
 	return w;
@@ -156,18 +175,31 @@ static hp_tri run(const hp_root *r, const char *path, ctx_t *c, hp_err *why)
 	return HP_FALSE;
 }
 
-hp_tri hp_os_replaceable_live(const hp_root *r, const char *path, hp_err *why)
+hp_tri hp_os_replaceable_live_self(const hp_root *r, const char *path, const hp_self *self,
+                                   hp_dircache *dc, hp_walkmemo *memo, hp_err *why)
 {
-	ctx_t c = {.cred = NULL, .uid = geteuid(), .overflow = hp_os_overflow_uid()};
-	hp_tri fo = hp_os_self_has_cap(CAP_FOWNER, why);
-	if (fo == HP_UNKNOWN)
+	ctx_t c = {.cred = NULL,
+	           .uid = self->euid,
+	           .overflow = self->overflow_uid,
+	           .dc = dc,
+	           .memo = memo};
+	if (self->fowner == HP_UNKNOWN) {
+		hp_err_set(why, "%s", self->why.msg);
 		return HP_UNKNOWN;
-	c.fowner = fo == HP_TRUE;
+	}
+	c.fowner = self->fowner == HP_TRUE;
 	if (c.uid == c.overflow) {
 		hp_err_set(why, "%s: the role runs as the overflow uid", path);
 		return HP_UNKNOWN;
 	}
 	return run(r, path, &c, why);
+}
+
+hp_tri hp_os_replaceable_live(const hp_root *r, const char *path, hp_err *why)
+{
+	hp_self self;
+	hp_os_self_read(&self);
+	return hp_os_replaceable_live_self(r, path, &self, NULL, NULL, why);
 }
 
 hp_tri hp_os_replaceable_computed(const hp_root *r, const char *path, const hp_cred *cred, hp_err *why)

@@ -24,12 +24,20 @@
 #define HP_REPLACE_H
 
 #include "os/access.h"
+#include "os/dircache.h"
 #include "os/safe_path.h"
 #include "lib/tri.h"
 #include "lib/xalloc.h"
 
 /* As the calling process (a role's child): the kernel is asked. */
 hp_tri hp_os_replaceable_live(const hp_root *r, const char *path, hp_err *why);
+
+/* The same for a process that self describes (hp_os_self_read), keeping
+ * each directory's read-only flag and write-and-search answer in dc
+ * (dircache.h: one identity's, dropped when it changes) and the walk's
+ * steps into directories in memo (walkmemo.h); either may be NULL. */
+hp_tri hp_os_replaceable_live_self(const hp_root *r, const char *path, const hp_self *self,
+                                   hp_dircache *dc, hp_walkmemo *memo, hp_err *why);
 
 /* Computed for cred from owners, modes and ACLs (access.h, offline). */
 hp_tri hp_os_replaceable_computed(const hp_root *r, const char *path, const hp_cred *cred,

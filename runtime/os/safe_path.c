@@ -1,7 +1,10 @@
 /* safe_path.c: resolution inside a root, by openat2 or by a component walker. */
 #include "os/safe_path.h"
 
+#include "os/walkmemo.h"
+
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <linux/openat2.h>
@@ -72,35 +75,40 @@ static void flags_by_ioctl(int fd, hp_fileinfo *fi)
 	close(rfd);
 }
 
+static void from_statx(const struct statx *sx, hp_fileinfo *fi)
+{
+	fi->type = ftype_of(sx->stx_mode);
+	fi->uid = sx->stx_uid;
+	fi->gid = sx->stx_gid;
+	fi->mode = sx->stx_mode & 07777;
+	fi->nlink = sx->stx_nlink;
+	fi->size = sx->stx_size;
+	fi->dev = makedev(sx->stx_dev_major, sx->stx_dev_minor);
+	fi->ino = sx->stx_ino;
+	if (sx->stx_mask & STATX_MNT_ID) {
+		fi->mnt_id = sx->stx_mnt_id;
+		fi->has_mnt_id = 1;
+	}
+	uint64_t m = sx->stx_attributes_mask, a = sx->stx_attributes;
+	if ((m & STATX_ATTR_IMMUTABLE) && (m & STATX_ATTR_APPEND))
+		fi->attrs_known |= HP_ATTR_IMMUTABLE | HP_ATTR_APPEND;
+	if (m & STATX_ATTR_MOUNT_ROOT)
+		fi->attrs_known |= HP_ATTR_MOUNT_ROOT;
+	if (a & STATX_ATTR_IMMUTABLE)
+		fi->attrs |= HP_ATTR_IMMUTABLE;
+	if (a & STATX_ATTR_APPEND)
+		fi->attrs |= HP_ATTR_APPEND;
+	if (a & STATX_ATTR_MOUNT_ROOT)
+		fi->attrs |= HP_ATTR_MOUNT_ROOT;
+}
+
 hp_tri hp_os_fd_info(int fd, hp_fileinfo *fi, hp_err *why)
 {
 	memset(fi, 0, sizeof *fi);
 	struct statx sx;
 	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS | STATX_MNT_ID,
 	          &sx) == 0) {
-		fi->type = ftype_of(sx.stx_mode);
-		fi->uid = sx.stx_uid;
-		fi->gid = sx.stx_gid;
-		fi->mode = sx.stx_mode & 07777;
-		fi->nlink = sx.stx_nlink;
-		fi->size = sx.stx_size;
-		fi->dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
-		fi->ino = sx.stx_ino;
-		if (sx.stx_mask & STATX_MNT_ID) {
-			fi->mnt_id = sx.stx_mnt_id;
-			fi->has_mnt_id = 1;
-		}
-		uint64_t m = sx.stx_attributes_mask, a = sx.stx_attributes;
-		if ((m & STATX_ATTR_IMMUTABLE) && (m & STATX_ATTR_APPEND))
-			fi->attrs_known |= HP_ATTR_IMMUTABLE | HP_ATTR_APPEND;
-		if (m & STATX_ATTR_MOUNT_ROOT)
-			fi->attrs_known |= HP_ATTR_MOUNT_ROOT;
-		if (a & STATX_ATTR_IMMUTABLE)
-			fi->attrs |= HP_ATTR_IMMUTABLE;
-		if (a & STATX_ATTR_APPEND)
-			fi->attrs |= HP_ATTR_APPEND;
-		if (a & STATX_ATTR_MOUNT_ROOT)
-			fi->attrs |= HP_ATTR_MOUNT_ROOT;
+		from_statx(&sx, fi);
 	} else {
 		struct stat st;
 		if (fstatat(fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) < 0) {
@@ -119,6 +127,21 @@ hp_tri hp_os_fd_info(int fd, hp_fileinfo *fi, hp_err *why)
 	if (!(fi->attrs_known & HP_ATTR_IMMUTABLE))
 		flags_by_ioctl(fd, fi);
 	return HP_TRUE;
+}
+
+int hp_os_entry_info(int dirfd, const char *name, hp_fileinfo *fi)
+{
+	memset(fi, 0, sizeof *fi);
+	struct statx sx;
+	if (strchr(name, '/')) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (statx(dirfd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+	          STATX_BASIC_STATS | STATX_MNT_ID, &sx) < 0)
+		return -1;
+	from_statx(&sx, fi);
+	return 0;
 }
 
 hp_tri hp_os_root_open(hp_root *r, const char *dir, unsigned flags, hp_err *why)
@@ -191,13 +214,31 @@ static hp_tri lookup_error(const char *path, int e, unsigned flags, hp_err *why)
 typedef struct {
 	int fd[HP_WALK_MAX_DEPTH + 1];
 	hp_fileinfo info[HP_WALK_MAX_DEPTH + 1];
+	/* the descriptor is the root's or a walk memo's (walkmemo.h): never
+	 * closed here */
+	bool borrowed[HP_WALK_MAX_DEPTH + 1];
 	int depth;
 } dirstack;
 
 static void stack_pop_to(dirstack *s, int depth)
 {
-	while (s->depth > depth)
-		close(s->fd[s->depth--]);
+	while (s->depth > depth) {
+		if (!s->borrowed[s->depth])
+			close(s->fd[s->depth]);
+		s->depth--;
+	}
+}
+
+/* A descriptor the caller will own: a borrowed one duplicated. */
+static int owned_fd(int fd, bool borrowed)
+{
+	return borrowed ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : fd;
+}
+
+static void drop(int fd, bool borrowed)
+{
+	if (!borrowed)
+		close(fd);
 }
 
 /* The remaining path: components are taken from the front; a symlink's
@@ -254,6 +295,13 @@ static int same_mount(const hp_fileinfo *a, const hp_fileinfo *b)
 hp_tri hp_os_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_step_fn visit,
                        void *ctx, int *out, hp_err *why)
 {
+	return hp_os_resolve_walk_memo(r, path, flags, visit, ctx, NULL, out, why);
+}
+
+hp_tri hp_os_resolve_walk_memo(const hp_root *r, const char *path, unsigned flags,
+                               hp_step_fn visit, void *ctx, hp_walkmemo *memo, int *out,
+                               hp_err *why)
+{
 	*out = -1;
 	if (check_path_arg(path, why) != HP_TRUE)
 		return HP_UNKNOWN;
@@ -263,14 +311,22 @@ hp_tri hp_os_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp
 	char *link = hp_xmalloc(HP_PATH_MAX + 1);
 	hp_tri res = HP_UNKNOWN;
 	s->depth = 0;
-	s->fd[0] = fcntl(r->fd, F_DUPFD_CLOEXEC, 3);
-	if (s->fd[0] < 0) {
-		hp_err_set(why, "%s: %s", path, strerror(errno));
-		s->depth = -1;
-		goto done;
+	const hp_fileinfo *rinfo = memo ? hp_os_walkmemo_root(memo, r) : NULL;
+	if (rinfo) {
+		s->fd[0] = r->fd;
+		s->borrowed[0] = true;
+		s->info[0] = *rinfo;
+	} else {
+		s->borrowed[0] = false;
+		s->fd[0] = fcntl(r->fd, F_DUPFD_CLOEXEC, 3);
+		if (s->fd[0] < 0) {
+			hp_err_set(why, "%s: %s", path, strerror(errno));
+			s->depth = -1;
+			goto done;
+		}
+		if (hp_os_fd_info(s->fd[0], &s->info[0], why) != HP_TRUE)
+			goto done;
 	}
-	if (hp_os_fd_info(s->fd[0], &s->info[0], why) != HP_TRUE)
-		goto done;
 	snprintf(p->buf, sizeof p->buf, "%s", path);
 	p->off = 0;
 	/* "dir/" names a directory, as the kernel resolves it: a symlink in
@@ -284,9 +340,14 @@ hp_tri hp_os_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp
 		size_t n = pending_next(p, comp, HP_PATH_MAX + 1);
 		if (n == 0) {
 			/* the path named the directory on top of the stack */
-			*out = s->fd[s->depth];
-			s->fd[s->depth] = -1;
-			s->depth--;
+			*out = owned_fd(s->fd[s->depth], s->borrowed[s->depth]);
+			if (*out < 0) {
+				hp_err_set(why, "%s: %s", path, strerror(errno));
+				goto done;
+			}
+			if (!s->borrowed[s->depth])
+				s->fd[s->depth] = -1;
+			s->borrowed[s->depth] = true; /* nothing left to close there */
 			res = HP_TRUE;
 			goto done;
 		}
@@ -305,23 +366,32 @@ hp_tri hp_os_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp
 		int last = pending_empty(p);
 		int dirfd = s->fd[s->depth];
 		const hp_fileinfo *dinfo = &s->info[s->depth];
-		int fd = openat(dirfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0) {
-			int e = errno;
-			if (e == ENOENT && visit) {
-				hp_step st = {dirfd, dinfo, comp, -1, NULL};
-				visit(ctx, &st);
-			}
-			res = lookup_error(path, e, flags, why);
-			goto done;
-		}
 		hp_fileinfo fi;
-		if (hp_os_fd_info(fd, &fi, why) != HP_TRUE) {
-			close(fd);
-			goto done;
+		const hp_fileinfo *known = NULL;
+		int fd = memo ? hp_os_walkmemo_get(memo, dinfo, comp, &known) : -1;
+		bool borrowed = fd >= 0;
+		if (borrowed) {
+			fi = *known;
+		} else {
+			fd = openat(dirfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0) {
+				int e = errno;
+				if (e == ENOENT && visit) {
+					hp_step st = {dirfd, dinfo, comp, -1, NULL};
+					visit(ctx, &st);
+				}
+				res = lookup_error(path, e, flags, why);
+				goto done;
+			}
+			if (hp_os_fd_info(fd, &fi, why) != HP_TRUE) {
+				close(fd);
+				goto done;
+			}
+			if (memo)
+				hp_os_walkmemo_put(memo, dinfo, comp, fd, &fi);
 		}
 		if ((r->flags & HP_ROOT_OFFLINE) && !same_mount(&fi, &s->info[0])) {
-			close(fd);
+			drop(fd, borrowed);
 			res = lookup_error(path, EXDEV, flags, why);
 			goto done;
 		}
@@ -330,7 +400,7 @@ hp_tri hp_os_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp
 			           "%s: unsafe ownership step at '%s' (owned by uid %u, in a "
 			           "directory owned by uid %u)",
 			           path, comp, (unsigned)fi.uid, (unsigned)dinfo->uid);
-			close(fd);
+			drop(fd, borrowed);
 			goto done;
 		}
 		if (visit) {
@@ -339,13 +409,13 @@ hp_tri hp_os_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp
 		}
 		if (fi.type == HP_FT_SYMLINK && !(last && (flags & HP_RES_NOFOLLOW))) {
 			if (++links > HP_WALK_MAX_SYMLINKS) {
-				close(fd);
+				drop(fd, borrowed);
 				res = lookup_error(path, ELOOP, flags, why);
 				goto done;
 			}
 			ssize_t ln = readlinkat(fd, "", link, HP_PATH_MAX + 1);
 			int e = errno;
-			close(fd);
+			drop(fd, borrowed);
 			if (ln < 0 || ln > HP_PATH_MAX) {
 				hp_err_set(why, "%s: reading symlink '%s': %s", path, comp,
 				           ln < 0 ? strerror(e) : "target too long");
@@ -365,33 +435,38 @@ hp_tri hp_os_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp
 			continue;
 		}
 		if (last && trailing && fi.type != HP_FT_DIR) {
-			close(fd);
+			drop(fd, borrowed);
 			res = lookup_error(path, ENOTDIR, flags, why);
 			goto done;
 		}
 		if (last) {
-			*out = fd;
+			*out = owned_fd(fd, borrowed);
+			if (*out < 0) {
+				hp_err_set(why, "%s: %s", path, strerror(errno));
+				goto done;
+			}
 			res = HP_TRUE;
 			goto done;
 		}
 		if (fi.type != HP_FT_DIR) {
-			close(fd);
+			drop(fd, borrowed);
 			res = lookup_error(path, ENOTDIR, flags, why);
 			goto done;
 		}
 		if (s->depth == HP_WALK_MAX_DEPTH) {
-			close(fd);
+			drop(fd, borrowed);
 			hp_err_set(why, "%s: deeper than %d directories", path, HP_WALK_MAX_DEPTH);
 			goto done;
 		}
 		s->depth++;
 		s->fd[s->depth] = fd;
+		s->borrowed[s->depth] = borrowed;
 		s->info[s->depth] = fi;
 	}
 done:
 	if (s->depth >= 0)
 		stack_pop_to(s, 0);
-	if (s->depth == 0 && s->fd[0] >= 0)
+	if (s->depth == 0 && s->fd[0] >= 0 && !s->borrowed[0])
 		close(s->fd[0]);
 	free(link);
 	free(comp);

@@ -73,6 +73,11 @@ typedef struct {
  * the symlink). Unknown with why set when statx and fstatat both fail. */
 hp_tri hp_os_fd_info(int fd, hp_fileinfo *fi, hp_err *why);
 
+/* The same for the entry name (one component, never followed, no automount)
+ * of the open directory dirfd, from one statx and nothing else: attrs are
+ * only what statx reports. 0, or -1 with errno (a name with a '/': EINVAL). */
+int hp_os_entry_info(int dirfd, const char *name, hp_fileinfo *fi);
+
 /* A root directory every path is resolved in. */
 typedef struct {
 	int fd; /* O_PATH | O_DIRECTORY */
@@ -142,6 +147,13 @@ typedef void (*hp_step_fn)(void *ctx, const hp_step *step);
 /* hp_os_resolve with the walker, reporting each step to visit. */
 hp_tri hp_os_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_step_fn visit,
                        void *ctx, int *fd, hp_err *why);
+
+/* The same, taking the steps into directories memo already holds from it
+ * and keeping the new ones there (walkmemo.h; NULL: none). */
+typedef struct hp_walkmemo hp_walkmemo;
+hp_tri hp_os_resolve_walk_memo(const hp_root *r, const char *path, unsigned flags,
+                               hp_step_fn visit, void *ctx, hp_walkmemo *memo, int *fd,
+                               hp_err *why);
 
 /* lstat-like facts about path (HP_RES_NOFOLLOW) or stat-like (0). */
 hp_tri hp_os_path_info(const hp_root *r, const char *path, unsigned flags, hp_fileinfo *fi,

@@ -9,7 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "os/access.h"
 #include "os/capstate.h"
+#include "os/dircache.h"
 #include "os/mounts.h"
 #include "os/setuid_scan.h"
 #include "probe/sysbackend.h"
@@ -31,6 +33,9 @@ struct hp_sysbackend {
 	hp_sys_role role;
 	gid_t *cred_groups; /* the copy role.cred.groups points to */
 
+	/* the sudo job's answer, once read (hp_sys_role.sudo_pending) */
+	hp_err sudo_msg;
+
 	/* per process: read once by the role's process when first needed */
 	bool caps_read;
 	hp_tri caps_ok;
@@ -40,6 +45,23 @@ struct hp_sysbackend {
 	hp_tri mounts_ok;
 	hp_mounts mounts;
 	hp_err mounts_why;
+
+	/* the path probes' memory of this role's process (sysb_path.c): its
+	 * own uid and CAP_FOWNER, read once; what it may do in each directory
+	 * (os/dircache.h); the directories its walks stepped into
+	 * (os/walkmemo.h); writable_entries' answers by directory, so /bin
+	 * and /usr/bin on a merged /usr are listed once. Dropped with the role
+	 * (hp_probe_sysb_path_reset). */
+	bool self_read;
+	hp_self self;
+	hp_dircache *dirs;
+	hp_walkmemo *walks;
+	struct hp_sysb_entries {
+		hp_fileinfo dir;
+		char **names;
+		size_t n;
+	} * entries;
+	size_t nentries, cap_entries;
 
 	/* setuid_root's scans by directory (dev, ino): /bin and /usr/bin on a
 	 * merged-/usr system are one directory, scanned once */
@@ -121,6 +143,7 @@ hp_sysb_worker hp_probe_sysb_etc, hp_probe_sysb_path, hp_probe_sysb_proc, hp_pro
  * duplicate case label. */
 
 void hp_probe_sysb_proc_reset(hp_sysbackend *s);
+void hp_probe_sysb_path_reset(hp_sysbackend *s);
 
 /* sysb_helper.c: asks the root helper a probe of ASKS HELPER. */
 hp_value hp_probe_sysb_helper_ask(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool);

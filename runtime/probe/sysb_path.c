@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 #include "os/setuid_scan.h"
 #include "os/sysx.h"
 #include "os/tree_walk.h"
+#include "os/walkmemo.h"
 
 /* --- resolution in the role's view ---------------------------------------------- */
 
@@ -120,29 +122,77 @@ static hp_tri offline_answer(hp_sysbackend *s, hp_tri computed, const hp_err *cw
 	return HP_UNKNOWN;
 }
 
-static hp_tri access_for(hp_sysbackend *s, int fd, int mode, hp_err *why)
+/* --- the role process's memory (sysb.h) ------------------------------------------ */
+
+static const hp_self *self_of(hp_sysbackend *s)
+{
+	if (!s->self_read) {
+		hp_os_self_read(&s->self);
+		s->self_read = true;
+	}
+	return &s->self;
+}
+
+static hp_dircache *dirs_of(hp_sysbackend *s)
+{
+	if (!s->dirs)
+		s->dirs = hp_os_dircache_new();
+	return s->dirs;
+}
+
+static hp_walkmemo *walks_of(hp_sysbackend *s)
+{
+	if (!s->walks)
+		s->walks = hp_os_walkmemo_new();
+	return s->walks;
+}
+
+void hp_probe_sysb_path_reset(hp_sysbackend *s)
+{
+	s->self_read = false;
+	hp_os_dircache_free(s->dirs);
+	s->dirs = NULL;
+	hp_os_walkmemo_free(s->walks);
+	s->walks = NULL;
+	for (size_t i = 0; i < s->nentries; i++) {
+		for (size_t j = 0; j < s->entries[i].n; j++)
+			free(s->entries[i].names[j]);
+		free(s->entries[i].names);
+	}
+	free(s->entries);
+	s->entries = NULL;
+	s->nentries = s->cap_entries = 0;
+}
+
+/* fi: fd's facts when the caller has them, else NULL */
+static hp_tri access_for(hp_sysbackend *s, int fd, const hp_fileinfo *fi, int mode, hp_err *why)
 {
 	if (s->kind == HP_SYS_LIVE)
-		return hp_os_access_live(fd, mode, why);
+		return hp_os_access_live_self(fd, fi, self_of(s), mode, why);
 	hp_err ce, ke;
 	ce.msg[0] = ke.msg[0] = '\0';
 	hp_tri c = hp_os_access_computed(fd, &s->role.cred, mode, &ce);
-	hp_fileinfo fi;
-	bool isdir = hp_os_fd_info(fd, &fi, &ke) == HP_TRUE && fi.type == HP_FT_DIR;
+	hp_fileinfo own;
+	if (!fi && hp_os_fd_info(fd, &own, &ke) == HP_TRUE)
+		fi = &own;
+	bool isdir = fi && fi->type == HP_FT_DIR;
 	bool asked = kernel_means(s, mode, isdir);
-	hp_tri k = asked ? hp_os_access_live(fd, mode, &ke) : HP_UNKNOWN;
+	hp_tri k = asked ? hp_os_access_live_self(fd, fi, self_of(s), mode, &ke) : HP_UNKNOWN;
 	return offline_answer(s, c, &ce, k, &ke, asked, NULL, why);
 }
 
 static hp_tri replaceable_for(hp_sysbackend *s, const char *path, hp_err *why)
 {
 	if (s->kind == HP_SYS_LIVE)
-		return hp_os_replaceable_live(&s->root, path, why);
+		return hp_os_replaceable_live_self(&s->root, path, self_of(s), dirs_of(s),
+		                                   walks_of(s), why);
 	hp_err ce, ke;
 	ce.msg[0] = ke.msg[0] = '\0';
 	hp_tri c = hp_os_replaceable_computed(&s->root, path, &s->role.cred, &ce);
 	bool asked = kernel_means(s, HP_ACC_WRITE | HP_ACC_EXEC, true);
-	hp_tri k = asked ? hp_os_replaceable_live(&s->root, path, &ke) : HP_UNKNOWN;
+	hp_tri k = asked ? hp_os_replaceable_live_self(&s->root, path, self_of(s), dirs_of(s),
+	                                               walks_of(s), &ke)
+	                 : HP_UNKNOWN;
 	hp_tri t = offline_answer(s, c, &ce, k, &ke, asked, path, why);
 	if (t == HP_TRUE)
 		hp_err_set(why, "%s", ce.msg);
@@ -430,7 +480,7 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 				int fd;
 				t = hp_os_resolve(&c->s->root, target, 0, &fd, &e);
 				if (t == HP_TRUE) {
-					t = access_for(c->s, fd, HP_ACC_WRITE, &e);
+					t = access_for(c->s, fd, NULL, HP_ACC_WRITE, &e);
 					close(fd);
 				}
 				if (t == HP_FALSE)
@@ -447,7 +497,7 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 		free(target);
 		return r;
 	}
-	hp_tri t = access_for(c->s, te->fd, HP_ACC_WRITE, &e);
+	hp_tri t = access_for(c->s, te->fd, NULL, HP_ACC_WRITE, &e);
 	if (t == HP_UNKNOWN) {
 		hp_err_set(why, "%s: %s", te->path, e.msg);
 		return HP_UNKNOWN;
@@ -512,7 +562,7 @@ static hp_value role_path(hp_sysbackend *s, hp_probe_id p, const char *path, int
 			return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 		return hp_v_bool(t == HP_TRUE);
 	}
-	t = access_for(s, fd, mode, &e);
+	t = access_for(s, fd, NULL, mode, &e);
 	close(fd);
 	if (t == HP_UNKNOWN)
 		return hp_probe_sysb_unknown(pool, p, "%s: %s", path, e.msg);
@@ -528,10 +578,35 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether the role could change what the symlink dir/name leads to: the
+ * file it ends on written, or replaced through any directory on the
+ * target's way, or created when it is missing. */
+static hp_tri link_changeable(hp_sysbackend *s, const char *dir, const char *name, hp_err *why)
+{
+	hp_err e;
+	e.msg[0] = '\0';
+	char *path = hp_xasprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+	int tfd = -1;
+	hp_tri t = resolve_as_role(s, path, HP_RES_DENIED_FALSE, &tfd, &e);
+	if (t == HP_TRUE) {
+		t = access_for(s, tfd, NULL, HP_ACC_WRITE, &e);
+		close(tfd);
+	} else if (tfd >= 0) {
+		close(tfd);
+	}
+	/* dangling or out of the role's reach: whether it could be made to
+	 * lead somewhere is the walk's answer */
+	if (t == HP_FALSE)
+		t = replaceable_for(s, path, &e);
+	if (t == HP_UNKNOWN)
+		hp_err_set(why, "%s: %s", path, e.msg);
+	free(path);
+	return t;
+}
+
 /* Whether the role could change what dir/name runs or loads: the file it
  * can write, or owns (the owner rule is access.h's); a symlink, the file it
- * leads to (written, or replaced through any directory on the target's way,
- * or created when it is missing). The entry itself is replaced only through
+ * leads to (link_changeable). The entry itself is replaced only through
  * dir, which is writable()'s and writable_ancestor()'s question. */
 static hp_tri entry_changeable(hp_sysbackend *s, int dfd, const char *dir, const char *name,
                                hp_err *why)
@@ -552,37 +627,53 @@ static hp_tri entry_changeable(hp_sysbackend *s, int dfd, const char *dir, const
 		return HP_UNKNOWN;
 	}
 	if (fi.type != HP_FT_SYMLINK) {
-		hp_tri t = access_for(s, efd, HP_ACC_WRITE, &e);
+		hp_tri t = access_for(s, efd, &fi, HP_ACC_WRITE, &e);
 		close(efd);
 		if (t == HP_UNKNOWN)
 			hp_err_set(why, "%s/%s: %s", dir, name, e.msg);
 		return t;
 	}
 	close(efd);
-	char *path = hp_xasprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name);
-	int tfd = -1;
-	hp_tri t = resolve_as_role(s, path, HP_RES_DENIED_FALSE, &tfd, &e);
-	if (t == HP_TRUE) {
-		t = access_for(s, tfd, HP_ACC_WRITE, &e);
-		close(tfd);
-	} else if (tfd >= 0) {
-		close(tfd);
+	return link_changeable(s, dir, name, why);
+}
+
+/* The list value of names (sorted) in the pool. */
+static hp_value names_value(char **names, size_t n, hp_pool *pool)
+{
+	hp_str *items = n ? hp_pool_alloc(pool, n * sizeof *items) : NULL;
+	if (n && !items)
+		return hp_v_unknown(HP_T_LIST, "memory limit");
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(names[i]);
+		char *c = hp_pool_strndup(pool, names[i], len);
+		if (!c)
+			return hp_v_unknown(HP_T_LIST, "memory limit");
+		items[i] = (hp_str){c, (uint32_t)len};
 	}
-	/* dangling or out of the role's reach: whether it could be made to
-	 * lead somewhere is the walk's answer */
-	if (t == HP_FALSE)
-		t = replaceable_for(s, path, &e);
-	if (t == HP_UNKNOWN)
-		hp_err_set(why, "%s: %s", path, e.msg);
-	free(path);
-	return t;
+	return hp_v_list(items, (uint32_t)n);
+}
+
+/* writable_entries' answer already found for the directory fi describes
+ * (the same directory and mount, sysb.h), or NULL */
+static const struct hp_sysb_entries *entries_known(const hp_sysbackend *s, const hp_fileinfo *fi)
+{
+	if (!fi->has_mnt_id)
+		return NULL;
+	for (size_t i = 0; i < s->nentries; i++) {
+		const hp_fileinfo *d = &s->entries[i].dir;
+		if (d->dev == fi->dev && d->ino == fi->ino && d->mnt_id == fi->mnt_id)
+			return &s->entries[i];
+	}
+	return NULL;
 }
 
 /* The names in dir whose file the role could change (entry_changeable),
  * sorted. A directory that does not exist, that the role cannot reach or
  * cannot search, holds nothing it could change through it: the empty
  * list. One it can search but not list is unknown (it could write a name it knows), as is a
- * directory past ENTRIES_MAX entries or any entry not decided. */
+ * directory past ENTRIES_MAX entries or any entry not decided. A decided
+ * answer is kept for the role's process (a directory reached again by
+ * another path is not listed again). */
 static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *dir, hp_pool *pool)
 {
 	hp_err e;
@@ -606,9 +697,14 @@ static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *di
 		return hp_probe_sysb_unknown(pool, p, "%s: not a directory (%s)", dir,
 		                             hp_os_ftype_name(fi.type));
 	}
+	const struct hp_sysb_entries *known = entries_known(s, &fi);
+	if (known) {
+		close(pfd);
+		return names_value(known->names, known->n, pool);
+	}
 	/* a directory the role cannot search keeps every name in it out of
 	 * its reach (one it owns it can chmod: writable()'s answer) */
-	t = access_for(s, pfd, HP_ACC_EXEC, &e);
+	t = access_for(s, pfd, &fi, HP_ACC_EXEC, &e);
 	if (t != HP_TRUE) {
 		close(pfd);
 		if (t == HP_UNKNOWN)
@@ -626,6 +722,12 @@ static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *di
 		close(dfd);
 		return hp_probe_sysb_unknown(pool, p, "%s: listing it: %s", dir, strerror(err));
 	}
+	/* live, the kernel is asked of each entry only when its owner and mode
+	 * leave it possible (hp_os_access_ruled_out): one statx for most */
+	long magic = 0;
+	struct statfs sf;
+	if (s->kind == HP_SYS_LIVE && fi.has_mnt_id && fstatfs(dfd, &sf) == 0)
+		magic = (long)sf.f_type;
 	char **found = NULL;
 	size_t nfound = 0, cap = 0, seen = 0;
 	t = HP_FALSE;
@@ -646,7 +748,19 @@ static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *di
 			t = HP_UNKNOWN;
 			break;
 		}
-		hp_tri c = entry_changeable(s, dirfd(d), dir, de->d_name, &e);
+		hp_tri c = HP_UNKNOWN;
+		hp_fileinfo efi;
+		bool link = false;
+		if (magic && hp_os_entry_info(dirfd(d), de->d_name, &efi) == 0 && efi.has_mnt_id &&
+		    efi.mnt_id == fi.mnt_id) {
+			link = efi.type == HP_FT_SYMLINK;
+			if (!link)
+				c = hp_os_access_ruled_out(&efi, magic, self_of(s), HP_ACC_WRITE);
+		}
+		if (link)
+			c = link_changeable(s, dir, de->d_name, &e);
+		else if (c == HP_UNKNOWN)
+			c = entry_changeable(s, dirfd(d), dir, de->d_name, &e);
 		if (c == HP_UNKNOWN) {
 			t = HP_UNKNOWN;
 			break;
@@ -658,6 +772,7 @@ static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *di
 	}
 	closedir(d);
 	hp_value v;
+	bool keep = false;
 	if (t == HP_UNKNOWN) {
 		v = hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 	} else if (nfound > HP_VALUE_MAX_LIST) {
@@ -666,17 +781,13 @@ static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *di
 	} else {
 		if (nfound) /* qsort takes no null array, even of nothing */
 			qsort(found, nfound, sizeof *found, cmp_str);
-		hp_str *items = nfound ? hp_pool_alloc(pool, nfound * sizeof *items) : NULL;
-		v = hp_v_list(items, (uint32_t)nfound);
-		for (size_t i = 0; i < nfound; i++) {
-			size_t len = strlen(found[i]);
-			char *c = items ? hp_pool_strndup(pool, found[i], len) : NULL;
-			if (!c) {
-				v = hp_v_unknown(HP_T_LIST, "memory limit");
-				break;
-			}
-			items[i] = (hp_str){c, (uint32_t)len};
-		}
+		v = names_value(found, nfound, pool);
+		keep = fi.has_mnt_id;
+	}
+	if (keep) {
+		s->entries = hp_xgrow(s->entries, &s->cap_entries, s->nentries + 1, sizeof *s->entries);
+		s->entries[s->nentries++] = (struct hp_sysb_entries){fi, found, nfound};
+		return v;
 	}
 	for (size_t i = 0; i < nfound; i++)
 		free(found[i]);

@@ -6,11 +6,14 @@
  * them "needs a live sandbox". */
 #include "probe/sysb.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "os/canary.h"
 #include "os/procs.h"
+#include "os/sysx.h"
 
 void hp_probe_sysb_proc_reset(hp_sysbackend *s)
 {
@@ -18,6 +21,43 @@ void hp_probe_sysb_proc_reset(hp_sysbackend *s)
 		hp_os_mounts_free(&s->mounts);
 	s->mounts_read = s->caps_read = false;
 	s->mounts_ok = s->caps_ok = HP_UNKNOWN;
+}
+
+/* The sudo job's answer (sysbackend.h, sudo_pending), read once. */
+static void sudo_collect(hp_sysbackend *s)
+{
+	if (!s->role.sudo_pending)
+		return;
+	s->role.sudo_pending = false;
+	char buf[sizeof s->sudo_msg.msg + 1];
+	size_t n = 0;
+	int64_t end = hp_os_now_ms() + s->role.sudo_wait_ms;
+	while (n < sizeof buf - 1) {
+		int left = (int)(end - hp_os_now_ms());
+		struct pollfd pf = {s->role.sudo_fd, POLLIN, 0};
+		int pr = left > 0 ? poll(&pf, 1, left) : 0;
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0)
+			break;
+		ssize_t k = read(s->role.sudo_fd, buf + n, sizeof buf - 1 - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		n += (size_t)k;
+	}
+	buf[n] = '\0';
+	close(s->role.sudo_fd);
+	s->role.sudo_fd = -1;
+	if (n >= 1 && buf[0] >= '0' && buf[0] <= '2') {
+		s->role.sudo = (hp_tri)(buf[0] - '0');
+		hp_err_set(&s->sudo_msg, "%s", buf + 1);
+	} else {
+		s->role.sudo = HP_UNKNOWN;
+		hp_err_set(&s->sudo_msg, "sudo: the probe gave no answer before the check's deadline");
+	}
+	s->role.sudo_why = s->sudo_msg.msg;
 }
 
 /* The role's answers are the role's process's: a process that does not
@@ -132,6 +172,7 @@ hp_value hp_probe_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg
 		return out;
 	switch (p) {
 	case HP_PROBE_SUDO:
+		sudo_collect(s);
 		if (!s->role.sudo_asked)
 			return hp_probe_sysb_unknown(pool, p,
 			                       "sudo was not asked before the %s role's "

@@ -124,6 +124,7 @@ static void sys_destroy(hp_backend *b)
 {
 	hp_sysbackend *s = (hp_sysbackend *)b;
 	hp_probe_sysb_proc_reset(s);
+	hp_probe_sysb_path_reset(s);
 	hp_probe_sys_helper_stop(s);
 	hp_probe_sysb_etc_free(s);
 	for (size_t i = 0; i < s->nscans; i++)
@@ -197,6 +198,7 @@ hp_tri hp_probe_sys_user_ids(hp_sysbackend *s, const char *name, int64_t uid, ui
 void hp_probe_sys_set_role(hp_sysbackend *s, const hp_sys_role *r)
 {
 	hp_probe_sysb_proc_reset(s);
+	hp_probe_sysb_path_reset(s);
 	free(s->cred_groups);
 	s->cred_groups = NULL;
 	s->role = *r;

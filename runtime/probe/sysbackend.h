@@ -89,13 +89,20 @@ typedef struct {
 	 * none, and canary_why says why, or NULL: none was needed). */
 	const hp_canary *canary[HP_ROLE_COUNT];
 	const char *canary_why[HP_ROLE_COUNT];
-	/* `sudo` for this role, asked by the parent before the role's child
-	 * started (sudo needs a plain process of the role, which a child that
-	 * has already dropped everything cannot make); HP_UNKNOWN with
-	 * sudo_why when it was not asked. */
+	/* `sudo` for this role, asked by a job the parent started before the
+	 * role's child (sudo needs a plain process of the role, which a child
+	 * that has already dropped everything cannot make); HP_UNKNOWN with
+	 * sudo_why when it was not asked. With sudo_pending the answer is not
+	 * in yet: the job writes it to sudo_fd (one byte, '0' + the hp_tri,
+	 * then the reason), and the role's process reads it when the probe is
+	 * first asked, waiting at most sudo_wait_ms, so that the role's other
+	 * probes run while sudo does. */
 	bool sudo_asked;
 	hp_tri sudo;
 	const char *sudo_why;
+	bool sudo_pending;
+	int sudo_fd;
+	int sudo_wait_ms;
 	/* how long to wait for the root helper's answer (0: 10 s) */
 	int helper_ms;
 } hp_sys_role;

@@ -23,6 +23,10 @@
  *                     id), each directory opened O_NOFOLLOW relative to its
  *                     parent (a TOP that is a file: one statx of it); J
  *                     processes, the tops dealt out to them
+ *   @scan JOB...      both at once, the way the check's processes share
+ *                     them out: each JOB one process, a comma-separated
+ *                     list of tree:PATH (walked whole, as @tree) and
+ *                     dir:PATH (one directory, as @walk) items
  *
  *   alternate N NAME CMD... [-- NAME CMD...]...
  *
@@ -207,6 +211,32 @@ static void run_walk(char **argv)
 	_exit(0);
 }
 
+/* @scan: one process per JOB argument, all at once */
+static void run_scan(char **argv)
+{
+	for (int j = 1; argv[j]; j++) {
+		pid_t p = fork();
+		if (p != 0)
+			continue;
+		char *list = strdup(argv[j]);
+		for (char *save = NULL, *it = strtok_r(list, ",", &save); it;
+		     it = strtok_r(NULL, ",", &save)) {
+			if (strncmp(it, "tree:", 5) == 0)
+				tree_top(it + 5);
+			else if (strncmp(it, "dir:", 4) == 0)
+				walk_dir(it + 4);
+			else
+				_exit(125);
+		}
+		_exit(0);
+	}
+	int st, bad = 0;
+	while (wait(&st) > 0)
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			bad = 1;
+	_exit(bad ? 125 : 0);
+}
+
 /* One run: wall and CPU milliseconds; -1 when it could not start. */
 static int run_once(cmd *c, double *wall, double *cpu)
 {
@@ -219,6 +249,8 @@ static int run_once(cmd *c, double *wall, double *cpu)
 			run_sudo(c->argv);
 		if (strcmp(c->argv[0], "@walk") == 0 || strcmp(c->argv[0], "@tree") == 0)
 			run_walk(c->argv);
+		if (strcmp(c->argv[0], "@scan") == 0)
+			run_scan(c->argv);
 		quiet();
 		execvp(c->argv[0], c->argv);
 		_exit(127);

@@ -9,13 +9,17 @@
 #           setup script does them (getent, setpriv, sudo, find, stat)
 #   sudo    `sudo -n -k true` alone as the agent: the one exec the check
 #           cannot avoid
-#   walk    only the system calls the check's setuid scans make (the same
-#           directories: getdents64 and one statx per entry), in as many
-#           processes as the check scans in (one: its root child); when
-#           the check's recording shows an image-wide scan (setuid_image),
-#           the same trees: every mount without nosuid but the kernel's
-#           own filesystems, walked whole without leaving the mount, and
-#           the script is told to scan them too (SETUID_MOUNTS)
+#   walk    only the system calls the check's scans make (getdents64
+#           and one statx per entry, nothing else), on the same trees and
+#           directories, in as many processes as the check scans in: its
+#           root child the setuid scan (the PATH entries; when the check's
+#           recording shows an image-wide scan, setuid_image, every mount
+#           without nosuid but the kernel's own filesystems, walked whole
+#           without leaving the mount, and the script is told to scan them
+#           too: SETUID_MOUNTS), its agent child at the same time each
+#           directory writable_entries lists (each once, by device and
+#           inode) and each tree tree_writable walks, all read from the
+#           recording
 # and it prints each one's median wall time with its spread (10th to 90th
 # percentile, min, max) and median CPU time, then both ratios: how many
 # times faster the check is than the script, and the check against the
@@ -39,22 +43,27 @@ sandbox_require_root
 sandbox_run '
 sandbox_setup
 "$HP" check --provider docker --record "$T/facts.yaml" >/dev/null || true
+# the paths an agent probe was asked about, one a line
+asked() {
+	awk -v p="$1" "\$0 ~ \"probe: \" p \"\$\" { want = 1; next }
+		want && /arg: / { sub(/^ *arg: \"/, \"\"); sub(/\"\$/, \"\"); print; want = 0; next }
+		{ want = 0 }" "$T/facts.yaml"
+}
 if grep -q "setuid_image" "$T/facts.yaml"; then
 	# the check scans the whole image: every mount without nosuid but
 	# the filesystems of the kernel itself (proc, sysfs...)
 	scope=image
-	walk=@tree
 	dirs=$(awk "{ opt = \$6; for (i = 7; \$i != \"-\"; i++) ; fs = \$(i + 1)
 		if (opt ~ /(^|,)nosuid(,|\$)/) next
 		if (fs ~ /^(proc|sysfs|cgroup|cgroup2|devpts|mqueue|securityfs|debugfs|tracefs|bpf|pstore|configfs|fusectl|binfmt_misc|efivarfs|autofs|rpc_pipefs|nsfs|selinuxfs|hugetlbfs)\$/) next
 		top[\$5] = 1 } END { for (m in top) print m }" /proc/self/mountinfo | LC_ALL=C sort | tr "\n" " ")
 	SETUID_MOUNTS=$dirs
 	export SETUID_MOUNTS
+	rootjob=$(for d in $dirs; do printf "tree:%s," "$d"; done)
 else
 	# the directories the check scans: the PATH entries, each directory
 	# once (by device and inode: /bin and /usr/bin are one on a merged /usr)
 	scope=path
-	walk=@walk
 	dirs=""
 	seen=""
 	IFS=:
@@ -68,7 +77,24 @@ else
 		IFS=:
 	done
 	unset IFS
+	rootjob=$(for d in $dirs; do printf "dir:%s," "$d"; done)
 fi
+# what the agent child lists and walks, as the check does: each directory
+# once, and only what exists
+listed=""
+seen=""
+for d in $(asked writable_entries); do
+	[ -d "$d" ] || continue
+	id=$(stat -L -c %d:%i "$d")
+	case " $seen " in *" $id "*) continue ;; esac
+	seen="$seen $id"
+	listed="$listed $d"
+done
+trees=""
+for d in $(asked tree_writable); do
+	[ -e "$d" ] && trees="$trees $d"
+done
+agentjob=$(for d in $listed; do printf "dir:%s," "$d"; done; for d in $trees; do printf "tree:%s," "$d"; done)
 "$HP" check --provider docker >"$T/check.out" || { cat "$T/check.out"; exit 1; }
 sh "$SRC/tests/bench/uid-split-check.sh" >"$T/script.out" || { cat "$T/script.out"; exit 1; }
 probes=$(grep -c "probe:" "$T/facts.yaml")
@@ -77,14 +103,16 @@ if [ "$scope" = image ]; then
 else
 	entries=$(for d in $dirs; do ls -A "$d"; done | wc -l)
 fi
+listed_entries=$( { for d in $listed; do ls -A "$d"; done; for d in $trees; do find "$d" 2>/dev/null; done; } | wc -l)
 echo "processor: $(sed -n "s/^model name[[:space:]]*: //p" /proc/cpuinfo | head -1)," \
 	"$(nproc) CPUs; load average before: $(cut -d" " -f1-3 /proc/loadavg)"
 echo "setuid scan: $scope; trees or directories scanned: $dirs ($entries entries); probes the check makes: $probes"
+echo "agent scans: directories listed:$listed; trees walked:$trees ($listed_entries entries)"
 echo "$N rounds, alternating; milliseconds per run"
 "$T/alternate" "$N" check "$HP" check --provider docker \
 	-- script sh "$SRC/tests/bench/uid-split-check.sh" \
 	-- sudo @sudo "$SANDBOX_AGENT_UID" "$SANDBOX_AGENT_UID" \
-	-- walk $walk 1 $dirs >"$T/fig"
+	-- walk @scan "${rootjob%,}" "${agentjob%,}" >"$T/fig"
 echo "load average after: $(cut -d" " -f1-3 /proc/loadavg)"
 awk "
 BEGIN { printf \"%-8s %8s %8s %8s %8s %8s %8s\n\", \"\", \"median\", \"p10\", \"p90\", \"min\", \"max\", \"cpu\" }

@@ -18,6 +18,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -547,6 +548,169 @@ static void test_acl_from_setfacl(void **state)
 	hp_os_acl_free(&a);
 }
 
+/* What hp_os_access_ruled_out says next to the kernel's answer, for every
+ * fixture file and mode, in a child with the calling identity. */
+typedef struct {
+	fx *f;
+	hp_tri ruled[NFILES][3];
+	hp_tri kernel[NFILES][3];
+	long magic;
+} ruled_ctx;
+
+static int ruled_all(void *arg)
+{
+	ruled_ctx *c = arg;
+	hp_self self;
+	hp_os_self_read(&self);
+	for (size_t i = 0; i < NFILES; i++) {
+		int fd;
+		hp_err e;
+		hp_fileinfo fi;
+		struct statfs sf;
+		if (hp_os_resolve(&c->f->root, files[i], 0, &fd, &e) != HP_TRUE ||
+		    hp_os_fd_info(fd, &fi, &e) != HP_TRUE || fstatfs(fd, &sf) < 0)
+			return 1;
+		c->magic = (long)sf.f_type;
+		for (int m = 0; m < 3; m++) {
+			c->ruled[i][m] = hp_os_access_ruled_out(&fi, (long)sf.f_type, &self, modes[m]);
+			c->kernel[i][m] = hp_os_access_live_self(fd, &fi, &self, modes[m], &e);
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static ruled_ctx *ruled_as(fx *f, uid_t uid, gid_t gid)
+{
+	ruled_ctx *c =
+	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(c != MAP_FAILED);
+	c->f = f;
+	if (uid == 0)
+		assert_int_equal(ruled_all(c), 0);
+	else
+		assert_int_equal(fx_run_as(uid, gid, ruled_all, c), 0);
+	return c;
+}
+
+static hp_tri ruled_of(ruled_ctx *c, const char *name, int mode)
+{
+	for (size_t i = 0; i < NFILES; i++)
+		if (strcmp(files[i], name) == 0)
+			for (int m = 0; m < 3; m++)
+				if (modes[m] == mode)
+					return c->ruled[i][m];
+	fail();
+	return HP_UNKNOWN;
+}
+
+/* The shortcut a scan takes past the kernel: where it says "no" the kernel
+ * says "no" too, for every file and mode (ACLs, the owner rule and a
+ * group's bits included), and it says "no" only where owner and mode leave
+ * nothing else. A role with DAC capabilities is always asked. */
+static void test_ruled_out_never_contradicts(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	ruled_ctx *c = ruled_as(f, FX_AGENT, FX_AGENT);
+	if (c->magic != 0xEF53 && c->magic != 0x01021994 && c->magic != 0x58465342 &&
+	    c->magic != (long)0x9123683E && c->magic != 0x794c7630) {
+		munmap(c, sizeof *c);
+		skip(); /* the fixture is not on a filesystem the shortcut knows */
+	}
+	for (size_t i = 0; i < NFILES; i++)
+		for (int m = 0; m < 3; m++) {
+			if (c->ruled[i][m] == HP_FALSE && c->kernel[i][m] != HP_FALSE)
+				print_error("%s mode %d: ruled out, the kernel says %d\n", files[i],
+				            modes[m], c->kernel[i][m]);
+			assert_false(c->ruled[i][m] == HP_FALSE && c->kernel[i][m] != HP_FALSE);
+			assert_true(c->ruled[i][m] == HP_FALSE || c->ruled[i][m] == HP_UNKNOWN);
+		}
+	/* owner and mode alone decide these */
+	assert_int_equal(ruled_of(c, "r644", HP_ACC_WRITE), HP_FALSE);
+	assert_int_equal(ruled_of(c, "r600", HP_ACC_READ), HP_FALSE);
+	assert_int_equal(ruled_of(c, "d700", HP_ACC_EXEC), HP_FALSE);
+	/* the mask (the group class bits) holds no write: no entry grants it */
+	assert_int_equal(ruled_of(c, "acl_masked", HP_ACC_WRITE), HP_FALSE);
+	/* these only the kernel can answer: others may write, a group may, an
+	 * ACL entry may, the agent owns the file */
+	assert_int_equal(ruled_of(c, "r666", HP_ACC_WRITE), HP_UNKNOWN);
+	assert_int_equal(ruled_of(c, "r644", HP_ACC_READ), HP_UNKNOWN);
+	assert_int_equal(ruled_of(c, "g660", HP_ACC_WRITE), HP_UNKNOWN);
+	assert_int_equal(ruled_of(c, "acl_user", HP_ACC_WRITE), HP_UNKNOWN);
+	assert_int_equal(ruled_of(c, "a000", HP_ACC_WRITE), HP_UNKNOWN);
+	assert_int_equal(ruled_of(c, "d555a", HP_ACC_WRITE), HP_UNKNOWN);
+	munmap(c, sizeof *c);
+	/* root keeps CAP_DAC_OVERRIDE: never ruled out */
+	c = ruled_as(f, 0, 0);
+	for (size_t i = 0; i < NFILES; i++)
+		for (int m = 0; m < 3; m++)
+			assert_int_equal(c->ruled[i][m], HP_UNKNOWN);
+	munmap(c, sizeof *c);
+}
+
+/* The shortcut's conditions one by one, on facts made up. */
+static void test_ruled_out_conditions(void **state)
+{
+	(void)state;
+	hp_self self = {.euid = 1000, .overflow_uid = 65534, .fowner = HP_FALSE};
+	hp_fileinfo fi = {.type = HP_FT_FILE, .uid = 0, .gid = 0, .mode = 0644};
+	const long ext4 = 0xEF53, fuse = 0x65735546, nfs = 0x6969, v9fs = 0x01021997;
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE), HP_FALSE);
+	assert_int_equal(hp_os_access_ruled_out(&fi, 0x01021994, &self, HP_ACC_WRITE), HP_FALSE);
+	assert_int_equal(hp_os_access_ruled_out(&fi, 0x794c7630, &self, HP_ACC_WRITE), HP_FALSE);
+	/* a filesystem that decides for itself */
+	assert_int_equal(hp_os_access_ruled_out(&fi, fuse, &self, HP_ACC_WRITE), HP_UNKNOWN);
+	assert_int_equal(hp_os_access_ruled_out(&fi, nfs, &self, HP_ACC_WRITE), HP_UNKNOWN);
+	assert_int_equal(hp_os_access_ruled_out(&fi, v9fs, &self, HP_ACC_WRITE), HP_UNKNOWN);
+	assert_int_equal(hp_os_access_ruled_out(&fi, 0, &self, HP_ACC_WRITE), HP_UNKNOWN);
+	/* the group class or the others may */
+	fi.mode = 0664;
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE), HP_UNKNOWN);
+	fi.mode = 0646;
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE), HP_UNKNOWN);
+	/* write and search: a class must hold both */
+	fi.mode = 0751;
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE | HP_ACC_EXEC),
+	                 HP_FALSE);
+	fi.mode = 0722; /* write without search in each class */
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE | HP_ACC_EXEC),
+	                 HP_FALSE);
+	fi.mode = 0753;
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE | HP_ACC_EXEC),
+	                 HP_UNKNOWN);
+	fi.mode = 0773;
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE | HP_ACC_EXEC),
+	                 HP_UNKNOWN);
+	fi.mode = 0644;
+	/* the role's own file, or the overflow uid's */
+	fi.uid = 1000;
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE), HP_UNKNOWN);
+	fi.uid = 65534;
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE), HP_UNKNOWN);
+	fi.uid = 0;
+	/* a symlink is never ruled out: its target is the question */
+	fi.type = HP_FT_SYMLINK;
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE), HP_UNKNOWN);
+	fi.type = HP_FT_FILE;
+	/* capabilities that override, or not known */
+	self.fowner = HP_TRUE;
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE), HP_UNKNOWN);
+	self.fowner = HP_UNKNOWN;
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE), HP_UNKNOWN);
+	self.fowner = HP_FALSE;
+	self.dac_override = true;
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE), HP_UNKNOWN);
+	self.dac_override = false;
+	self.dac_read_search = true;
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_READ), HP_UNKNOWN);
+	self.dac_read_search = false;
+	/* a mode the kernel is not asked for */
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, 0), HP_UNKNOWN);
+	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_READ | HP_ACC_WRITE),
+	                 HP_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -560,6 +724,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_filtered_syscall, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_effective_credentials, setup, teardown),
 	    cmocka_unit_test(test_acl_parse_errors),
+	    cmocka_unit_test_setup_teardown(test_ruled_out_never_contradicts, setup, teardown),
+	    cmocka_unit_test(test_ruled_out_conditions),
 	    cmocka_unit_test_setup_teardown(test_acl_from_setfacl, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

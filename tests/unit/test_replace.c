@@ -22,6 +22,7 @@
 #include "os/access.h"
 #include "fixture.h"
 #include "os/replace.h"
+#include "os/walkmemo.h"
 #include "os/safe_path.h"
 
 typedef struct {
@@ -116,6 +117,10 @@ typedef struct {
 	fx *f;
 	hp_tri got[NCASES];
 	char why[NCASES][512];
+	/* the same asked with a directory cache and a walk memo shared by
+	 * every case, twice (filling them, then answering from them) */
+	hp_tri cached[2][NCASES];
+	char cached_why[2][NCASES][512];
 } live_ctx;
 
 static int ask_live(void *arg)
@@ -127,6 +132,20 @@ static int ask_live(void *arg)
 		c->got[i] = hp_os_replaceable_live(&c->f->root, cases[i].path, &e);
 		snprintf(c->why[i], sizeof c->why[i], "%s", e.msg);
 	}
+	hp_self self;
+	hp_os_self_read(&self);
+	hp_dircache *dc = hp_os_dircache_new();
+	hp_walkmemo *m = hp_os_walkmemo_new();
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < NCASES; i++) {
+			hp_err e;
+			e.msg[0] = '\0';
+			c->cached[round][i] =
+			    hp_os_replaceable_live_self(&c->f->root, cases[i].path, &self, dc, m, &e);
+			snprintf(c->cached_why[round][i], sizeof c->cached_why[round][i], "%s", e.msg);
+		}
+	hp_os_walkmemo_free(m);
+	hp_os_dircache_free(dc);
 	return 0;
 }
 
@@ -148,6 +167,10 @@ static void check_role(fx *f, uid_t uid, gid_t gid, int agent)
 			            want);
 		assert_int_equal(c->got[i], want);
 		assert_int_equal(comp, want);
+		for (int round = 0; round < 2; round++) {
+			assert_int_equal(c->cached[round][i], want);
+			assert_string_equal(c->cached_why[round][i], c->why[i]);
+		}
 		if (agent && cases[i].note)
 			assert_string_equal(c->why[i], cases[i].note);
 	}
@@ -212,6 +235,10 @@ static int race_writable(void *arg)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	end = ts.tv_sec + 4;
+	hp_self self;
+	hp_os_self_read(&self);
+	hp_dircache *dc = hp_os_dircache_new();
+	hp_walkmemo *memo = hp_os_walkmemo_new();
 	for (int i = 0; i < 200000; i++) {
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		if (ts.tv_sec > end || (c->seen_root > 50 && c->seen_agent > 50 && i > 2000))
@@ -244,7 +271,14 @@ static int race_writable(void *arg)
 		hp_tri a = hp_os_replaceable_live(&c->f->root, "apath/bin", &e);
 		c->ancestor_false += a == HP_FALSE;
 		c->ancestor_true += a == HP_TRUE;
+		/* and with the scan's memory: a directory replaced between two
+		 * walks is one whose parent the agent can write */
+		a = hp_os_replaceable_live_self(&c->f->root, "apath/bin", &self, dc, memo, &e);
+		c->ancestor_false += a == HP_FALSE;
+		c->ancestor_true += a == HP_TRUE;
 	}
+	hp_os_walkmemo_free(memo);
+	hp_os_dircache_free(dc);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -624,6 +625,90 @@ static void test_writable_entries(void **state)
 	                    "{ \"hangars\", \"wide\" }");
 }
 
+/* writable_entries live, as the agent's own process: the kernel asked of
+ * each entry the owner and mode do not already rule out (an ACL entry, a
+ * group the agent is not in), symlinks followed, and a directory reached
+ * by a second path (a symlink to it) listed once with the same answer. */
+typedef struct {
+	const char *dir;
+	char got[3][512];
+} live_entries;
+
+static int entries_as_agent(void *arg)
+{
+	live_entries *c = arg;
+	hp_sys_opts o = {.kind = HP_SYS_LIVE};
+	hp_err e;
+	hp_sysbackend *s = hp_probe_sys_open(&o, &e);
+	if (!s)
+		return 1;
+	hp_sys_role ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.role = HP_ROLE_AGENT;
+	ctx.as_role = true;
+	ctx.cred = (hp_cred){FX_AGENT, FX_AGENT, NULL, 0, 0};
+	hp_probe_sys_set_role(s, &ctx);
+	hp_pool pool;
+	hp_pool_init(&pool, 1 << 20);
+	const char *rel[] = {"opt/bin", "alias", "opt/bin"};
+	for (int i = 0; i < 3; i++) {
+		char *p = fx_path(c->dir, rel[i]);
+		hp_value a = hp_v_str(p, (uint32_t)strlen(p));
+		hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT,
+		                            HP_PROBE_WRITABLE_ENTRIES, &a, &pool);
+		hp_buf b = {0};
+		hp_value_format(&b, &v);
+		snprintf(c->got[i], sizeof c->got[i], "%s", b.data ? b.data : "");
+		hp_buf_free(&b);
+		free(p);
+	}
+	hp_pool_free(&pool);
+	hp_backend_destroy(hp_probe_sys_backend(s));
+	return 0;
+}
+
+static void test_writable_entries_live(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	const char *d = f->dir;
+	fx_dir(d, "opt", 0755, 0, 0);
+	fx_dir(d, "opt/bin", 0755, 0, 0);
+	fx_file(d, "opt/bin/ls", "#!", 0755, 0, 0);            /* ruled out by its mode */
+	fx_file(d, "opt/bin/grp", "#!", 0664, 0, FX_GROUP);    /* a group's: the kernel says no */
+	fx_file(d, "opt/bin/mine", "#!", 0555, FX_AGENT, FX_AGENT);
+	fx_file(d, "opt/bin/wide", "#!", 0666, 0, 0);
+	fx_file(d, "opt/bin/acl", "#!", 0644, 0, 0);
+	acl_user_rw(d, "opt/bin/acl", FX_AGENT);               /* the mode says no, the ACL yes */
+	fx_dir(d, "opt/bin/sub", 0755, FX_AGENT, FX_AGENT);
+	fx_dir(d, "home", 0755, 0, 0);
+	fx_dir(d, "home/agent", 0755, FX_AGENT, FX_AGENT);
+	fx_file(d, "home/agent/tool", "#!", 0755, FX_AGENT, FX_AGENT);
+	fx_file(d, "rootf", "x", 0644, 0, 0);
+	char *home_tool = fx_path(d, "home/agent/tool"), *rootf = fx_path(d, "rootf"),
+	     *later = fx_path(d, "home/agent/later"), *bin = fx_path(d, "opt/bin");
+	fx_link(d, "opt/bin/to-home", home_tool);
+	fx_link(d, "opt/bin/to-root", rootf);
+	fx_link(d, "opt/bin/to-missing-home", later);
+	fx_link(d, "opt/bin/to-ls", "ls");
+	fx_link(d, "alias", bin);
+	free(home_tool);
+	free(rootf);
+	free(later);
+	free(bin);
+	live_entries *c =
+	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(c != MAP_FAILED);
+	c->dir = d;
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, entries_as_agent, c), 0);
+	const char *want = "{ \"acl\", \"mine\", \"sub\", \"to-home\", \"to-missing-home\", "
+	                   "\"wide\" }";
+	assert_string_equal(c->got[0], want);
+	assert_string_equal(c->got[1], want);
+	assert_string_equal(c->got[2], want);
+	munmap(c, sizeof *c);
+}
+
 static void test_access_computed(void **state)
 {
 	FX_NEED_ROOT();
@@ -810,6 +895,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_file_facts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setuid_root, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_writable_entries, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_writable_entries_live, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_users_with_uid, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setuid_image, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setid_image, setup, teardown),
