@@ -195,6 +195,30 @@ hp_tri hp_os_replaceable_live_self(const hp_root *r, const char *path, const hp_
 	return run(r, path, &c, why);
 }
 
+hp_tri hp_os_replace_step_live(int dirfd, const hp_fileinfo *dir, const char *name,
+                               const hp_fileinfo *entry, const hp_self *self, hp_dircache *dc,
+                               hp_err *why)
+{
+	if (self->fowner == HP_UNKNOWN) {
+		hp_err_set(why, "%s", self->why.msg);
+		return HP_UNKNOWN;
+	}
+	ctx_t c = {.cred = NULL,
+	           .uid = self->euid,
+	           .overflow = self->overflow_uid,
+	           .fowner = self->fowner == HP_TRUE,
+	           .dc = dc,
+	           .answer = HP_FALSE};
+	c.note.msg[0] = c.unknown.msg[0] = '\0';
+	hp_step st = {dirfd, dir, name, -1, entry};
+	step(&c, &st);
+	if (c.answer == HP_TRUE)
+		hp_err_set(why, "%s", c.note.msg);
+	else if (c.answer == HP_UNKNOWN)
+		hp_err_set(why, "%s", c.unknown.msg);
+	return c.answer;
+}
+
 hp_tri hp_os_replaceable_live(const hp_root *r, const char *path, hp_err *why)
 {
 	hp_self self;

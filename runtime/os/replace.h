@@ -39,6 +39,15 @@ hp_tri hp_os_replaceable_live(const hp_root *r, const char *path, hp_err *why);
 hp_tri hp_os_replaceable_live_self(const hp_root *r, const char *path, const hp_self *self,
                                    hp_dircache *dc, hp_walkmemo *memo, hp_err *why);
 
+/* One step, "name in dir" (dirfd open on dir; entry NULL when the name is
+ * missing), judged live for the process self describes exactly as a walk
+ * judges each of its steps: HP_TRUE with why the evidence, HP_FALSE, or
+ * HP_UNKNOWN with why. For a scan that already holds the directory and the
+ * entry's facts and need not walk to them again. */
+hp_tri hp_os_replace_step_live(int dirfd, const hp_fileinfo *dir, const char *name,
+                               const hp_fileinfo *entry, const hp_self *self, hp_dircache *dc,
+                               hp_err *why);
+
 /* Computed for cred from owners, modes and ACLs (access.h, offline). */
 hp_tri hp_os_replaceable_computed(const hp_root *r, const char *path, const hp_cred *cred,
                                hp_err *why);

@@ -604,6 +604,72 @@ static hp_tri link_changeable(hp_sysbackend *s, const char *dir, const char *nam
 	return t;
 }
 
+/* link_changeable for a symlink whose target is a name in its own
+ * directory (libfoo.so.1 -> libfoo.so.1.2.3, gcc -> gcc-12), without
+ * walking to it again: the steps of that walk are the directory's own way
+ * (*prefix: replaceable_for(dir), asked once per listing), "name in dir"
+ * and "target in dir", each judged as the walk judges it
+ * (hp_os_replace_step_live), and the target written as access_for asks it.
+ * Returns -1 when this does not apply or cannot decide (another mount, a
+ * target that is itself a link or a directory, any unknown): the caller
+ * walks as for any link. */
+static int sibling_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long magic,
+                        const char *dir, const char *name, const hp_fileinfo *efi,
+                        hp_tri *prefix, hp_tri *out)
+{
+	char t[256];
+	ssize_t n = readlinkat(dfd, name, t, sizeof t);
+	if (n <= 0 || (size_t)n >= sizeof t)
+		return -1;
+	t[n] = '\0';
+	if (memchr(t, '/', (size_t)n) || strcmp(t, ".") == 0 || strcmp(t, "..") == 0 ||
+	    strlen(t) != (size_t)n)
+		return -1;
+	hp_fileinfo tfi;
+	bool missing = false;
+	if (hp_os_entry_info(dfd, t, &tfi) < 0) {
+		if (errno != ENOENT)
+			return -1;
+		missing = true;
+	} else if (tfi.type == HP_FT_SYMLINK || tfi.type == HP_FT_DIR || !tfi.has_mnt_id ||
+	           tfi.mnt_id != di->mnt_id) {
+		return -1;
+	}
+	hp_err e;
+	e.msg[0] = '\0';
+	if (!missing && hp_os_access_ruled_out(&tfi, magic, self_of(s), HP_ACC_WRITE) != HP_FALSE) {
+		int fd = openat(dfd, t, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		hp_fileinfo now;
+		hp_tri w = hp_os_fd_info(fd, &now, &e) == HP_TRUE && now.dev == tfi.dev &&
+		                   now.ino == tfi.ino
+		               ? access_for(s, fd, &now, HP_ACC_WRITE, &e)
+		               : HP_UNKNOWN;
+		close(fd);
+		if (w == HP_UNKNOWN)
+			return -1;
+		if (w == HP_TRUE) {
+			*out = HP_TRUE;
+			return 0;
+		}
+	}
+	if (*prefix == HP_UNKNOWN) /* not asked yet, or unknown: ask (again) */
+		*prefix = replaceable_for(s, dir, &e);
+	if (*prefix == HP_UNKNOWN)
+		return -1;
+	hp_tri a = *prefix;
+	if (a != HP_TRUE)
+		a = hp_os_replace_step_live(dfd, di, name, efi, self_of(s), dirs_of(s), &e);
+	if (a == HP_FALSE)
+		a = hp_os_replace_step_live(dfd, di, t, missing ? NULL : &tfi, self_of(s),
+		                            dirs_of(s), &e);
+	if (a == HP_UNKNOWN)
+		return -1;
+	*out = a;
+	return 0;
+}
+
 /* Whether the role could change what dir/name runs or loads: the file it
  * can write, or owns (the owner rule is access.h's); a symlink, the file it
  * leads to (link_changeable). The entry itself is replaced only through
@@ -730,6 +796,7 @@ static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *di
 		magic = (long)sf.f_type;
 	char **found = NULL;
 	size_t nfound = 0, cap = 0, seen = 0;
+	hp_tri prefix = HP_UNKNOWN; /* sibling_link's: the directory's own way */
 	t = HP_FALSE;
 	for (;;) {
 		errno = 0;
@@ -757,7 +824,8 @@ static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *di
 			if (!link)
 				c = hp_os_access_ruled_out(&efi, magic, self_of(s), HP_ACC_WRITE);
 		}
-		if (link)
+		if (link && sibling_link(s, dirfd(d), &fi, magic, dir, de->d_name, &efi, &prefix,
+		                         &c) < 0)
 			c = link_changeable(s, dir, de->d_name, &e);
 		else if (c == HP_UNKNOWN)
 			c = entry_changeable(s, dirfd(d), dir, de->d_name, &e);

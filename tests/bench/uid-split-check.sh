@@ -22,6 +22,12 @@ ALLOWED_SETUID_PATHS="/usr/bin/passwd /usr/bin/chsh /usr/bin/chfn /usr/bin/gpass
 /usr/bin/mount /usr/bin/umount /usr/bin/su /usr/bin/sudo /bin/su /bin/mount /bin/umount
 /usr/lib/openssh/ssh-keysign /usr/lib/dbus-1.0/dbus-daemon-launch-helper"
 ALLOWED_SETUID_PATHS=$(echo $ALLOWED_SETUID_PATHS)
+ALLOWED_SETGID_PATHS="/usr/sbin/unix_chkpwd /sbin/unix_chkpwd /usr/sbin/pam_extrausers_chkpwd
+/usr/bin/chage /usr/bin/expiry /usr/bin/wall /usr/bin/write /usr/bin/bsd-write /usr/bin/ssh-agent
+/usr/bin/crontab /usr/bin/dotlockfile /usr/lib/x86_64-linux-gnu/utempter/utempter
+/usr/lib/aarch64-linux-gnu/utempter/utempter"
+ALLOWED_SETGID_PATHS=$(echo $ALLOWED_SETGID_PATHS)
+NOLOGIN_SHELLS="/usr/sbin/nologin /sbin/nologin /bin/false /usr/bin/false"
 PRIVILEGED_GROUPS="sudo wheel admin root docker disk lxd incus-admin"
 IDENTITY_FILES="/etc/passwd /etc/group /etc/shadow /etc/gshadow /etc/nsswitch.conf /etc/login.defs
 /etc/environment /etc/sudoers /etc/sudo.conf /etc/ld.so.cache /etc/ld.so.conf"
@@ -104,8 +110,29 @@ done
 unset IFS
 result agent-no-root-password $ok
 
-# agent-no-setuid
+# agent-no-setuid: setuid-root, setgid-root and file-capability programs
+# off the allowed list, and set-id programs to anyone but the agent off
+# the allowed lists, or, allowed, setting a user but root or one of the
+# driver's groups
 ok=0
+hangar_gids=$(id -G "$HANGAR_USER" 2>/dev/null)
+home_gid=$(stat -c %g "$HANGAR_HOME" 2>/dev/null)
+ctl_gid=$(stat -c %g "$HANGAR_CTL" 2>/dev/null)
+setid_check() { # path mode uid gid, one a line
+	while read -r f m u g; do
+		allowed=0
+		case " $ALLOWED_SETUID_PATHS $ALLOWED_SETGID_PATHS " in *" $f "*) allowed=1 ;; esac
+		su=$((0$m & 04000)) sg=$((0$m & 02000))
+		if [ $allowed = 0 ]; then
+			[ $su != 0 ] && [ "$u" != "$agent_uid" ] && ok=1
+			[ $sg != 0 ] && [ "$g" != "$agent_gid" ] && ok=1
+		fi
+		[ $su != 0 ] && [ "$u" != 0 ] && [ "$u" != "$agent_uid" ] && ok=1
+		if [ $sg != 0 ]; then
+			for hg in $hangar_gids $home_gid $ctl_gid; do [ "$g" = "$hg" ] && ok=1; done
+		fi
+	done
+}
 if [ -n "${SETUID_MOUNTS:-}" ]; then
 	# every file, by path, on each mount without nosuid
 	for m in $SETUID_MOUNTS; do
@@ -117,6 +144,12 @@ if [ -n "${SETUID_MOUNTS:-}" ]; then
 		case " $ALLOWED_SETUID_PATHS " in *" $f "*) ;; *) ok=1 ;; esac
 	done <"${TMPDIR:-/tmp}/setuid.$$"
 	rm -f "${TMPDIR:-/tmp}/setuid.$$"
+	for m in $SETUID_MOUNTS; do
+		find "$m" -xdev -type f \( -perm -4000 -o -perm -2000 \) -perm /111 \
+			-printf '%p %m %U %G\n' 2>/dev/null
+	done >"${TMPDIR:-/tmp}/setid.$$"
+	setid_check <"${TMPDIR:-/tmp}/setid.$$"
+	rm -f "${TMPDIR:-/tmp}/setid.$$"
 else
 	IFS=:
 	for dir in $DRIVER_PATH; do
@@ -127,8 +160,28 @@ else
 		IFS=:
 	done
 	unset IFS
+	for dir in $(echo "$DRIVER_PATH" | tr : " "); do
+		find "$dir" -maxdepth 1 -type f \( -perm -4000 -o -perm -2000 \) -perm /111 \
+			-printf '%p %m %U %G\n' 2>/dev/null
+	done >"${TMPDIR:-/tmp}/setid.$$"
+	setid_check <"${TMPDIR:-/tmp}/setid.$$"
+	rm -f "${TMPDIR:-/tmp}/setid.$$"
 fi
 result agent-no-setuid $ok
+
+# agent-no-way-to-driver: no second account with hangar's uid, hangar's
+# password not empty, its shell one that runs nothing, no group shared
+# with the agent, and none of the agent's groups owning hangar's dirs
+ok=0
+[ "$(getent passwd | awk -F: -v u="$hangar_uid" '$3 == u { print $1 }' | tr '\n' ' ')" = "$HANGAR_USER " ] || ok=1
+[ -z "$(getent shadow "$HANGAR_USER" | cut -d: -f2)" ] && ok=1
+case " $NOLOGIN_SHELLS " in *" $(getent passwd "$HANGAR_USER" | cut -d: -f7) "*) ;; *) ok=1 ;; esac
+for g in $(id -G "$AGENT_USER" 2>/dev/null); do
+	for hg in $(id -G "$HANGAR_USER" 2>/dev/null); do [ "$g" = "$hg" ] && ok=1; done
+	[ "$g" = "$home_gid" ] && ok=1
+	[ "$g" = "$ctl_gid" ] && ok=1
+done
+result agent-no-way-to-driver $ok
 
 # path-not-agent-writable: each PATH entry and every directory above it
 ok=0
@@ -206,21 +259,42 @@ done
 [ "$(stat -c %u "$HANGAR_HOME" 2>/dev/null)" = "$hangar_uid" ] || ok=1
 [ "$(stat -c %u "$HANGAR_CTL" 2>/dev/null)" = "$hangar_uid" ] || ok=1
 case $(stat -c %a "$HANGAR_CTL" 2>/dev/null) in ?00 | 700) ;; *) ok=1 ;; esac
-[ -n "$(writable_entries "$HANGAR_HOME")" ] && ok=1
+# anything below hangar-home the agent owns or may write, or that a
+# symlink there leads to
+[ -n "$(as_agent find -L "$HANGAR_HOME" \( -writable -o -user "$agent_uid" \) -print -quit 2>/dev/null)" ] && ok=1
 result hangar-dirs $ok
 
-# harness-settings
+# harness-settings: Claude Code's system directory and hangar's harness
+# directory, each whole; the environment file; the harness's executable as
+# the driver's PATH finds it, each symlink to it, its interpreter and its
+# package and node_modules directories
 ok=0
-for f in /etc/claude-code/managed-settings.json "$HANGAR_HOME/harness"; do
-	d=$f
-	while :; do
-		as_agent test -w "$d" && ok=1
-		[ "$d" = / ] && break
+harness_tree() { # path: fails when the agent could change it or create it
+	t=$1
+	if [ -e "$t" ]; then
+		o=$(stat -c %u "$t" 2>/dev/null)
+		[ "$o" = 0 ] || [ "$o" = "$hangar_uid" ] || ok=1
+		[ -n "$(as_agent find -L "$t" \( -writable -o -user "$agent_uid" \) -print -quit 2>/dev/null)" ] && ok=1
+	fi
+	writable_up "$(dirname "$t")" && ok=1
+}
+for f in /etc/claude-code "$HANGAR_HOME/harness" "$HANGAR_HOME/harness.env"; do
+	harness_tree "$f"
+done
+exe=$(PATH=$DRIVER_PATH command -v claude 2>/dev/null)
+if [ -n "$exe" ]; then
+	real=$(readlink -f "$exe")
+	harness_tree "$exe"
+	harness_tree "$real"
+	interp=$(head -c 128 "$real" 2>/dev/null | sed -n '1s/^#! *//p' | awk '{ print ($1 ~ /env$/) ? $2 : $1 }')
+	[ -n "$interp" ] && harness_tree "$(PATH=$DRIVER_PATH command -v "$interp" || echo "$interp")"
+	d=$(dirname "$real")
+	while [ "$d" != / ]; do
+		[ -d "$d/node_modules" ] && harness_tree "$d/node_modules"
+		[ -f "$d/package.json" ] && harness_tree "$d"
 		d=$(dirname "$d")
 	done
-	o=$(stat -c %u "$f" 2>/dev/null)
-	[ "$o" = 0 ] || [ "$o" = "$hangar_uid" ] || ok=1
-done
+fi
 result harness-settings $ok
 
 exit $failed

@@ -631,7 +631,7 @@ static void test_writable_entries(void **state)
  * by a second path (a symlink to it) listed once with the same answer. */
 typedef struct {
 	const char *dir;
-	char got[3][512];
+	char got[4][512];
 } live_entries;
 
 static int entries_as_agent(void *arg)
@@ -650,8 +650,8 @@ static int entries_as_agent(void *arg)
 	hp_probe_sys_set_role(s, &ctx);
 	hp_pool pool;
 	hp_pool_init(&pool, 1 << 20);
-	const char *rel[] = {"opt/bin", "alias", "opt/bin"};
-	for (int i = 0; i < 3; i++) {
+	const char *rel[] = {"opt/bin", "alias", "opt/bin", "opt/pub"};
+	for (int i = 0; i < 4; i++) {
 		char *p = fx_path(c->dir, rel[i]);
 		hp_value a = hp_v_str(p, (uint32_t)strlen(p));
 		hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT,
@@ -691,6 +691,21 @@ static void test_writable_entries_live(void **state)
 	fx_link(d, "opt/bin/to-root", rootf);
 	fx_link(d, "opt/bin/to-missing-home", later);
 	fx_link(d, "opt/bin/to-ls", "ls");
+	/* links to a name beside them, judged without walking to it again */
+	fx_link(d, "opt/bin/sib-wide", "wide");
+	fx_link(d, "opt/bin/sib-mine", "mine");
+	fx_link(d, "opt/bin/sib-gone", "gone");
+	fx_link(d, "opt/bin/sib-sub", "sub");
+	fx_dir(d, "opt/pub", 01777, 0, 0);
+	fx_file(d, "opt/pub/rf", "#!", 0644, 0, 0);
+	fx_file(d, "opt/pub/af", "#!", 0644, FX_AGENT, FX_AGENT);
+	fx_link(d, "opt/pub/l-rf", "rf");   /* root's link to root's file: sticky keeps both */
+	fx_link(d, "opt/pub/l-af", "af");   /* to the agent's own file */
+	fx_link(d, "opt/pub/l-gone", "gone"); /* the agent may create the name */
+	fx_link(d, "opt/pub/l-mine", "rf");   /* the agent's own link: it may replace it */
+	char *lm = fx_path(d, "opt/pub/l-mine");
+	assert_int_equal(lchown(lm, FX_AGENT, FX_AGENT), 0);
+	free(lm);
 	fx_link(d, "alias", bin);
 	free(home_tool);
 	free(rootf);
@@ -701,11 +716,12 @@ static void test_writable_entries_live(void **state)
 	assert_true(c != MAP_FAILED);
 	c->dir = d;
 	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, entries_as_agent, c), 0);
-	const char *want = "{ \"acl\", \"mine\", \"sub\", \"to-home\", \"to-missing-home\", "
-	                   "\"wide\" }";
+	const char *want = "{ \"acl\", \"mine\", \"sib-mine\", \"sib-sub\", \"sib-wide\", \"sub\", "
+	                   "\"to-home\", \"to-missing-home\", \"wide\" }";
 	assert_string_equal(c->got[0], want);
 	assert_string_equal(c->got[1], want);
 	assert_string_equal(c->got[2], want);
+	assert_string_equal(c->got[3], "{ \"af\", \"l-af\", \"l-gone\", \"l-mine\" }");
 	munmap(c, sizeof *c);
 }
 
