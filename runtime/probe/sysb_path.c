@@ -415,7 +415,24 @@ typedef struct {
 	hp_sysbackend *s;
 	const char *top;
 	char *found; /* the first entry the role can write or owns */
+	/* tree_writable_by: the user's credentials, answered from each
+	 * file's owner, mode and ACL (root walks); NULL: the role's own */
+	const hp_cred *cred;
 } tree_ctx;
+
+static hp_tri tree_access(tree_ctx *c, int fd, hp_err *why)
+{
+	if (c->cred)
+		return hp_os_access_computed(fd, c->cred, HP_ACC_WRITE, why);
+	return access_for(c->s, fd, NULL, HP_ACC_WRITE, why);
+}
+
+static hp_tri tree_replaceable(tree_ctx *c, const char *path, hp_err *why)
+{
+	if (c->cred)
+		return hp_os_replaceable_computed(&c->s->root, path, c->cred, why);
+	return replaceable_for(c->s, path, why);
+}
 
 /* Whether path, lexically, is top or below it. */
 static bool lexically_below(const char *path, const char *top)
@@ -458,7 +475,7 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 			if (t == HP_FALSE) {
 				/* dangling: it loads nothing now, and what the role
 				 * can create there it loads later */
-				hp_tri cr = replaceable_for(c->s, target, &e);
+				hp_tri cr = tree_replaceable(c, target, &e);
 				if (cr == HP_TRUE) {
 					c->found = hp_xasprintf("%s (through %s, which the role "
 					                        "can create)",
@@ -480,11 +497,11 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 				int fd;
 				t = hp_os_resolve(&c->s->root, target, 0, &fd, &e);
 				if (t == HP_TRUE) {
-					t = access_for(c->s, fd, NULL, HP_ACC_WRITE, &e);
+					t = tree_access(c, fd, &e);
 					close(fd);
 				}
 				if (t == HP_FALSE)
-					t = replaceable_for(c->s, target, &e);
+					t = tree_replaceable(c, target, &e);
 				if (t == HP_TRUE) {
 					c->found = hp_xasprintf("%s (through %s)", target, te->path);
 					r = HP_TRUE;
@@ -497,7 +514,7 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 		free(target);
 		return r;
 	}
-	hp_tri t = access_for(c->s, te->fd, NULL, HP_ACC_WRITE, &e);
+	hp_tri t = tree_access(c, te->fd, &e);
 	if (t == HP_UNKNOWN) {
 		hp_err_set(why, "%s: %s", te->path, e.msg);
 		return HP_UNKNOWN;
@@ -512,7 +529,7 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 static hp_value tree_writable(hp_sysbackend *s, const char *path, hp_pool *pool)
 {
 	hp_probe_id p = HP_PROBE_TREE_WRITABLE;
-	tree_ctx c = {s, path, NULL};
+	tree_ctx c = {s, path, NULL, NULL};
 	hp_tree_limits lim;
 	memset(&lim, 0, sizeof lim);
 	hp_err e;
@@ -527,6 +544,48 @@ static hp_value tree_writable(hp_sysbackend *s, const char *path, hp_pool *pool)
 		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 	}
 	free(c.found);
+	return hp_v_bool(t == HP_TRUE);
+}
+
+/* tree_writable_by("USER:PATH"): root's walk of the whole tree, each entry
+ * answered for USER's credentials from its owner, mode and ACL. The role's
+ * own walk (tree_writable) cannot enter a directory the role cannot
+ * search, and what is inside one is still the role's to write when it
+ * owns or may write the file and reaches it another way: a hard link of
+ * its own elsewhere on the filesystem, a bind mount, a descriptor. */
+static hp_value tree_writable_by(hp_sysbackend *s, const char *spec, hp_pool *pool)
+{
+	hp_probe_id p = HP_PROBE_TREE_WRITABLE_BY;
+	const char *colon = strchr(spec, ':');
+	if (!colon || colon == spec)
+		return hp_probe_sysb_unknown(pool, p, "'%s': not USER:PATH", spec);
+	const char *path = colon + 1;
+	if (path[0] != '/')
+		return hp_probe_sysb_unknown(pool, p, "'%s': the path is not absolute", spec);
+	char *user = hp_xasprintf("%.*s", (int)(colon - spec), spec);
+	uid_t uid;
+	gid_t gid, *groups;
+	size_t ngroups;
+	hp_err e;
+	e.msg[0] = '\0';
+	hp_tri t = hp_probe_sysb_etc_user_ids(s, user, 0, &uid, &gid, &groups, &ngroups, &e);
+	free(user);
+	if (t == HP_FALSE)
+		return hp_v_absent(HP_T_BOOL, hp_probe_sysb_reason(pool, "%s", e.msg));
+	if (t != HP_TRUE)
+		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
+	hp_cred cred = {uid, gid, groups, ngroups, 0};
+	tree_ctx c = {s, path, NULL, &cred};
+	hp_tree_limits lim;
+	memset(&lim, 0, sizeof lim);
+	int missing;
+	t = hp_os_tree_walk(&s->root, path, 0, &lim, tree_visit, &c, &missing, &e);
+	free(groups);
+	free(c.found);
+	if (missing)
+		return hp_v_bool(false); /* nothing there to write */
+	if (t == HP_UNKNOWN) /* past a bound, or an entry that cannot be decided */
+		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 	return hp_v_bool(t == HP_TRUE);
 }
 
@@ -890,6 +949,8 @@ hp_value hp_probe_sysb_path(hp_sysbackend *s, hp_probe_id p, const hp_value *arg
 		return command_files(s, path, pool);
 	case HP_PROBE_TREE_WRITABLE:
 		return tree_writable(s, path, pool);
+	case HP_PROBE_TREE_WRITABLE_BY:
+		return tree_writable_by(s, path, pool);
 	case HP_PROBE_EXISTS:
 		return role_path(s, p, path, 0, pool);
 	case HP_PROBE_READABLE:

@@ -114,7 +114,8 @@ void hp_probe_sys_set_role(hp_sysbackend *s, const hp_sys_role *r);
 
 /* The root helper: a child of the check that stays root and answers the
  * global probes about files (type, owner, group_owner, mode, links,
- * setuid_root, setuid_image, command_files) for a role's child that is not root, so that they are
+ * setuid_root, setuid_image, setid_image, command_files, tree_writable_by) for a role's
+ * child that is not root, so that they are
  * root's answers, the same for every role. Start it right before forking
  * such a child (which must keep hp_probe_sys_helper_fd open), stop it right
  * after: one helper serves one child. Without it, such a child answers them

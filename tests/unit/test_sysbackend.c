@@ -490,6 +490,66 @@ static void test_setid_image_unknown(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/* tree_writable_by: root's walk of a tree the user cannot search (0700),
+ * each file answered for the user's credentials: owned, mode 0666, writable
+ * by its group, a symlink to its file are found; hangar's own are not; the
+ * argument's forms. */
+static void test_tree_writable_by(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	tree(f->dir);
+	fx_dir(f->dir, "var/lib/hangar", 0700, FX_HANGAR, FX_HANGAR);
+	fx_dir(f->dir, "var/lib/hangar/bin", 0755, FX_HANGAR, FX_HANGAR);
+	fx_file(f->dir, "var/lib/hangar/bin/driver", "x", 0755, FX_AGENT, FX_AGENT);
+	const char *arg = "agent:/var/lib/hangar";
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, arg), "true");
+	char *drv = fx_path(f->dir, "var/lib/hangar/bin/driver");
+	assert_int_equal(chown(drv, FX_HANGAR, FX_HANGAR), 0);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, arg), "false");
+	/* the user owns nothing, but may write by the mode or its group */
+	assert_int_equal(chmod(drv, 0666), 0);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, arg), "true");
+	assert_int_equal(chmod(drv, 0664), 0);
+	assert_int_equal(chown(drv, FX_HANGAR, FX_AGENT), 0);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, arg), "true");
+	assert_int_equal(chown(drv, FX_HANGAR, FX_HANGAR), 0);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, arg), "false");
+	/* a symlink out of the tree to the user's file */
+	fx_file(f->dir, "home/agent/tool", "x", 0755, FX_AGENT, FX_AGENT);
+	fx_link(f->dir, "var/lib/hangar/bin/tool", "/home/agent/tool");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, arg), "true");
+	/* a dangling symlink to where only hangar (and root) could create the
+	 * file: not the agent's */
+	fx_dir(f->dir, "var/lib/hangar/lnk", 0755, FX_HANGAR, FX_HANGAR);
+	fx_link(f->dir, "var/lib/hangar/lnk/x", "/var/lib/hangar-ctl/new");
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "agent:/var/lib/hangar/lnk"), "false");
+	/* the owner of the tree may write it */
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "hangar:/var/lib/hangar/bin/driver"),
+	    "true");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "agent:/nowhere"),
+	                    "false");
+	assert_string_equal(
+	    ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "nosuch:/var/lib/hangar"),
+	    "absent (no user \"nosuch\" in etc/passwd)");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "agent:var/lib"),
+	                    "unknown ('agent:var/lib': the path is not absolute)");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "/var/lib/hangar"),
+	                    "unknown ('/var/lib/hangar': not USER:PATH)");
+	/* past the walk's depth: unknown, never "nothing writable" */
+	char rel[512] = "deep";
+	fx_dir(f->dir, rel, 0755, 0, 0);
+	for (int i = 0; i < 130; i++) {
+		strcat(rel, "/d");
+		fx_dir(f->dir, rel, 0755, 0, 0);
+	}
+	const char *deep = ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "agent:/deep");
+	assert_true(strncmp(deep, "unknown (more than 128 directories deep", 39) == 0);
+	free(drv);
+}
+
 /* setid_image asked first, a setuid program of hangar's among them; and a
  * walk that fails is unknown for both probes. */
 static void test_setid_image(void **state)
@@ -916,6 +976,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_setuid_image, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setid_image, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setid_image_unknown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_writable_by, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_files_and_trees, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_access_computed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ancestor_computed, setup, teardown),
