@@ -97,32 +97,149 @@ const char *hp_etc_shadow_password(const hp_shadow *sh, const char *name)
 	return i == HP_IDX_NONE ? NULL : sh->e[i].passwd;
 }
 
-hp_tri hp_etc_password_empty(const hp_userdb *db, const hp_shadow *sh, const char *shadow_file,
-                         const char *name, hp_err *why)
+hp_pw_state hp_etc_password_field(const char *field)
+{
+	if (!field[0])
+		return HP_PW_EMPTY;
+	if (field[0] == '!' || field[0] == '*')
+		return HP_PW_LOCKED;
+	return HP_PW_HASH;
+}
+
+hp_pw_state hp_etc_password_state(const hp_userdb *db, const hp_shadow *sh,
+                                  const char *shadow_file, const char *name, hp_err *why)
 {
 	hp_esc_buf e;
 	const hp_user *u = hp_etc_userdb_user(db, name);
 	if (!u) {
 		hp_err_set(why, "no user \"%s\"", hp_escs(&e, name));
-		return HP_UNKNOWN;
+		return HP_PW_UNKNOWN;
 	}
 	if (u->passwd[0] == '#' && u->passwd[1] == '#') {
 		hp_err_set(why,
 		           "user \"%s\" has a \"##\" password field, which points to a "
 		           "password adjunct file",
 		           hp_escs(&e, name));
-		return HP_UNKNOWN;
+		return HP_PW_UNKNOWN;
 	}
 	if (strcmp(u->passwd, "x") != 0)
-		return u->passwd[0] ? HP_FALSE : HP_TRUE;
+		return hp_etc_password_field(u->passwd);
 	if (!sh) {
 		hp_err_set(why, "%s could not be read", shadow_file);
-		return HP_UNKNOWN;
+		return HP_PW_UNKNOWN;
 	}
 	const char *pw = hp_etc_shadow_password(sh, name);
 	if (!pw) {
 		hp_err_set(why, "%s has no entry for \"%s\"", shadow_file, hp_escs(&e, name));
-		return HP_UNKNOWN;
+		return HP_PW_UNKNOWN;
 	}
-	return pw[0] ? HP_FALSE : HP_TRUE;
+	return hp_etc_password_field(pw);
+}
+
+hp_tri hp_etc_password_empty(const hp_userdb *db, const hp_shadow *sh, const char *shadow_file,
+                         const char *name, hp_err *why)
+{
+	hp_pw_state st = hp_etc_password_state(db, sh, shadow_file, name, why);
+	if (st == HP_PW_UNKNOWN)
+		return HP_UNKNOWN;
+	return st == HP_PW_EMPTY ? HP_TRUE : HP_FALSE;
+}
+
+/* --- etc/gshadow ------------------------------------------------------------------ */
+
+typedef struct {
+	const char *name, *passwd, *admins;
+	unsigned line;
+} gshadow_entry;
+
+struct hp_gshadow {
+	char *text;
+	gshadow_entry *e;
+	size_t n;
+	hp_idxtab by_name;
+};
+
+static const char *gentry_name(const void *ctx, uint32_t i)
+{
+	return ((const hp_gshadow *)ctx)->e[i].name;
+}
+
+hp_gshadow *hp_etc_gshadow_parse(const char *buf, size_t len, const char *file, hp_err *err)
+{
+	static const char layout[] = "name:password:administrators:members";
+	hp_gshadow *gs = hp_xcalloc(1, sizeof *gs);
+	gs->text = hp_xmalloc(len + 1);
+	if (len)
+		memcpy(gs->text, buf, len);
+	gs->text[len] = '\0';
+	hp_colon_reader r;
+	hp_etc_colon_init(&r, gs->text, len, file, "group");
+	size_t cap = 0;
+	char *f[4];
+	int rc;
+	while ((rc = hp_etc_colon_next(&r, f, 4, layout, err)) > 0) {
+		gs->e = hp_xgrow(gs->e, &cap, gs->n + 1, sizeof *gs->e);
+		gs->e[gs->n++] = (gshadow_entry){f[0], f[1], f[2], r.line};
+	}
+	if (rc < 0) {
+		hp_etc_gshadow_free(gs);
+		return NULL;
+	}
+	hp_idxtab_init(&gs->by_name, gs->n);
+	for (uint32_t i = 0; i < gs->n; i++) {
+		uint32_t prev = hp_idxtab_add_name(&gs->by_name, i, gentry_name, gs);
+		if (prev != HP_IDX_NONE) {
+			hp_esc_buf e;
+			hp_err_set(err, "%s:%u: duplicate group \"%s\" (first at line %u)", file,
+			           gs->e[i].line, hp_escs(&e, gs->e[i].name), gs->e[prev].line);
+			hp_etc_gshadow_free(gs);
+			return NULL;
+		}
+	}
+	return gs;
+}
+
+void hp_etc_gshadow_free(hp_gshadow *gs)
+{
+	if (!gs)
+		return;
+	free(gs->text);
+	free(gs->e);
+	hp_idxtab_free(&gs->by_name);
+	free(gs);
+}
+
+bool hp_etc_gshadow_entry(const hp_gshadow *gs, const char *name, const char **passwd,
+                          const char **admins)
+{
+	uint32_t i = hp_idxtab_find_name(&gs->by_name, name, gentry_name, gs);
+	if (i == HP_IDX_NONE)
+		return false;
+	*passwd = gs->e[i].passwd;
+	*admins = gs->e[i].admins;
+	return true;
+}
+
+hp_pw_state hp_etc_group_password_state(const hp_userdb *db, const hp_gshadow *gs,
+                                        bool gshadow_missing, const char *gshadow_file,
+                                        const char *name, hp_err *why)
+{
+	hp_esc_buf e;
+	const hp_group *g = hp_etc_userdb_group(db, name);
+	if (!g) {
+		hp_err_set(why, "no group \"%s\"", hp_escs(&e, name));
+		return HP_PW_UNKNOWN;
+	}
+	if (!gs && !gshadow_missing) {
+		hp_err_set(why, "%s could not be read", gshadow_file);
+		return HP_PW_UNKNOWN;
+	}
+	const char *pw, *admins;
+	if (gs && hp_etc_gshadow_entry(gs, name, &pw, &admins))
+		return hp_etc_password_field(pw);
+	/* newgrp compares crypt's result with etc/group's field: "x" is no
+	 * result of any method (each gives the setting's prefix and more) */
+	if (strcmp(g->passwd, "x") == 0)
+		return HP_PW_LOCKED;
+	return hp_etc_password_field(g->passwd);
 }

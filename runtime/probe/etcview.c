@@ -9,22 +9,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "os/bounded_read.h"
 #include "os/child.h"
 #include "etc/nsswitch.h"
+#include "etc/pam.h"
 #include "etc/shadow.h"
 #include "etc/sudoers/sudoers.h"
 #include "lib/textesc.h"
 #include "etc/userdb.h"
 
-enum { SHADOW_CHILD_MS = 5000, TAG_PW = 1 };
+enum { SHADOW_CHILD_MS = 5000, TAG_PW = 1, TAG_GPW = 2 };
 
 typedef struct {
 	char *name;
-	hp_tri empty;
+	hp_pw_state state;
 	char *why;
+	char *admins; /* groups: gshadow's administrators, comma-separated */
 } pw_entry;
 
 struct hp_etcview {
@@ -41,6 +44,8 @@ struct hp_etcview {
 	hp_err shadow_why; /* why shadow_ok is false */
 	pw_entry *pw;
 	size_t npw;
+	pw_entry *gpw; /* per group, in etc/group's order */
+	size_t ngpw;
 };
 
 hp_etcview *hp_probe_etcview_new(const hp_root *r, size_t cap)
@@ -64,6 +69,12 @@ void hp_probe_etcview_free(hp_etcview *v)
 		free(v->pw[i].why);
 	}
 	free(v->pw);
+	for (size_t i = 0; i < v->ngpw; i++) {
+		free(v->gpw[i].name);
+		free(v->gpw[i].why);
+		free(v->gpw[i].admins);
+	}
+	free(v->gpw);
 	free(v);
 }
 
@@ -214,7 +225,8 @@ typedef struct {
 	hp_etcview *v;
 } shadow_arg;
 
-/* In the child: read and parse etc/shadow, send each user's verdict. */
+/* In the child: read and parse etc/shadow and etc/gshadow, send each
+ * user's and each group's password state (never a hash). */
 static int shadow_child(void *varg, hp_frame_writer *out)
 {
 	hp_etcview *v = ((shadow_arg *)varg)->v;
@@ -232,8 +244,8 @@ static int shadow_child(void *varg, hp_frame_writer *out)
 		const hp_user *u = hp_etc_userdb_user_at(v->db, i);
 		hp_err why;
 		why.msg[0] = '\0';
-		hp_tri r = hp_etc_password_empty(v->db, sh, "etc/shadow", u->name, &why);
-		if (r == HP_UNKNOWN && !sh && strcmp(u->passwd, "x") == 0)
+		hp_pw_state r = hp_etc_password_state(v->db, sh, "etc/shadow", u->name, &why);
+		if (r == HP_PW_UNKNOWN && !sh && strcmp(u->passwd, "x") == 0)
 			hp_err_set(&why, "%s", t == HP_FALSE ? "etc/shadow does not exist" : e.msg);
 		hp_buf rec = {0};
 		hp_buf_putc(&rec, (char)('0' + r));
@@ -243,7 +255,75 @@ static int shadow_child(void *varg, hp_frame_writer *out)
 		hp_buf_free(&rec);
 	}
 	hp_etc_shadow_free(sh);
+
+	hp_gshadow *gs = NULL;
+	hp_err ge;
+	ge.msg[0] = '\0';
+	buf = NULL;
+	t = read_etc(v->root, "etc/gshadow", v->cap, &buf, &len, &ge);
+	if (t == HP_TRUE) {
+		gs = hp_etc_gshadow_parse(buf, len, "etc/gshadow", &ge);
+		free(buf);
+	}
+	for (size_t i = 0; i < hp_etc_userdb_ngroups(v->db); i++) {
+		const hp_group *g = hp_etc_userdb_group_at(v->db, i);
+		hp_err why;
+		why.msg[0] = '\0';
+		hp_pw_state r = hp_etc_group_password_state(v->db, gs, t == HP_FALSE, "etc/gshadow",
+		                                            g->name, &why);
+		if (r == HP_PW_UNKNOWN && !gs && t != HP_FALSE)
+			hp_err_set(&why, "%s", ge.msg);
+		const char *pw = "", *admins = "";
+		if (gs)
+			hp_etc_gshadow_entry(gs, g->name, &pw, &admins);
+		hp_buf rec = {0};
+		hp_buf_putc(&rec, (char)('0' + r));
+		hp_buf_append(&rec, g->name, strlen(g->name) + 1);
+		hp_buf_append(&rec, admins, strlen(admins) + 1);
+		hp_buf_append(&rec, why.msg, strlen(why.msg));
+		hp_frame_add(out, TAG_GPW, rec.data, rec.len);
+		hp_buf_free(&rec);
+	}
+	hp_etc_gshadow_free(gs);
 	return 0;
+}
+
+/* One record from the child: state, name, [admins,] why; false when it is
+ * not well-formed. */
+static bool take_record(const hp_frame_rec *rec, bool with_admins, pw_entry *p)
+{
+	const char *d = (const char *)rec->data, *end = d + rec->len;
+	if (rec->len < 2 || d[0] < '0' || d[0] > '0' + HP_PW_UNKNOWN)
+		return false;
+	const char *name = d + 1;
+	const char *nul = memchr(name, '\0', (size_t)(end - name));
+	if (!nul || nul == name)
+		return false;
+	const char *admins = NULL, *why = nul + 1;
+	if (with_admins) {
+		admins = why;
+		const char *nul2 = memchr(admins, '\0', (size_t)(end - admins));
+		if (!nul2)
+			return false;
+		why = nul2 + 1;
+	}
+	if (memchr(why, '\0', (size_t)(end - why)))
+		return false;
+	p->state = (hp_pw_state)(d[0] - '0');
+	p->name = hp_xstrdup(name);
+	p->admins = admins ? hp_xstrdup(admins) : NULL;
+	p->why = hp_xstrndup(why, (size_t)(end - why));
+	return true;
+}
+
+static void free_entries(pw_entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].name);
+		free(e[i].why);
+		free(e[i].admins);
+	}
+	free(e);
 }
 
 static void load_shadow(hp_etcview *v)
@@ -257,9 +337,13 @@ static void load_shadow(hp_etcview *v)
 		hp_err_set(&v->shadow_why, "%s", e.msg);
 		return;
 	}
-	size_t n = hp_etc_userdb_nusers(v->db), bytes = 4096;
+	size_t n = hp_etc_userdb_nusers(v->db), ng = hp_etc_userdb_ngroups(v->db);
+	size_t bytes = 4096 + v->cap; /* administrators: at most gshadow's size */
 	for (size_t i = 0; i < n; i++)
 		bytes += strlen(hp_etc_userdb_user_at(v->db, i)->name) + HP_FRAME_RECORD_HEADER + 2 +
+		         sizeof e.msg;
+	for (size_t i = 0; i < ng; i++)
+		bytes += strlen(hp_etc_userdb_group_at(v->db, i)->name) + HP_FRAME_RECORD_HEADER + 3 +
 		         sizeof e.msg;
 	shadow_arg a = {v};
 	hp_child_opts co = {.identity = NULL,
@@ -268,41 +352,41 @@ static void load_shadow(hp_etcview *v)
 	                    .nkeep = 1,
 	                    .deadline_ms = SHADOW_CHILD_MS,
 	                    .max_msg = bytes,
-	                    .max_records = n + 2};
+	                    .max_records = n + ng + 2};
 	hp_frame f;
 	if (hp_os_child_run(&co, shadow_child, &a, &f, &e) != HP_TRUE) {
 		hp_err_set(&v->shadow_why, "etc/shadow: %s", e.msg);
 		return;
 	}
-	v->pw = hp_xcalloc(n ? n : 1, sizeof *v->pw);
-	for (size_t i = 0; i < f.n; i++) {
+	pw_entry *pw = hp_xcalloc(n ? n : 1, sizeof *pw), *gpw = hp_xcalloc(ng ? ng : 1, sizeof *gpw);
+	size_t npw = 0, ngpw = 0;
+	bool bad = false;
+	for (size_t i = 0; i < f.n && !bad; i++) {
 		const hp_frame_rec *rec = &f.rec[i];
-		const char *d = (const char *)rec->data;
-		const char *nul = rec->len > 1 ? memchr(d + 1, '\0', rec->len - 1) : NULL;
-		if (rec->tag != TAG_PW || !nul || d[0] < '0' || d[0] > '2' || v->npw == n ||
-		    memchr(nul + 1, '\0', rec->len - (size_t)(nul + 1 - d))) {
-			if (rec->tag == TAG_PW)
-				v->npw = n + 1;
-			continue;
-		}
-		pw_entry *p = &v->pw[v->npw++];
-		p->empty = (hp_tri)(d[0] - '0');
-		p->name = hp_xstrdup(d + 1);
-		p->why = hp_xstrndup(nul + 1, rec->len - (size_t)(nul + 1 - d));
+		if (rec->tag == TAG_PW && npw < n)
+			bad = !take_record(rec, false, &pw[npw++]);
+		else if (rec->tag == TAG_GPW && ngpw < ng)
+			bad = !take_record(rec, true, &gpw[ngpw++]);
+		else
+			bad = true;
+		/* each answer must be the one for the entry at its place */
+		if (!bad && rec->tag == TAG_PW)
+			bad = strcmp(pw[npw - 1].name, hp_etc_userdb_user_at(v->db, npw - 1)->name) != 0;
+		if (!bad && rec->tag == TAG_GPW)
+			bad = strcmp(gpw[ngpw - 1].name, hp_etc_userdb_group_at(v->db, ngpw - 1)->name) != 0;
 	}
 	hp_frame_free(&f);
-	if (v->npw != n) {
-		for (size_t i = 0; i < v->npw && i < n; i++) {
-			free(v->pw[i].name);
-			free(v->pw[i].why);
-		}
-		free(v->pw);
-		v->pw = NULL;
-		v->npw = 0;
+	if (bad || npw != n || ngpw != ng) {
+		free_entries(pw, npw);
+		free_entries(gpw, ngpw);
 		hp_err_set(&v->shadow_why,
 		           "etc/shadow: the reading process sent a malformed answer");
 		return;
 	}
+	v->pw = pw;
+	v->npw = npw;
+	v->gpw = gpw;
+	v->ngpw = ngpw;
 	v->shadow_ok = true;
 }
 
@@ -482,7 +566,150 @@ hp_tri hp_probe_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out
 	return HP_TRUE;
 }
 
-hp_tri hp_probe_etcview_password_empty(hp_etcview *v, const char *name, int *absent, hp_err *why)
+hp_pw_state hp_probe_etcview_password_state(hp_etcview *v, const char *name, int *absent,
+                                           hp_err *why)
+{
+	*absent = 0;
+	hp_probe_etcview_load(v, HP_ETC_SHADOW);
+	if (!v->db) {
+		hp_err_set(why, "%s", v->db_why.msg);
+		return HP_PW_UNKNOWN;
+	}
+	const hp_user *u = hp_etc_userdb_user(v->db, name);
+	if (!u) {
+		hp_esc_buf eb;
+		hp_err_set(why, "no user \"%s\" in etc/passwd", hp_escs(&eb, name));
+		*absent = 1;
+		return HP_PW_UNKNOWN;
+	}
+	if (u->uid == 0 && v->uid0.msg[0]) {
+		hp_err_set(why, "%s: its password counts as much as %s's", v->uid0.msg, name);
+		return HP_PW_UNKNOWN;
+	}
+	if (!v->shadow_ok) {
+		hp_err_set(why, "%s", v->shadow_why.msg);
+		return HP_PW_UNKNOWN;
+	}
+	for (size_t i = 0; i < v->npw; i++)
+		if (strcmp(v->pw[i].name, name) == 0) {
+			if (v->pw[i].state == HP_PW_UNKNOWN)
+				hp_err_set(why, "%s", v->pw[i].why);
+			return v->pw[i].state;
+		}
+	hp_err_set(why, "etc/shadow: no answer for \"%s\"", name);
+	return HP_PW_UNKNOWN;
+}
+
+/* The child's answer for group name, or NULL with why (absent: no group). */
+static const pw_entry *group_entry(hp_etcview *v, const char *name, int *absent, hp_err *why)
+{
+	*absent = 0;
+	hp_probe_etcview_load(v, HP_ETC_SHADOW);
+	if (!v->db) {
+		hp_err_set(why, "%s", v->db_why.msg);
+		return NULL;
+	}
+	hp_esc_buf eb;
+	if (!hp_etc_userdb_group(v->db, name)) {
+		hp_err_set(why, "no group \"%s\" in etc/group", hp_escs(&eb, name));
+		*absent = 1;
+		return NULL;
+	}
+	if (!v->shadow_ok) {
+		hp_err_set(why, "%s", v->shadow_why.msg);
+		return NULL;
+	}
+	for (size_t i = 0; i < v->ngpw; i++)
+		if (strcmp(v->gpw[i].name, name) == 0)
+			return &v->gpw[i];
+	hp_err_set(why, "etc/gshadow: no answer for \"%s\"", hp_escs(&eb, name));
+	return NULL;
+}
+
+hp_tri hp_probe_etcview_group_password_set(hp_etcview *v, const char *name, int *absent,
+                                           hp_err *why)
+{
+	const pw_entry *g = group_entry(v, name, absent, why);
+	if (!g)
+		return HP_UNKNOWN;
+	if (g->state == HP_PW_UNKNOWN) {
+		hp_err_set(why, "%s", g->why);
+		return HP_UNKNOWN;
+	}
+	return g->state == HP_PW_HASH ? HP_TRUE : HP_FALSE;
+}
+
+hp_tri hp_probe_etcview_group_admins(hp_etcview *v, const char *name, char ***names, size_t *n,
+                                     int *absent, hp_err *why)
+{
+	*names = NULL;
+	*n = 0;
+	const pw_entry *g = group_entry(v, name, absent, why);
+	if (!g)
+		return HP_UNKNOWN;
+	size_t cap = 0;
+	for (const char *p = g->admins; p && *p;) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+		if (len) {
+			*names = hp_xgrow(*names, &cap, *n + 1, sizeof **names);
+			(*names)[(*n)++] = hp_xstrndup(p, len);
+		}
+		p += len + (c ? 1 : 0);
+	}
+	return HP_TRUE;
+}
+
+hp_tri hp_probe_etcview_groups_with_gid(hp_etcview *v, uint32_t gid, const char ***names,
+                                        size_t *n, hp_err *why)
+{
+	*names = NULL;
+	*n = 0;
+	hp_probe_etcview_load(v, HP_ETC_USERS);
+	if (!v->db) {
+		hp_err_set(why, "%s", v->db_why.msg);
+		return HP_UNKNOWN;
+	}
+	size_t cap = 0;
+	for (size_t i = 0; i < hp_etc_userdb_ngroups(v->db); i++) {
+		const hp_group *g = hp_etc_userdb_group_at(v->db, i);
+		if (g->gid != gid)
+			continue;
+		*names = hp_xgrow(*names, &cap, *n + 1, sizeof **names);
+		(*names)[(*n)++] = g->name;
+	}
+	return HP_TRUE;
+}
+
+/* --- PAM, through the root ------------------------------------------------------------- */
+
+static hp_tri pam_read(void *ctx, const char *path, size_t max, char **buf, size_t *len,
+                       hp_err *err)
+{
+	hp_etcview *v = ctx;
+	return hp_os_read_file_in_root(v->root, path, max < v->cap ? max : v->cap, buf, len, err);
+}
+
+static hp_tri pam_is_dir(void *ctx, const char *path, hp_err *err)
+{
+	hp_etcview *v = ctx;
+	int fd;
+	hp_tri t = hp_os_resolve(v->root, path, 0, &fd, err);
+	if (t != HP_TRUE)
+		return t == HP_FALSE ? HP_FALSE : HP_UNKNOWN;
+	struct stat st;
+	int rc = fstat(fd, &st);
+	int e = errno;
+	close(fd);
+	if (rc < 0) {
+		hp_err_set(err, "%s: %s", path, strerror(e));
+		return HP_UNKNOWN;
+	}
+	return S_ISDIR(st.st_mode) ? HP_TRUE : HP_FALSE;
+}
+
+hp_tri hp_probe_etcview_pam_passwordless(hp_etcview *v, const char *service, const char *target,
+                                         const char *caller, int *absent, hp_err *why)
 {
 	*absent = 0;
 	hp_probe_etcview_load(v, HP_ETC_SHADOW);
@@ -490,29 +717,28 @@ hp_tri hp_probe_etcview_password_empty(hp_etcview *v, const char *name, int *abs
 		hp_err_set(why, "%s", v->db_why.msg);
 		return HP_UNKNOWN;
 	}
-	const hp_user *u = hp_etc_userdb_user(v->db, name);
-	if (!u) {
-		hp_esc_buf eb;
-		hp_err_set(why, "no user \"%s\" in etc/passwd", hp_escs(&eb, name));
+	hp_esc_buf eb;
+	const hp_user *c = hp_etc_userdb_user(v->db, caller);
+	const char *missing = !hp_etc_userdb_user(v->db, target) ? target : !c ? caller : NULL;
+	if (missing) {
+		hp_err_set(why, "no user \"%s\" in etc/passwd", hp_escs(&eb, missing));
 		*absent = 1;
-		return HP_FALSE;
-	}
-	if (u->uid == 0 && v->uid0.msg[0]) {
-		hp_err_set(why, "%s: its password counts as much as %s's", v->uid0.msg, name);
 		return HP_UNKNOWN;
 	}
-	if (!v->shadow_ok) {
-		hp_err_set(why, "%s", v->shadow_why.msg);
+	if (c->uid == 0) {
+		hp_err_set(why, "the caller %s is root, whom su asks nothing", hp_escs(&eb, caller));
 		return HP_UNKNOWN;
 	}
-	for (size_t i = 0; i < v->npw; i++)
-		if (strcmp(v->pw[i].name, name) == 0) {
-			if (v->pw[i].empty == HP_UNKNOWN)
-				hp_err_set(why, "%s", v->pw[i].why);
-			return v->pw[i].empty;
-		}
-	hp_err_set(why, "etc/shadow: no answer for \"%s\"", name);
-	return HP_UNKNOWN;
+	hp_err pw_why;
+	int pw_absent;
+	pw_why.msg[0] = '\0';
+	hp_pam_who who = {.db = v->db,
+	                  .target = target,
+	                  .target_pw = hp_probe_etcview_password_state(v, target, &pw_absent, &pw_why),
+	                  .target_why = pw_why.msg,
+	                  .caller_uid = c->uid};
+	hp_pam_files files = {v, pam_read, pam_is_dir};
+	return hp_etc_pam_passwordless(&files, service, &who, why);
 }
 
 hp_tri hp_probe_etcview_sudoers_grants(hp_etcview *v, const char *name, int *absent, hp_err *why)

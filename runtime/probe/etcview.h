@@ -14,9 +14,10 @@
  * through this view's root (every path resolved inside it, regular files
  * only, capped), with its conservative reading: unknown counts as a grant.
  *
- * Password hashes never enter this process: etc/shadow is read and
- * evaluated in a short-lived child, which sends back only, per user,
- * whether the password is empty. A role's child (which may be the agent)
+ * Password hashes never enter this process: etc/shadow and etc/gshadow
+ * are read and evaluated in a short-lived child, which sends back only,
+ * per user and per group, the password's state (empty, locked, a hash,
+ * unknown) and gshadow's administrators. A role's child (which may be the agent)
  * inherits nothing secret.
  *
  * Answers use plain C types, not the VM's values (sysb_etc.c converts). */
@@ -27,6 +28,7 @@
 #include <stdint.h>
 
 #include "os/safe_path.h"
+#include "etc/pwstate.h"
 #include "lib/tri.h"
 #include "lib/xalloc.h"
 
@@ -74,9 +76,32 @@ hp_tri hp_probe_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out
 hp_tri hp_probe_etcview_users_with_uid(hp_etcview *v, uint32_t uid, const char ***names, size_t *n,
                                  hp_err *why);
 
-/* Whether user name's password is empty: HP_TRUE, HP_FALSE, or HP_UNKNOWN
- * with why; *absent is set when there is no such user. */
-hp_tri hp_probe_etcview_password_empty(hp_etcview *v, const char *name, int *absent, hp_err *why);
+/* The state of user name's password (shadow.h): HP_PW_UNKNOWN with why;
+ * *absent is set when there is no such user. */
+hp_pw_state hp_probe_etcview_password_state(hp_etcview *v, const char *name, int *absent,
+                                           hp_err *why);
+
+/* Whether group name has a password newgrp takes (a hash: not empty, not
+ * locked): HP_TRUE, HP_FALSE, or HP_UNKNOWN with why; *absent is set when
+ * there is no such group. */
+hp_tri hp_probe_etcview_group_password_set(hp_etcview *v, const char *name, int *absent,
+                                           hp_err *why);
+
+/* The administrators etc/gshadow names for group name (the caller frees
+ * *names and each name): HP_TRUE, possibly none, or HP_UNKNOWN with why. */
+hp_tri hp_probe_etcview_group_admins(hp_etcview *v, const char *name, char ***names, size_t *n,
+                                     int *absent, hp_err *why);
+
+/* The names of every group with this gid, in etc/group's order (the caller
+ * frees *names; the strings point into the view). */
+hp_tri hp_probe_etcview_groups_with_gid(hp_etcview *v, uint32_t gid, const char ***names,
+                                        size_t *n, hp_err *why);
+
+/* Whether PAM service's auth stack could let caller in as target without
+ * target's password (pam.h), read through the root. *absent: no such
+ * user. */
+hp_tri hp_probe_etcview_pam_passwordless(hp_etcview *v, const char *service, const char *target,
+                                         const char *caller, int *absent, hp_err *why);
 
 /* Whether sudoers (and its includes) grant user name anything: HP_TRUE,
  * HP_FALSE, or HP_UNKNOWN with why; *absent is set when there is no such

@@ -337,6 +337,7 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 	case HP_PROBE_USER_BY_UID:
 	case HP_PROBE_PROCS_VISIBLE:
 	case HP_PROBE_USERS_WITH_UID:
+	case HP_PROBE_GROUPS_WITH_GID:
 		return arg ? &RANGE_ID : NULL;
 	case HP_PROBE_OWNER:
 	case HP_PROBE_GROUP_OWNER:
@@ -354,6 +355,10 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 	case HP_PROBE_USER:
 	case HP_PROBE_GROUP:
 	case HP_PROBE_PASSWORD_EMPTY:
+	case HP_PROBE_PASSWORD_LOCKED:
+	case HP_PROBE_GROUP_PASSWORD_SET:
+	case HP_PROBE_GROUP_ADMINS:
+	case HP_PROBE_PAM_PASSWORDLESS:
 	case HP_PROBE_ENV:
 	case HP_PROBE_EXISTS:
 	case HP_PROBE_TYPE:

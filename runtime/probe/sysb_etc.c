@@ -1,11 +1,13 @@
-/* sysb_etc.c: users, groups, empty passwords and sudoers grants for the
+/* sysb_etc.c: users, groups, passwords, PAM and sudoers grants for the
  * live/rootfs backend, from the root's own etc files (etcview.h), turned
  * into the VM's values. */
 #include "probe/sysb.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/textesc.h"
 #include "probe/etcview.h"
 
 struct hp_sysb_etcdata {
@@ -29,7 +31,11 @@ void hp_probe_sysb_etc_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT]
 		what |= HP_ETC_USERS;
 	if (used[HP_PROBE_USERS_WITH_UID])
 		what |= HP_ETC_USERS;
-	if (used[HP_PROBE_PASSWORD_EMPTY])
+	if (used[HP_PROBE_GROUPS_WITH_GID])
+		what |= HP_ETC_USERS;
+	if (used[HP_PROBE_PASSWORD_EMPTY] || used[HP_PROBE_PASSWORD_LOCKED] ||
+	    used[HP_PROBE_GROUP_PASSWORD_SET] || used[HP_PROBE_GROUP_ADMINS] ||
+	    used[HP_PROBE_PAM_PASSWORDLESS])
 		what |= HP_ETC_SHADOW;
 	if (used[HP_PROBE_SUDOERS_GRANTS])
 		what |= HP_ETC_SUDOERS;
@@ -125,6 +131,63 @@ static hp_value uid_accounts(hp_sysbackend *s, hp_probe_id p, int64_t uid, hp_po
 	return ok ? hp_v_list(l.items, l.n) : hp_v_unknown(HP_T_LIST, too_big);
 }
 
+static hp_value gid_groups(hp_sysbackend *s, hp_probe_id p, int64_t gid, hp_pool *pool)
+{
+	if (gid < 0 || gid >= 4294967295LL)
+		return hp_probe_sysb_unknown(pool, p, "groups_with_gid(%lld): not a gid", (long long)gid);
+	const char **names;
+	size_t n;
+	hp_err e;
+	if (hp_probe_etcview_groups_with_gid(view_of(s), (uint32_t)gid, &names, &n, &e) != HP_TRUE)
+		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
+	hp_list l;
+	bool ok = copy_list(pool, names, n, &l);
+	free(names);
+	return ok ? hp_v_list(l.items, l.n) : hp_v_unknown(HP_T_LIST, too_big);
+}
+
+static hp_value admins_value(hp_sysbackend *s, hp_probe_id p, const char *name, hp_pool *pool)
+{
+	char **names;
+	size_t n;
+	int absent;
+	hp_err e;
+	hp_tri t = hp_probe_etcview_group_admins(view_of(s), name, &names, &n, &absent, &e);
+	if (absent)
+		return hp_v_absent(HP_T_LIST, hp_probe_sysb_reason(pool, "%s", e.msg));
+	if (t != HP_TRUE)
+		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
+	hp_list l;
+	bool ok = copy_list(pool, (const char *const *)names, n, &l);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return ok ? hp_v_list(l.items, l.n) : hp_v_unknown(HP_T_LIST, too_big);
+}
+
+/* pam_passwordless("SERVICE:USER:CALLER") */
+static hp_tri pam_question(hp_sysbackend *s, const char *arg, int *absent, hp_err *e)
+{
+	*absent = 0;
+	char buf[512];
+	hp_esc_buf eb;
+	if (strlen(arg) >= sizeof buf) {
+		hp_err_set(e, "pam_passwordless: an argument of %zu bytes", strlen(arg));
+		return HP_UNKNOWN;
+	}
+	snprintf(buf, sizeof buf, "%s", arg);
+	char *user = strchr(buf, ':');
+	char *caller = user ? strchr(user + 1, ':') : NULL;
+	if (!user || !caller || strchr(caller + 1, ':') || user == buf || caller == user + 1 ||
+	    !caller[1]) {
+		hp_err_set(e, "pam_passwordless(\"%s\"): not SERVICE:USER:CALLER", hp_escs(&eb, arg));
+		return HP_UNKNOWN;
+	}
+	*user++ = '\0';
+	*caller++ = '\0';
+	return hp_probe_etcview_pam_passwordless(view_of(s), buf, user, caller, absent, e);
+}
+
 hp_value hp_probe_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool)
 {
 	switch (p) {
@@ -135,12 +198,30 @@ hp_value hp_probe_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg,
 		return user_value(s, p, arg, pool);
 	case HP_PROBE_GROUP:
 		return group_value(s, p, arg->u.s.p, pool);
+	case HP_PROBE_GROUPS_WITH_GID:
+		return gid_groups(s, p, arg->u.i, pool);
+	case HP_PROBE_GROUP_ADMINS:
+		return admins_value(s, p, arg->u.s.p, pool);
 	case HP_PROBE_PASSWORD_EMPTY:
+	case HP_PROBE_PASSWORD_LOCKED: {
+		hp_err e;
+		int absent;
+		hp_pw_state st = hp_probe_etcview_password_state(view_of(s), arg->u.s.p, &absent, &e);
+		if (absent)
+			return hp_v_absent(HP_T_BOOL, hp_probe_sysb_reason(pool, "%s", e.msg));
+		if (st == HP_PW_UNKNOWN)
+			return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
+		return hp_v_bool(st == (p == HP_PROBE_PASSWORD_EMPTY ? HP_PW_EMPTY : HP_PW_LOCKED));
+	}
+	case HP_PROBE_GROUP_PASSWORD_SET:
+	case HP_PROBE_PAM_PASSWORDLESS:
 	case HP_PROBE_SUDOERS_GRANTS: {
 		hp_err e;
 		int absent;
-		hp_tri t = p == HP_PROBE_PASSWORD_EMPTY
-		               ? hp_probe_etcview_password_empty(view_of(s), arg->u.s.p, &absent, &e)
+		hp_tri t = p == HP_PROBE_GROUP_PASSWORD_SET
+		               ? hp_probe_etcview_group_password_set(view_of(s), arg->u.s.p, &absent, &e)
+		           : p == HP_PROBE_PAM_PASSWORDLESS
+		               ? pam_question(s, arg->u.s.p, &absent, &e)
 		               : hp_probe_etcview_sudoers_grants(view_of(s), arg->u.s.p, &absent, &e);
 		if (absent)
 			return hp_v_absent(HP_T_BOOL, hp_probe_sysb_reason(pool, "%s", e.msg));

@@ -121,12 +121,99 @@ static void test_malformed(void **state)
 	             "etc/shadow:1: carriage return in line (libcs disagree on CRLF files)");
 }
 
+static void test_locked(void **state)
+{
+	(void)state;
+	hp_userdb *db = db_new();
+	hp_err err = {{0}};
+	hp_shadow *sh = sh_parse("root:*:19000:0:99999:7:::\n"
+	                         "agent:!:19000:0:99999:7:::\n"
+	                         "bang:!!:19000::::::\n"
+	                         "hash:!$6$salt$hash:19000:0:99999:7:::\n",
+	                         &err);
+	assert_non_null(sh);
+	assert_int_equal(hp_etc_password_state(db, sh, "etc/shadow", "root", &err), HP_PW_LOCKED);
+	assert_int_equal(hp_etc_password_state(db, sh, "etc/shadow", "agent", &err), HP_PW_LOCKED);
+	assert_int_equal(hp_etc_password_state(db, sh, "etc/shadow", "bang", &err), HP_PW_LOCKED);
+	/* usermod -L: a '!' before the hash */
+	assert_int_equal(hp_etc_password_state(db, sh, "etc/shadow", "hash", &err), HP_PW_LOCKED);
+	/* the passwd field decides when it is not "x": '*' locked, a hash not */
+	assert_int_equal(hp_etc_password_state(db, sh, "etc/shadow", "locked", &err), HP_PW_LOCKED);
+	assert_int_equal(hp_etc_password_state(db, sh, "etc/shadow", "old", &err), HP_PW_HASH);
+	assert_int_equal(hp_etc_password_state(db, sh, "etc/shadow", "nopw", &err), HP_PW_EMPTY);
+	assert_int_equal(hp_etc_password_state(db, sh, "etc/shadow", "missing", &err), HP_PW_UNKNOWN);
+	assert_string_equal(err.msg, "etc/shadow has no entry for \"missing\"");
+	assert_int_equal(hp_etc_password_state(db, NULL, "etc/shadow", "root", &err), HP_PW_UNKNOWN);
+	assert_string_equal(err.msg, "etc/shadow could not be read");
+	hp_etc_shadow_free(sh);
+	assert_int_equal(hp_etc_password_field(""), HP_PW_EMPTY);
+	assert_int_equal(hp_etc_password_field("*LK*"), HP_PW_LOCKED);
+	assert_int_equal(hp_etc_password_field("x"), HP_PW_HASH);
+	assert_int_equal(hp_etc_password_field("$y$j9T$salt$hash"), HP_PW_HASH);
+	assert_int_equal(hp_etc_password_field("abcdefghijklm"), HP_PW_HASH);
+	hp_etc_userdb_free(db);
+}
+
+static void test_gshadow(void **state)
+{
+	(void)state;
+	static const char groups[] = "root:x:0:\n"
+	                             "sudo:x:27:\n"
+	                             "hangar:x:999:\n"
+	                             "staff:$1$abc$def:50:\n"
+	                             "ops:!:60:\n"
+	                             "none::70:\n";
+	hp_err err = {{0}};
+	hp_userdb *db = hp_etc_userdb_parse(passwd, strlen(passwd), "etc/passwd", groups,
+	                                    strlen(groups), "etc/group", &err);
+	assert_non_null(db);
+	const char text[] = "root:*::\n"
+	                    "sudo:$6$salt$hash::\n"
+	                    "hangar:!:agent,ops:\n";
+	hp_gshadow *gs = hp_etc_gshadow_parse(text, strlen(text), "etc/gshadow", &err);
+	assert_non_null(gs);
+	assert_int_equal(hp_etc_group_password_state(db, gs, false, "etc/gshadow", "root", &err),
+	                 HP_PW_LOCKED);
+	assert_int_equal(hp_etc_group_password_state(db, gs, false, "etc/gshadow", "sudo", &err),
+	                 HP_PW_HASH);
+	const char *pw, *admins;
+	assert_true(hp_etc_gshadow_entry(gs, "hangar", &pw, &admins));
+	assert_string_equal(pw, "!");
+	assert_string_equal(admins, "agent,ops");
+	assert_false(hp_etc_gshadow_entry(gs, "staff", &pw, &admins));
+	/* no gshadow entry: etc/group's field, which newgrp then compares */
+	assert_int_equal(hp_etc_group_password_state(db, gs, false, "etc/gshadow", "staff", &err),
+	                 HP_PW_HASH);
+	assert_int_equal(hp_etc_group_password_state(db, gs, false, "etc/gshadow", "ops", &err),
+	                 HP_PW_LOCKED);
+	assert_int_equal(hp_etc_group_password_state(db, gs, false, "etc/gshadow", "none", &err),
+	                 HP_PW_EMPTY);
+	hp_etc_gshadow_free(gs);
+	/* no etc/gshadow at all: "x" is no crypt result */
+	assert_int_equal(hp_etc_group_password_state(db, NULL, true, "etc/gshadow", "hangar", &err),
+	                 HP_PW_LOCKED);
+	/* one that could not be read: unknown */
+	assert_int_equal(hp_etc_group_password_state(db, NULL, false, "etc/gshadow", "hangar", &err),
+	                 HP_PW_UNKNOWN);
+	assert_string_equal(err.msg, "etc/gshadow could not be read");
+	assert_int_equal(hp_etc_group_password_state(db, NULL, true, "etc/gshadow", "wheel", &err),
+	                 HP_PW_UNKNOWN);
+	assert_string_equal(err.msg, "no group \"wheel\"");
+	/* malformed: rejected whole, with the line */
+	assert_null(hp_etc_gshadow_parse("root:*:\n", 8, "etc/gshadow", &err));
+	assert_null(hp_etc_gshadow_parse("root:*::\nroot:!::\n", 18, "etc/gshadow", &err));
+	assert_string_equal(err.msg, "etc/gshadow:2: duplicate group \"root\" (first at line 1)");
+	hp_etc_userdb_free(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_alpine_empty_root),
 	    cmocka_unit_test(test_debian12_shadow),
 	    cmocka_unit_test(test_malformed),
+	    cmocka_unit_test(test_locked),
+	    cmocka_unit_test(test_gshadow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
