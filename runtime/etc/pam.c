@@ -627,9 +627,35 @@ static uint64_t key_hash(const run_key *k)
 	return h;
 }
 
+static void key_insert(key_set *s, const run_key *k)
+{
+	size_t i = (size_t)key_hash(k) & (s->cap - 1);
+	while (s->used[i])
+		i = (i + 1) & (s->cap - 1);
+	s->used[i] = true;
+	s->slot[i] = *k;
+}
+
+/* Twice the room, every key placed again: the set starts small, since a
+ * real stack has a few dozen states, and grows to what the bound needs. */
+static void key_grow(key_set *s)
+{
+	key_set old = *s;
+	s->cap = old.cap ? 2 * old.cap : 256;
+	s->slot = hp_xcalloc(s->cap, sizeof *s->slot);
+	s->used = hp_xcalloc(s->cap, sizeof *s->used);
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.used[i])
+			key_insert(s, &old.slot[i]);
+	free(old.slot);
+	free(old.used);
+}
+
 /* false when the key was there already */
 static bool key_add(key_set *s, const run_key *k)
 {
+	if (2 * (s->n + 1) > s->cap)
+		key_grow(s);
 	size_t i = (size_t)key_hash(k) & (s->cap - 1);
 	while (s->used[i]) {
 		if (memcmp(&s->slot[i], k, sizeof *k) == 0)
@@ -667,11 +693,6 @@ static hp_tri run(const handler *h, size_t n, const char *service, hp_err *why)
 		return HP_FALSE;
 	}
 	key_set seen = {0};
-	seen.cap = 1;
-	while (seen.cap < 2 * HP_PAM_MAX_STATES)
-		seen.cap <<= 1;
-	seen.slot = hp_xcalloc(seen.cap, sizeof *seen.slot);
-	seen.used = hp_xcalloc(seen.cap, sizeof *seen.used);
 	size_t scap = 64, sn = 0;
 	run_state *stack = hp_xcalloc(scap, sizeof *stack);
 	run_state init;
