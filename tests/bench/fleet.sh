@@ -38,10 +38,12 @@ cc -O2 -o "$D/timed" tests/bench/timed.c
 export SRC HP JP D
 
 # One violation per line: the rules expected to fail (sorted, space
-# separated), a tab, the commands that make it.
+# separated), a tab, the commands that make it. A PATH directory the agent
+# can write holds the harness's own executable too (claude in
+# /usr/local/bin), so harness-settings fails with it.
 cat >"$D/violations" <<'EOF'
 agent-no-sudo	echo "agent ALL=(ALL) NOPASSWD: ALL" >/etc/sudoers.d/agent; chmod 440 /etc/sudoers.d/agent
-path-not-agent-writable	chmod 0777 /usr/local/bin
+harness-settings path-not-agent-writable	chmod 0777 /usr/local/bin
 agent-no-setuid	cp /bin/true /usr/local/bin/helper; chmod 04755 /usr/local/bin/helper
 hangar-dirs	chmod 0755 /var/lib/hangar-ctl
 harness-settings	chown 1000:1000 /etc/claude-code/managed-settings.json

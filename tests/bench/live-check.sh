@@ -18,7 +18,8 @@
 #           without leaving the mount, and the script is told to scan them
 #           too: SETUID_MOUNTS), its agent child at the same time each
 #           directory writable_entries lists (each once, by device and
-#           inode) and each tree tree_writable walks, all read from the
+#           inode) and each tree tree_writable walks, and root's child
+#           also each tree tree_writable_by walks, all read from the
 #           recording
 # and it prints each one's median wall time with its spread (10th to 90th
 # percentile, min, max) and median CPU time, then both ratios: how many
@@ -95,6 +96,10 @@ for d in $(asked tree_writable); do
 	[ -e "$d" ] && trees="$trees $d"
 done
 agentjob=$(for d in $listed; do printf "dir:%s," "$d"; done; for d in $trees; do printf "tree:%s," "$d"; done)
+# and what root walks for another user (tree_writable_by USER:PATH)
+for d in $(asked tree_writable_by | sed "s/^[^:]*://"); do
+	[ -e "$d" ] && rootjob="${rootjob}tree:$d," && trees="$trees $d"
+done
 "$HP" check --provider docker >"$T/check.out" || { cat "$T/check.out"; exit 1; }
 sh "$SRC/tests/bench/uid-split-check.sh" >"$T/script.out" || { cat "$T/script.out"; exit 1; }
 probes=$(grep -c "probe:" "$T/facts.yaml")
