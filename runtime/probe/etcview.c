@@ -545,6 +545,38 @@ hp_tri hp_probe_etcview_users_with_uid(hp_etcview *v, uint32_t uid, const char *
 	return HP_TRUE;
 }
 
+hp_tri hp_probe_etcview_users_unlocked(hp_etcview *v, const char ***names, size_t *n, hp_err *why)
+{
+	*names = NULL;
+	*n = 0;
+	hp_probe_etcview_load(v, HP_ETC_SHADOW);
+	if (!v->db) {
+		hp_err_set(why, "%s", v->db_why.msg);
+		return HP_UNKNOWN;
+	}
+	if (!v->shadow_ok) {
+		hp_err_set(why, "%s", v->shadow_why.msg);
+		return HP_UNKNOWN;
+	}
+	size_t cap = 0;
+	for (size_t i = 0; i < v->npw; i++) {
+		if (v->pw[i].state == HP_PW_LOCKED)
+			continue;
+		if (v->pw[i].state == HP_PW_UNKNOWN) {
+			hp_esc_buf eb;
+			hp_err_set(why, "the password of \"%s\": %s", hp_escs(&eb, v->pw[i].name),
+			           v->pw[i].why);
+			free(*names);
+			*names = NULL;
+			*n = 0;
+			return HP_UNKNOWN;
+		}
+		*names = hp_xgrow(*names, &cap, *n + 1, sizeof **names);
+		(*names)[(*n)++] = v->pw[i].name;
+	}
+	return HP_TRUE;
+}
+
 hp_tri hp_probe_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out, hp_err *why)
 {
 	memset(out, 0, sizeof *out);

@@ -76,6 +76,12 @@ hp_tri hp_probe_etcview_group(hp_etcview *v, const char *name, hp_etc_group *out
 hp_tri hp_probe_etcview_users_with_uid(hp_etcview *v, uint32_t uid, const char ***names, size_t *n,
                                  hp_err *why);
 
+/* The names of every account in etc/passwd whose password is not locked
+ * (empty, or a hash: su takes it), in etc/passwd's order. HP_TRUE with
+ * *names the caller frees (the strings point into the view), possibly
+ * none; HP_UNKNOWN with why when any account's state is not known. */
+hp_tri hp_probe_etcview_users_unlocked(hp_etcview *v, const char ***names, size_t *n, hp_err *why);
+
 /* The state of user name's password (shadow.h): HP_PW_UNKNOWN with why;
  * *absent is set when there is no such user. */
 hp_pw_state hp_probe_etcview_password_state(hp_etcview *v, const char *name, int *absent,

@@ -356,6 +356,7 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 	case HP_PROBE_GROUP:
 	case HP_PROBE_PASSWORD_EMPTY:
 	case HP_PROBE_PASSWORD_LOCKED:
+	case HP_PROBE_USERS_UNLOCKED:
 	case HP_PROBE_GROUP_PASSWORD_SET:
 	case HP_PROBE_GROUP_ADMINS:
 	case HP_PROBE_PAM_PASSWORDLESS:

@@ -33,6 +33,8 @@ void hp_probe_sysb_etc_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT]
 		what |= HP_ETC_USERS;
 	if (used[HP_PROBE_GROUPS_WITH_GID])
 		what |= HP_ETC_USERS;
+	if (used[HP_PROBE_USERS_UNLOCKED])
+		what |= HP_ETC_USERS | HP_ETC_SHADOW;
 	if (used[HP_PROBE_PASSWORD_EMPTY] || used[HP_PROBE_PASSWORD_LOCKED] ||
 	    used[HP_PROBE_GROUP_PASSWORD_SET] || used[HP_PROBE_GROUP_ADMINS] ||
 	    used[HP_PROBE_PAM_PASSWORDLESS])
@@ -131,6 +133,19 @@ static hp_value uid_accounts(hp_sysbackend *s, hp_probe_id p, int64_t uid, hp_po
 	return ok ? hp_v_list(l.items, l.n) : hp_v_unknown(HP_T_LIST, too_big);
 }
 
+static hp_value unlocked_accounts(hp_sysbackend *s, hp_probe_id p, hp_pool *pool)
+{
+	const char **names;
+	size_t n;
+	hp_err e;
+	if (hp_probe_etcview_users_unlocked(view_of(s), &names, &n, &e) != HP_TRUE)
+		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
+	hp_list l;
+	bool ok = copy_list(pool, names, n, &l);
+	free(names);
+	return ok ? hp_v_list(l.items, l.n) : hp_v_unknown(HP_T_LIST, too_big);
+}
+
 static hp_value gid_groups(hp_sysbackend *s, hp_probe_id p, int64_t gid, hp_pool *pool)
 {
 	if (gid < 0 || gid >= 4294967295LL)
@@ -193,6 +208,8 @@ hp_value hp_probe_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg,
 	switch (p) {
 	case HP_PROBE_USERS_WITH_UID:
 		return uid_accounts(s, p, arg->u.i, pool);
+	case HP_PROBE_USERS_UNLOCKED:
+		return unlocked_accounts(s, p, pool);
 	case HP_PROBE_USER:
 	case HP_PROBE_USER_BY_UID:
 		return user_value(s, p, arg, pool);

@@ -45,6 +45,7 @@ hp_probe_arg_kind hp_probe_arg_kind_of(hp_probe_id p)
 	case HP_PROBE_GROUP:
 	case HP_PROBE_PASSWORD_EMPTY:
 	case HP_PROBE_PASSWORD_LOCKED:
+	case HP_PROBE_USERS_UNLOCKED:
 	case HP_PROBE_GROUPS_WITH_GID:
 	case HP_PROBE_GROUP_PASSWORD_SET:
 	case HP_PROBE_GROUP_ADMINS:

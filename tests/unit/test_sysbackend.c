@@ -180,6 +180,25 @@ static void test_passwords(void **state)
 	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_PASSWORD_EMPTY, "agent"), "false");
 	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_PASSWORD_EMPTY, "nobody"),
 	                    "absent (no user \"nobody\" in etc/passwd)");
+	/* the accounts su takes: root's empty password and the agent's hash,
+	 * not hangar's locked one */
+	assert_string_equal(ask_none(f, HP_ROLE_ROOT, HP_PROBE_USERS_UNLOCKED),
+	                    "{ \"root\", \"agent\" }");
+}
+
+/* One account whose state is not known makes the whole list unknown: the
+ * one left out could be the one with a grant. */
+static void test_users_unlocked_unknown(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	char *p = fx_path(f->dir, "etc/shadow");
+	assert_int_equal(unlink(p), 0);
+	free(p);
+	fx_file(f->dir, "etc/shadow", "root:!:19000::::::\nhangar:!:19000::::::\n", 0640, 0, 0);
+	assert_string_equal(ask_none(f, HP_ROLE_ROOT, HP_PROBE_USERS_UNLOCKED),
+	                    "unknown (the password of \"agent\": etc/shadow has no entry for "
+	                    "\"agent\")");
 }
 
 static void test_shadow_missing(void **state)
@@ -961,6 +980,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_users, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_passwords, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_shadow_missing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_users_unlocked_unknown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_uid0_finding, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_nss_other_source, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_nss_systemd_records, setup, teardown),
