@@ -98,16 +98,18 @@ setuid_in() { # dir: their names, one a line
 	getcap "$1"/* 2>/dev/null | sed 's| .*||; s|.*/||'
 }
 
-# agent-no-root-password
+# locked PW: 0 when the password field is locked (! or * first)
+locked() { case $1 in '!'* | '*'*) return 0 ;; *) return 1 ;; esac; }
+pw_of() { # user: its password field (etc/passwd's unless it is x)
+	f=$(getent passwd "$1" | cut -d: -f2)
+	[ "$f" = x ] && f=$(getent shadow "$1" | cut -d: -f2)
+	printf '%s' "$f"
+}
+
+# agent-no-root-password: one uid-0 account, its password locked
 ok=0
-root_pw=$(getent shadow root | cut -d: -f2)
-IFS=:
-for dir in $DRIVER_PATH; do
-	unset IFS
-	[ -z "$root_pw" ] && setuid_in "$dir" | grep -qx su && ok=1
-	IFS=:
-done
-unset IFS
+[ "$(getent passwd | awk -F: '$3 == 0 { print $1 }' | tr '\n' ' ')" = "root " ] || ok=1
+locked "$(pw_of root)" || ok=1
 result agent-no-root-password $ok
 
 # agent-no-setuid: setuid-root, setgid-root and file-capability programs
@@ -174,7 +176,21 @@ result agent-no-setuid $ok
 # with the agent, and none of the agent's groups owning hangar's dirs
 ok=0
 [ "$(getent passwd | awk -F: -v u="$hangar_uid" '$3 == u { print $1 }' | tr '\n' ' ')" = "$HANGAR_USER " ] || ok=1
-[ -z "$(getent shadow "$HANGAR_USER" | cut -d: -f2)" ] && ok=1
+locked "$(pw_of "$HANGAR_USER")" || ok=1
+# su's PAM stack: a module that lets su in without the target's password
+for svc in su su-l; do
+	[ -f "/etc/pam.d/$svc" ] || continue
+	grep -Eq '^[[:space:]]*auth[[:space:]].*(pam_permit|pam_wheel\.so.*trust)' "/etc/pam.d/$svc" && ok=1
+done
+# any account su takes (its password not locked) with a sudoers grant or
+# a privileged group
+for u in $(getent passwd | cut -d: -f1); do
+	locked "$(pw_of "$u")" && continue
+	for g in $(id -nG "$u" 2>/dev/null); do
+		case " $PRIVILEGED_GROUPS " in *" $g "*) ok=1 ;; esac
+	done
+	grep -rqsE "^[[:space:]]*$u[[:space:]]" /etc/sudoers /etc/sudoers.d && ok=1
+done
 case " $NOLOGIN_SHELLS " in *" $(getent passwd "$HANGAR_USER" | cut -d: -f7) "*) ;; *) ok=1 ;; esac
 for g in $(id -G "$AGENT_USER" 2>/dev/null); do
 	for hg in $(id -G "$HANGAR_USER" 2>/dev/null); do [ "$g" = "$hg" ] && ok=1; done
