@@ -118,6 +118,21 @@ static hp_value group_value(hp_sysbackend *s, hp_probe_id p, const char *name, h
 	return hp_v_group(g);
 }
 
+/* A list of names from the etc view as the probe's answer: the view's
+ * answer t (unknown with e), names freed here (the strings are the view's). */
+static hp_value names_answer(hp_probe_id p, hp_tri t, const char **names, size_t n,
+                             const hp_err *e, hp_pool *pool)
+{
+	if (t != HP_TRUE) {
+		free(names);
+		return hp_probe_sysb_unknown(pool, p, "%s", e->msg);
+	}
+	hp_list l;
+	bool ok = copy_list(pool, names, n, &l);
+	free(names);
+	return ok ? hp_v_list(l.items, l.n) : hp_v_unknown(HP_T_LIST, too_big);
+}
+
 static hp_value uid_accounts(hp_sysbackend *s, hp_probe_id p, int64_t uid, hp_pool *pool)
 {
 	if (uid < 0 || uid >= 4294967295LL)
@@ -125,12 +140,8 @@ static hp_value uid_accounts(hp_sysbackend *s, hp_probe_id p, int64_t uid, hp_po
 	const char **names;
 	size_t n;
 	hp_err e;
-	if (hp_probe_etcview_users_with_uid(view_of(s), (uint32_t)uid, &names, &n, &e) != HP_TRUE)
-		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
-	hp_list l;
-	bool ok = copy_list(pool, names, n, &l);
-	free(names);
-	return ok ? hp_v_list(l.items, l.n) : hp_v_unknown(HP_T_LIST, too_big);
+	hp_tri t = hp_probe_etcview_users_with_uid(view_of(s), (uint32_t)uid, &names, &n, &e);
+	return names_answer(p, t, names, n, &e, pool);
 }
 
 static hp_value unlocked_accounts(hp_sysbackend *s, hp_probe_id p, hp_pool *pool)
@@ -138,12 +149,8 @@ static hp_value unlocked_accounts(hp_sysbackend *s, hp_probe_id p, hp_pool *pool
 	const char **names;
 	size_t n;
 	hp_err e;
-	if (hp_probe_etcview_users_unlocked(view_of(s), &names, &n, &e) != HP_TRUE)
-		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
-	hp_list l;
-	bool ok = copy_list(pool, names, n, &l);
-	free(names);
-	return ok ? hp_v_list(l.items, l.n) : hp_v_unknown(HP_T_LIST, too_big);
+	hp_tri t = hp_probe_etcview_users_unlocked(view_of(s), &names, &n, &e);
+	return names_answer(p, t, names, n, &e, pool);
 }
 
 static hp_value gid_groups(hp_sysbackend *s, hp_probe_id p, int64_t gid, hp_pool *pool)
@@ -153,12 +160,8 @@ static hp_value gid_groups(hp_sysbackend *s, hp_probe_id p, int64_t gid, hp_pool
 	const char **names;
 	size_t n;
 	hp_err e;
-	if (hp_probe_etcview_groups_with_gid(view_of(s), (uint32_t)gid, &names, &n, &e) != HP_TRUE)
-		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
-	hp_list l;
-	bool ok = copy_list(pool, names, n, &l);
-	free(names);
-	return ok ? hp_v_list(l.items, l.n) : hp_v_unknown(HP_T_LIST, too_big);
+	hp_tri t = hp_probe_etcview_groups_with_gid(view_of(s), (uint32_t)gid, &names, &n, &e);
+	return names_answer(p, t, names, n, &e, pool);
 }
 
 static hp_value admins_value(hp_sysbackend *s, hp_probe_id p, const char *name, hp_pool *pool)
