@@ -581,16 +581,8 @@ static void reap_sudo_job(sess *x, hp_role r)
 /* Jobs whose role never collected them (it did not run after all). */
 static void stop_sudo_jobs(sess *x)
 {
-	for (int r = 0; r < HP_ROLE_COUNT; r++) {
-		struct sudo_job *j = &x->sudo[r];
-		if (j->pid <= 0)
-			continue;
-		hp_os_kill_reap(j->pid, j->pidfd);
-		close(j->fd);
-		if (j->pidfd >= 0)
-			close(j->pidfd);
-		j->pid = 0;
-	}
+	for (int r = 0; r < HP_ROLE_COUNT; r++)
+		reap_sudo_job(x, (hp_role)r);
 }
 
 /* --- a role's run ---------------------------------------------------------------------- */

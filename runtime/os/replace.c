@@ -175,23 +175,35 @@ static hp_tri run(const hp_root *r, const char *path, ctx_t *c, hp_err *why)
 	return HP_FALSE;
 }
 
+/* A live walk's context for the process self describes: unknown, with
+ * why, when its capabilities could not be read or it runs as the
+ * overflow uid (an unmapped id owns nothing it can be told apart from). */
+static bool live_ctx(ctx_t *c, const hp_self *self, hp_dircache *dc, hp_walkmemo *memo,
+                     const char *what, hp_err *why)
+{
+	memset(c, 0, sizeof *c);
+	if (self->fowner == HP_UNKNOWN) {
+		hp_err_set(why, "%s", self->why.msg);
+		return false;
+	}
+	if (self->euid == self->overflow_uid) {
+		hp_err_set(why, "%s: the role runs as the overflow uid", what);
+		return false;
+	}
+	c->uid = self->euid;
+	c->overflow = self->overflow_uid;
+	c->fowner = self->fowner == HP_TRUE;
+	c->dc = dc;
+	c->memo = memo;
+	return true;
+}
+
 hp_tri hp_os_replaceable_live_self(const hp_root *r, const char *path, const hp_self *self,
                                    hp_dircache *dc, hp_walkmemo *memo, hp_err *why)
 {
-	ctx_t c = {.cred = NULL,
-	           .uid = self->euid,
-	           .overflow = self->overflow_uid,
-	           .dc = dc,
-	           .memo = memo};
-	if (self->fowner == HP_UNKNOWN) {
-		hp_err_set(why, "%s", self->why.msg);
+	ctx_t c;
+	if (!live_ctx(&c, self, dc, memo, path, why))
 		return HP_UNKNOWN;
-	}
-	c.fowner = self->fowner == HP_TRUE;
-	if (c.uid == c.overflow) {
-		hp_err_set(why, "%s: the role runs as the overflow uid", path);
-		return HP_UNKNOWN;
-	}
 	return run(r, path, &c, why);
 }
 
@@ -199,17 +211,10 @@ hp_tri hp_os_replace_step_live(int dirfd, const hp_fileinfo *dir, const char *na
                                const hp_fileinfo *entry, const hp_self *self, hp_dircache *dc,
                                hp_err *why)
 {
-	if (self->fowner == HP_UNKNOWN) {
-		hp_err_set(why, "%s", self->why.msg);
+	ctx_t c;
+	if (!live_ctx(&c, self, dc, NULL, name, why))
 		return HP_UNKNOWN;
-	}
-	ctx_t c = {.cred = NULL,
-	           .uid = self->euid,
-	           .overflow = self->overflow_uid,
-	           .fowner = self->fowner == HP_TRUE,
-	           .dc = dc,
-	           .answer = HP_FALSE};
-	c.note.msg[0] = c.unknown.msg[0] = '\0';
+	c.answer = HP_FALSE;
 	hp_step st = {dirfd, dir, name, -1, entry};
 	step(&c, &st);
 	if (c.answer == HP_TRUE)

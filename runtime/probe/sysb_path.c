@@ -666,7 +666,8 @@ static hp_tri link_changeable(hp_sysbackend *s, const char *dir, const char *nam
 /* link_changeable for a symlink whose target is a name in its own
  * directory (libfoo.so.1 -> libfoo.so.1.2.3, gcc -> gcc-12), without
  * walking to it again: the steps of that walk are the directory's own way
- * (*prefix: replaceable_for(dir), asked once per listing), "name in dir"
+ * (*prefix: replaceable_for(dir), asked once per listing: -1 until then),
+ * "name in dir"
  * and "target in dir", each judged as the walk judges it
  * (hp_os_replace_step_live), and the target written as access_for asks it.
  * Returns -1 when this does not apply or cannot decide (another mount, a
@@ -674,7 +675,7 @@ static hp_tri link_changeable(hp_sysbackend *s, const char *dir, const char *nam
  * walks as for any link. */
 static int sibling_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long magic,
                         const char *dir, const char *name, const hp_fileinfo *efi,
-                        hp_tri *prefix, hp_tri *out)
+                        int *prefix, hp_tri *out)
 {
 	char t[256];
 	ssize_t n = readlinkat(dfd, name, t, sizeof t);
@@ -713,11 +714,11 @@ static int sibling_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long m
 			return 0;
 		}
 	}
-	if (*prefix == HP_UNKNOWN) /* not asked yet, or unknown: ask (again) */
-		*prefix = replaceable_for(s, dir, &e);
+	if (*prefix < 0)
+		*prefix = (int)replaceable_for(s, dir, &e);
 	if (*prefix == HP_UNKNOWN)
 		return -1;
-	hp_tri a = *prefix;
+	hp_tri a = (hp_tri)*prefix;
 	if (a != HP_TRUE)
 		a = hp_os_replace_step_live(dfd, di, name, efi, self_of(s), dirs_of(s), &e);
 	if (a == HP_FALSE)
@@ -855,7 +856,7 @@ static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *di
 		magic = (long)sf.f_type;
 	char **found = NULL;
 	size_t nfound = 0, cap = 0, seen = 0;
-	hp_tri prefix = HP_UNKNOWN; /* sibling_link's: the directory's own way */
+	int prefix = -1; /* sibling_link's: the directory's own way, not asked yet */
 	t = HP_FALSE;
 	for (;;) {
 		errno = 0;
