@@ -483,6 +483,62 @@ static void top_expr(gen *g, const hp_expr *e)
 
 /* --- statements, rules, roles -------------------------------------------------------- */
 
+/* Whether e, or an expression chained after it (the items of a set, the
+ * arguments of a call), asks a probe that the live check answers from a
+ * job started before the role's child (ASKS JOB in probes.def). Recursion
+ * as deep as the checked expression, which the checker bounds. */
+static bool expr_asks_job(const hp_expr *e)
+{
+	for (; e; e = e->next) {
+		bool job = false;
+		switch (e->kind) {
+		case HP_EX_NAME:
+			job = e->u.name.ref == HP_REF_PROBE && e->u.name.index >= 0 &&
+			      e->u.name.index < HP_PROBE_COUNT &&
+			      hp_probes[e->u.name.index].asks == HP_ASKS_JOB;
+			break;
+		case HP_EX_CALL:
+			job = (e->u.call.probe >= 0 && e->u.call.probe < HP_PROBE_COUNT &&
+			       hp_probes[e->u.call.probe].asks == HP_ASKS_JOB) ||
+			      expr_asks_job(e->u.call.args);
+			break;
+		case HP_EX_FIELD:
+			job = expr_asks_job(e->u.field.base);
+			break;
+		case HP_EX_UNARY:
+		case HP_EX_BINARY:
+			job = (e->u.op.probe >= 0 && e->u.op.probe < HP_PROBE_COUNT &&
+			       hp_probes[e->u.op.probe].asks == HP_ASKS_JOB) ||
+			      expr_asks_job(e->u.op.a) || expr_asks_job(e->u.op.b);
+			break;
+		case HP_EX_SET:
+			job = expr_asks_job(e->u.set.items);
+			break;
+		case HP_EX_UID:
+		case HP_EX_PAREN:
+			job = expr_asks_job(e->u.inner);
+			break;
+		case HP_EX_ERROR:
+		case HP_EX_BOOL:
+		case HP_EX_INT:
+		case HP_EX_STR:
+		case HP_EX_CANARY:
+			break;
+		}
+		if (job)
+			return true;
+	}
+	return false;
+}
+
+static bool stmts_ask_job(const hp_stmt *s)
+{
+	for (; s; s = s->next)
+		if (expr_asks_job(s->expr) || (s->kind == HP_ST_FOR && stmts_ask_job(s->body)))
+			return true;
+	return false;
+}
+
 static uint32_t count_asserts(const hp_stmt *s)
 {
 	uint32_t n = 0;
@@ -637,15 +693,20 @@ uint8_t *hp_codegen(const hp_program *p, size_t *len, hp_diags *d)
 			continue;
 		uint32_t start = hp_bcw_pc(g.w);
 		g.src = NULL;
-		for (uint32_t i = 0; i < p->nrules; i++)
-			for (const hp_block *b = p->rules[i]->u.rule.blocks; b; b = b->next) {
-				if (b->role != (hp_role)role)
-					continue;
-				for (size_t f = 0; f < k; f++)
-					if (firsts[f].block == b)
-						g.next_assert = firsts[f].first;
-				stmts(&g, b->body);
-			}
+		/* rule by rule, but the blocks that ask a job's probe last: the
+		 * role's other checks then run while the job does, instead of
+		 * waiting for it first (the results are per assertion, whatever
+		 * the order) */
+		for (int jobs = 0; jobs < 2; jobs++)
+			for (uint32_t i = 0; i < p->nrules; i++)
+				for (const hp_block *b = p->rules[i]->u.rule.blocks; b; b = b->next) {
+					if (b->role != (hp_role)role || stmts_ask_job(b->body) != (jobs == 1))
+						continue;
+					for (size_t f = 0; f < k; f++)
+						if (firsts[f].block == b)
+							g.next_assert = firsts[f].first;
+					stmts(&g, b->body);
+				}
 		at(&g, rd->span, true);
 		emit(&g, HP_I_END, 0, 0, 0);
 		unsigned flags = 0;

@@ -60,7 +60,7 @@ typedef enum {
 	HP_PART_DOC,
 	HP_PART_NET,
 } hp_probe_part;
-typedef enum { HP_ASKS_SELF, HP_ASKS_HELPER } hp_probe_asks;
+typedef enum { HP_ASKS_SELF, HP_ASKS_HELPER, HP_ASKS_JOB } hp_probe_asks;
 
 /* HP_PROBE_CASE_UNLESS(part, own, id): `case HP_PROBE_id:` when part and
  * own (two values of the PART column) differ, nothing when they are the

@@ -143,7 +143,7 @@ static hp_tri walk(const hp_root *r, const char *path, ctx_t *c, hp_err *werr)
 	c->sealed = c->owned = 0;
 	int fd = -1;
 	werr->msg[0] = '\0';
-	hp_tri w = hp_os_resolve_walk_memo(r, path, 0, visit, c, c->memo, &fd, werr);
+	hp_tri w = hp_os_resolve_walk_memo(r, path, HP_RES_NO_FD, visit, c, c->memo, &fd, werr);
 	if (fd >= 0)
 		close(fd);
 	return w;

@@ -237,7 +237,7 @@ static int owned_fd(int fd, bool borrowed)
 
 static void drop(int fd, bool borrowed)
 {
-	if (!borrowed)
+	if (!borrowed && fd >= 0)
 		close(fd);
 }
 
@@ -340,6 +340,10 @@ hp_tri hp_os_resolve_walk_memo(const hp_root *r, const char *path, unsigned flag
 		size_t n = pending_next(p, comp, HP_PATH_MAX + 1);
 		if (n == 0) {
 			/* the path named the directory on top of the stack */
+			if (flags & HP_RES_NO_FD) {
+				res = HP_TRUE;
+				goto done;
+			}
 			*out = owned_fd(s->fd[s->depth], s->borrowed[s->depth]);
 			if (*out < 0) {
 				hp_err_set(why, "%s: %s", path, strerror(errno));
@@ -372,6 +376,11 @@ hp_tri hp_os_resolve_walk_memo(const hp_root *r, const char *path, unsigned flag
 		bool borrowed = fd >= 0;
 		if (borrowed) {
 			fi = *known;
+		} else if (last && (flags & HP_RES_NO_FD) && hp_os_entry_info(dirfd, comp, &fi) == 0 &&
+		           fi.type != HP_FT_DIR) {
+			/* looked at by name, fd stays -1: what the name holds is
+			 * changed between this and a readlinkat only by one who can
+			 * write the directory, the step the visitor judges below */
 		} else {
 			fd = openat(dirfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 			if (fd < 0) {
@@ -413,7 +422,8 @@ hp_tri hp_os_resolve_walk_memo(const hp_root *r, const char *path, unsigned flag
 				res = lookup_error(path, ELOOP, flags, why);
 				goto done;
 			}
-			ssize_t ln = readlinkat(fd, "", link, HP_PATH_MAX + 1);
+			ssize_t ln = fd >= 0 ? readlinkat(fd, "", link, HP_PATH_MAX + 1)
+			                     : readlinkat(dirfd, comp, link, HP_PATH_MAX + 1);
 			int e = errno;
 			drop(fd, borrowed);
 			if (ln < 0 || ln > HP_PATH_MAX) {
@@ -440,8 +450,8 @@ hp_tri hp_os_resolve_walk_memo(const hp_root *r, const char *path, unsigned flag
 			goto done;
 		}
 		if (last) {
-			*out = owned_fd(fd, borrowed);
-			if (*out < 0) {
+			*out = fd < 0 ? -1 : owned_fd(fd, borrowed);
+			if (*out < 0 && fd >= 0) {
 				hp_err_set(why, "%s: %s", path, strerror(errno));
 				goto done;
 			}

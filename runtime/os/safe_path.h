@@ -111,6 +111,12 @@ enum {
 	 * read, write or run P" the kernel's refusal to reach P by its name
 	 * is the answer. Never for "does P exist", which stays unknown. */
 	HP_RES_DENIED_FALSE = 4u,
+	/* The caller reads nothing through the result: on HP_TRUE *fd is -1,
+	 * and the last component, unless it is a directory, is looked at by
+	 * name (statx, and readlinkat for a symlink) instead of opened. For a
+	 * walk that only judges its steps (replace.h): two system calls fewer
+	 * where it ends. Walker only (hp_os_resolve_walk_memo). */
+	HP_RES_NO_FD = 8u,
 };
 
 /* Longest path accepted, and the walker's bounds. */

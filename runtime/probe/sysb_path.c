@@ -663,27 +663,40 @@ static hp_tri link_changeable(hp_sysbackend *s, const char *dir, const char *nam
 	return t;
 }
 
+/* A listing's directory's own way, asked once per listing by the first
+ * link that needs it (replaceable_for(dir)). */
+typedef struct {
+	bool asked;
+	hp_tri answer;
+	hp_err why;
+} dir_way;
+
+static hp_tri way_of(hp_sysbackend *s, const char *dir, dir_way *w)
+{
+	if (!w->asked) {
+		w->why.msg[0] = '\0';
+		w->answer = replaceable_for(s, dir, &w->why);
+		w->asked = true;
+	}
+	return w->answer;
+}
+
 /* link_changeable for a symlink whose target is a name in its own
  * directory (libfoo.so.1 -> libfoo.so.1.2.3, gcc -> gcc-12), without
  * walking to it again: the steps of that walk are the directory's own way
- * (*prefix: replaceable_for(dir), asked once per listing: -1 until then),
+ * (way_of),
  * "name in dir"
  * and "target in dir", each judged as the walk judges it
  * (hp_os_replace_step_live), and the target written as access_for asks it.
+ * t is the link's text, as the listing read it.
  * Returns -1 when this does not apply or cannot decide (another mount, a
  * target that is itself a link or a directory, any unknown): the caller
- * walks as for any link. */
+ * judges it as any link the listing holds (listed_link). */
 static int sibling_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long magic,
                         const char *dir, const char *name, const hp_fileinfo *efi,
-                        int *prefix, hp_tri *out)
+                        const char *t, dir_way *way, hp_tri *out)
 {
-	char t[256];
-	ssize_t n = readlinkat(dfd, name, t, sizeof t);
-	if (n <= 0 || (size_t)n >= sizeof t)
-		return -1;
-	t[n] = '\0';
-	if (memchr(t, '/', (size_t)n) || strcmp(t, ".") == 0 || strcmp(t, "..") == 0 ||
-	    strlen(t) != (size_t)n)
+	if (strchr(t, '/') || strlen(t) >= 256 || strcmp(t, ".") == 0 || strcmp(t, "..") == 0)
 		return -1;
 	hp_fileinfo tfi;
 	bool missing = false;
@@ -714,11 +727,9 @@ static int sibling_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long m
 			return 0;
 		}
 	}
-	if (*prefix < 0)
-		*prefix = (int)replaceable_for(s, dir, &e);
-	if (*prefix == HP_UNKNOWN)
+	hp_tri a = way_of(s, dir, way);
+	if (a == HP_UNKNOWN)
 		return -1;
-	hp_tri a = (hp_tri)*prefix;
 	if (a != HP_TRUE)
 		a = hp_os_replace_step_live(dfd, di, name, efi, self_of(s), dirs_of(s), &e);
 	if (a == HP_FALSE)
@@ -728,6 +739,70 @@ static int sibling_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long m
 		return -1;
 	*out = a;
 	return 0;
+}
+
+/* link_changeable for any symlink the listing holds, live, from what the
+ * listing already has: its facts efi, and its text t (read once, never
+ * again by a walk). The target written, by the kernel's resolution as the
+ * role (link_changeable's first question; its owner and mode ruling write
+ * out when it is on the listing's mount, hp_os_access_ruled_out); else
+ * the walk of dir/name, in the three parts it is made of: the directory's
+ * own way (way_of), "name in dir"
+ * (hp_os_replace_step_live), and the walk of t from where the link is
+ * (t itself when it is absolute, else dir/t: the walker takes "..", as
+ * the kernel does, from the directory it reached). */
+static hp_tri listed_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long magic,
+                          const char *dir, const char *name, const hp_fileinfo *efi,
+                          const char *t, dir_way *way, hp_err *why)
+{
+	const char *sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
+	if (strlen(dir) + strlen(t) + 1 > HP_PATH_MAX)
+		return link_changeable(s, dir, name, why);
+	hp_err e;
+	e.msg[0] = '\0';
+	char *path = hp_xasprintf("%s%s%s", dir, sep, name);
+	int tfd = -1;
+	hp_tri c = resolve_as_role(s, path, HP_RES_DENIED_FALSE, &tfd, &e);
+	if (c == HP_TRUE) {
+		hp_fileinfo tfi;
+		if (hp_os_fd_info(tfd, &tfi, &e) != HP_TRUE)
+			c = HP_UNKNOWN;
+		else if (!tfi.has_mnt_id || tfi.mnt_id != di->mnt_id ||
+		         hp_os_access_ruled_out(&tfi, magic, self_of(s), HP_ACC_WRITE) != HP_FALSE)
+			c = access_for(s, tfd, &tfi, HP_ACC_WRITE, &e);
+		else
+			c = HP_FALSE;
+	}
+	if (tfd >= 0)
+		close(tfd);
+	/* the way's three parts: true as soon as one is, else unknown with
+	 * the first unknown part's why */
+	if (c != HP_TRUE) {
+		hp_tri a = way_of(s, dir, way);
+		if (a == HP_UNKNOWN && c != HP_UNKNOWN)
+			e = way->why;
+		c = hp_tri_or(c, a);
+	}
+	if (c != HP_TRUE) {
+		hp_err pe;
+		hp_tri a = hp_os_replace_step_live(dfd, di, name, efi, self_of(s), dirs_of(s), &pe);
+		if (a == HP_UNKNOWN && c != HP_UNKNOWN)
+			e = pe;
+		c = hp_tri_or(c, a);
+	}
+	if (c != HP_TRUE) {
+		char *tp = t[0] == '/' ? hp_xstrdup(t) : hp_xasprintf("%s%s%s", dir, sep, t);
+		hp_err pe;
+		hp_tri a = replaceable_for(s, tp, &pe);
+		if (a == HP_UNKNOWN && c != HP_UNKNOWN)
+			e = pe;
+		c = hp_tri_or(c, a);
+		free(tp);
+	}
+	if (c == HP_UNKNOWN)
+		hp_err_set(why, "%s: %s", path, e.msg);
+	free(path);
+	return c;
 }
 
 /* Whether the role could change what dir/name runs or loads: the file it
@@ -856,7 +931,8 @@ static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *di
 		magic = (long)sf.f_type;
 	char **found = NULL;
 	size_t nfound = 0, cap = 0, seen = 0;
-	int prefix = -1; /* sibling_link's: the directory's own way, not asked yet */
+	dir_way way = {.asked = false}; /* the links' */
+	char *text = magic ? hp_xmalloc(HP_PATH_MAX + 1) : NULL; /* a link's */
 	t = HP_FALSE;
 	for (;;) {
 		errno = 0;
@@ -884,9 +960,13 @@ static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *di
 			if (!link)
 				c = hp_os_access_ruled_out(&efi, magic, self_of(s), HP_ACC_WRITE);
 		}
-		if (link && sibling_link(s, dirfd(d), &fi, magic, dir, de->d_name, &efi, &prefix,
-		                         &c) < 0)
+		ssize_t tn = link ? readlinkat(dirfd(d), de->d_name, text, HP_PATH_MAX + 1) : -1;
+		if (link && (tn <= 0 || tn > HP_PATH_MAX || memchr(text, '\0', (size_t)tn)))
 			c = link_changeable(s, dir, de->d_name, &e);
+		else if (link && (text[tn] = '\0',
+		                  sibling_link(s, dirfd(d), &fi, magic, dir, de->d_name, &efi, text,
+		                               &way, &c) < 0))
+			c = listed_link(s, dirfd(d), &fi, magic, dir, de->d_name, &efi, text, &way, &e);
 		else if (c == HP_UNKNOWN)
 			c = entry_changeable(s, dirfd(d), dir, de->d_name, &e);
 		if (c == HP_UNKNOWN) {
@@ -899,6 +979,7 @@ static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *di
 		}
 	}
 	closedir(d);
+	free(text);
 	hp_value v;
 	bool keep = false;
 	if (t == HP_UNKNOWN) {

@@ -428,6 +428,51 @@ static void test_roles_and_providers(void **state)
 	hp_bc_free(bc);
 }
 
+/* The probes of a role's body in the order its code asks them. */
+static size_t body_probes(const hp_bc *bc, hp_role role, int *out, size_t max)
+{
+	const hp_bc_region b = bc->roles[bc->role_index[role]].body;
+	size_t n = 0;
+	for (uint32_t pc = b.start; pc < b.start + b.len && n < max; pc++)
+		if (bc->code[pc].op == HP_I_PROBE0 || bc->code[pc].op == HP_I_PROBE1)
+			out[n++] = (int)bc->code[pc].b;
+	return n;
+}
+
+/* A block that asks a probe answered by a job (sudo) comes after the
+ * role's others, whatever the rule order: the role's child does its other
+ * checks while sudo runs. Each assertion keeps its number, so the results
+ * are the same. */
+static void test_job_blocks_last(void **state)
+{
+	(void)state;
+	hp_bc *bc = load_text("policy \"t\" version 1\n"
+	                      "role agent = user(\"agent\"), no caps, no_new_privs\n"
+	                      "rule s \"t\" { as agent { forbid sudo and not no_new_privs } }\n"
+	                      "rule w \"t\" { as agent { forbid writable(\"/usr/bin\") } }\n"
+	                      "rule l \"t\" { as agent {\n"
+	                      "  for d in split(\"/a:/b\", \":\") { forbid writable(d) or sudo } } }\n"
+	                      "rule c \"t\" { as agent { require no_new_privs } }\n");
+	int got[8];
+	size_t n = body_probes(bc, HP_ROLE_AGENT, got, 8);
+	assert_int_equal(n, 6);
+	assert_int_equal(got[0], HP_PROBE_WRITABLE);
+	assert_int_equal(got[1], HP_PROBE_NO_NEW_PRIVS);
+	assert_int_equal(got[2], HP_PROBE_SUDO); /* rule s, first in the source */
+	assert_int_equal(got[3], HP_PROBE_NO_NEW_PRIVS);
+	assert_int_equal(got[4], HP_PROBE_WRITABLE); /* rule l, its loop whole */
+	assert_int_equal(got[5], HP_PROBE_SUDO);
+	/* the assertions are numbered in source order, as before; their code
+	 * is where the body now has it */
+	assert_int_equal(bc->nasserts, 4);
+	assert_int_equal(bc->asserts[0].rule, 0);
+	assert_int_equal(bc->asserts[3].rule, 3);
+	assert_true(bc->asserts[1].pc < bc->asserts[3].pc);
+	assert_true(bc->asserts[3].pc < bc->asserts[0].pc);
+	assert_true(bc->asserts[0].pc < bc->asserts[2].pc);
+	hp_bc_free(bc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +484,7 @@ int main(void)
 	    cmocka_unit_test(test_empty_loops),
 	    cmocka_unit_test(test_empty_loop_warning),
 	    cmocka_unit_test(test_roles_and_providers),
+	    cmocka_unit_test(test_job_blocks_last),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

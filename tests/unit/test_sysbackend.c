@@ -785,6 +785,28 @@ static void test_writable_entries_live(void **state)
 	char *lm = fx_path(d, "opt/pub/l-mine");
 	assert_int_equal(lchown(lm, FX_AGENT, FX_AGENT), 0);
 	free(lm);
+	/* links to a name elsewhere, judged from the listing's own look at
+	 * them: the target's way from where the link is ("..", a symlinked
+	 * directory on it), and the link's own step in a sticky directory */
+	fx_dir(d, "opt/w", 0777, 0, 0);
+	fx_file(d, "opt/w/tool", "#!", 0755, 0, 0);
+	fx_dir(d, "opt/ro", 0755, 0, 0);
+	fx_file(d, "opt/ro/tool", "#!", 0755, 0, 0);
+	fx_dir(d, "opt/ro/sub", 0755, FX_AGENT, FX_AGENT);
+	fx_file(d, "opt/ro/sub/tool", "#!", 0755, 0, 0);
+	fx_link(d, "opt/wl", "w");
+	fx_link(d, "opt/bin/up-w", "../w/tool");      /* its directory writable */
+	fx_link(d, "opt/bin/up-ro", "../ro/tool");    /* nothing on the way: no */
+	fx_link(d, "opt/bin/up-deep", "../ro/sub/tool"); /* the agent owns a directory on it */
+	fx_link(d, "opt/bin/up-via", "../wl/tool");   /* through a link to a writable one */
+	fx_link(d, "opt/bin/up-many", "./../ro/../w/./tool");
+	fx_link(d, "opt/ro/hop", "../w/tool");
+	fx_link(d, "opt/bin/up-chain", "../ro/hop");  /* a link again where it ends */
+	fx_link(d, "opt/pub/far-root", "../bin/ls");  /* root's, sticky keeps it */
+	fx_link(d, "opt/pub/far-mine", "../bin/ls");  /* the agent's own, in a sticky one */
+	char *fm = fx_path(d, "opt/pub/far-mine");
+	assert_int_equal(lchown(fm, FX_AGENT, FX_AGENT), 0);
+	free(fm);
 	fx_link(d, "alias", bin);
 	free(home_tool);
 	free(rootf);
@@ -796,11 +818,13 @@ static void test_writable_entries_live(void **state)
 	c->dir = d;
 	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, entries_as_agent, c), 0);
 	const char *want = "{ \"acl\", \"mine\", \"sib-mine\", \"sib-sub\", \"sib-wide\", \"sub\", "
-	                   "\"to-home\", \"to-missing-home\", \"wide\" }";
+	                   "\"to-home\", \"to-missing-home\", \"up-chain\", \"up-deep\", \"up-many\", "
+	                   "\"up-via\", \"up-w\", \"wide\" }";
 	assert_string_equal(c->got[0], want);
 	assert_string_equal(c->got[1], want);
 	assert_string_equal(c->got[2], want);
-	assert_string_equal(c->got[3], "{ \"af\", \"l-af\", \"l-gone\", \"l-mine\" }");
+	assert_string_equal(c->got[3],
+	                    "{ \"af\", \"far-mine\", \"l-af\", \"l-gone\", \"l-mine\" }");
 	munmap(c, sizeof *c);
 }
 
