@@ -7,10 +7,18 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/stat.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "os/sysx.h"
+
+/* Set in statfs's f_flags when the kernel fills them in (since Linux
+ * 2.6.36; include/linux/statfs.h), which glibc does not export. */
+#ifndef ST_VALID
+#define ST_VALID 0x0020
+#endif
 
 typedef struct {
 	const hp_cred *cred; /* NULL: live */
@@ -30,6 +38,9 @@ typedef struct {
 	 * else owned (it can chmod it and replace anything below) */
 	int sealed, owned;
 	char blocked[256];
+	/* the entry of the walk's latest step: where it ended, once it has */
+	hp_fileinfo last;
+	bool have_last;
 } ctx_t;
 
 static int blocked(const hp_fileinfo *fi)
@@ -68,6 +79,9 @@ static void step(ctx_t *c, const hp_step *s);
 static void visit(void *vctx, const hp_step *s)
 {
 	ctx_t *c = vctx;
+	c->have_last = s->entry != NULL;
+	if (s->entry)
+		c->last = *s->entry;
 	/* past a directory the role can never search, nothing is reachable */
 	if (c->answer == HP_TRUE || c->sealed)
 		return;
@@ -80,20 +94,33 @@ static void step(ctx_t *c, const hp_step *s)
 	if (blocked(s->dir) || (s->entry && blocked(s->entry)))
 		return;
 	const hp_dirfacts *known = c->dc ? hp_os_dircache_get(c->dc, s->dir) : NULL;
+	long fs_type = 0;
 	if (!c->cred) {
 		bool rdonly;
 		if (known) {
 			rdonly = known->rdonly;
+			fs_type = known->fs_type;
 		} else {
-			struct statvfs sv;
-			if (fstatvfs(s->dirfd, &sv) < 0) {
+			struct statfs sf;
+			if (fstatfs(s->dirfd, &sf) < 0 || !(sf.f_flags & ST_VALID)) {
 				c->answer = HP_UNKNOWN;
-				hp_err_set(&c->unknown, "'%s': statvfs: %s", s->name, strerror(errno));
+				hp_err_set(&c->unknown, "'%s': statfs: %s", s->name,
+				           errno ? strerror(errno) : "no mount flags");
 				return;
 			}
-			rdonly = sv.f_flag & ST_RDONLY;
+			rdonly = sf.f_flags & ST_RDONLY;
+			fs_type = (long)sf.f_type;
 			if (rdonly && c->dc)
-				hp_os_dircache_put(c->dc, s->dir, &(hp_dirfacts){true, HP_FALSE});
+				hp_os_dircache_put(c->dc, s->dir, &(hp_dirfacts){true, HP_FALSE, fs_type});
+		}
+		/* a link in /proc (fd/N, cwd, root, exe) leads where the kernel
+		 * says, not where its text reads: a walk that read it would judge
+		 * another file's way */
+		if (s->entry && s->entry->type == HP_FT_SYMLINK && fs_type == PROC_SUPER_MAGIC) {
+			c->answer = HP_UNKNOWN;
+			hp_err_set(&c->unknown, "'%s': a link in /proc, which the walk cannot follow",
+			           s->name);
+			return;
 		}
 		if (rdonly)
 			return;
@@ -115,7 +142,7 @@ static void step(ctx_t *c, const hp_step *s)
 		wx = c->cred ? hp_os_access_computed(s->dirfd, c->cred, HP_ACC_WRITE | HP_ACC_EXEC, &e)
 		             : hp_os_access_kernel(s->dirfd, HP_ACC_WRITE | HP_ACC_EXEC, &e);
 		if (c->dc)
-			hp_os_dircache_put(c->dc, s->dir, &(hp_dirfacts){false, wx});
+			hp_os_dircache_put(c->dc, s->dir, &(hp_dirfacts){false, wx, fs_type});
 	}
 	if (wx == HP_UNKNOWN) {
 		c->answer = HP_UNKNOWN;
@@ -141,6 +168,7 @@ static hp_tri walk(const hp_root *r, const char *path, ctx_t *c, hp_err *werr)
 	c->answer = HP_FALSE;
 	c->note.msg[0] = c->unknown.msg[0] = '\0';
 	c->sealed = c->owned = 0;
+	c->have_last = false;
 	int fd = -1;
 	werr->msg[0] = '\0';
 	hp_tri w = hp_os_resolve_walk_memo(r, path, HP_RES_NO_FD, visit, c, c->memo, &fd, werr);
@@ -149,14 +177,15 @@ static hp_tri walk(const hp_root *r, const char *path, ctx_t *c, hp_err *werr)
 	return w;
 }
 
-static hp_tri run(const hp_root *r, const char *path, ctx_t *c, hp_err *why)
+/* The verdict of a walk that returned w (the walk's own error in werr),
+ * walking again when it stopped at a directory the role may not search. */
+static hp_tri finish(const hp_root *r, const char *path, ctx_t *c, hp_tri w, hp_err *werr,
+                     hp_err *why)
 {
-	hp_err werr;
-	hp_tri w = walk(r, path, c, &werr);
 	if (w == HP_UNKNOWN && c->answer != HP_TRUE && !c->check_search) {
 		/* did the walk stop at a directory the role cannot search? */
 		c->check_search = 1;
-		w = walk(r, path, c, &werr);
+		w = walk(r, path, c, werr);
 	}
 	if (c->answer != HP_TRUE && c->owned && w == HP_UNKNOWN)
 		found(c, "owns", c->blocked, ", which it cannot search but can chmod, on the way");
@@ -165,7 +194,7 @@ static hp_tri run(const hp_root *r, const char *path, ctx_t *c, hp_err *why)
 		return HP_TRUE;
 	}
 	if (w == HP_UNKNOWN && !c->sealed) {
-		hp_err_set(why, "%s", werr.msg);
+		hp_err_set(why, "%s", werr->msg);
 		return HP_UNKNOWN;
 	}
 	if (c->answer == HP_UNKNOWN) {
@@ -173,6 +202,13 @@ static hp_tri run(const hp_root *r, const char *path, ctx_t *c, hp_err *why)
 		return HP_UNKNOWN;
 	}
 	return HP_FALSE;
+}
+
+static hp_tri run(const hp_root *r, const char *path, ctx_t *c, hp_err *why)
+{
+	hp_err werr;
+	hp_tri w = walk(r, path, c, &werr);
+	return finish(r, path, c, w, &werr, why);
 }
 
 /* A live walk's context for the process self describes: unknown, with
@@ -205,6 +241,30 @@ hp_tri hp_os_replaceable_live_self(const hp_root *r, const char *path, const hp_
 	if (!live_ctx(&c, self, dc, memo, path, why))
 		return HP_UNKNOWN;
 	return run(r, path, &c, why);
+}
+
+hp_tri hp_os_replaceable_live_end(const hp_root *r, const char *path, const hp_self *self,
+                                  hp_dircache *dc, hp_walkmemo *memo, hp_fileinfo *end,
+                                  bool *ended, hp_err *why)
+{
+	*ended = false;
+	ctx_t c;
+	if (!live_ctx(&c, self, dc, memo, path, why))
+		return HP_UNKNOWN;
+	hp_err werr;
+	hp_tri w = walk(r, path, &c, &werr);
+	/* the walk resolved path: its last step was the file it names (a
+	 * link there is followed, and "." or ".." can only follow a
+	 * directory, which is left out) */
+	if (w == HP_TRUE && c.have_last && c.last.type != HP_FT_DIR &&
+	    c.last.type != HP_FT_SYMLINK) {
+		*end = c.last;
+		*ended = true;
+	}
+	hp_tri t = finish(r, path, &c, w, &werr, why);
+	if (t != HP_FALSE)
+		*ended = false;
+	return t;
 }
 
 hp_tri hp_os_replace_step_live(int dirfd, const hp_fileinfo *dir, const char *name,

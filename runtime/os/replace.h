@@ -12,6 +12,8 @@
  * and nothing blocks it: D or E immutable or append-only (chattr +i, +a),
  * or, live, D on a read-only mount. A component that does not exist counts
  * when the role could create it in D (write and search, or owning D).
+ * Live, a symlink in /proc on the way makes the walk unknown: the kernel
+ * follows fd/N, cwd, root and exe to what they are, not to their text.
  *
  * Answers: HP_TRUE as soon as one step is replaceable (why says which, as
  * evidence); HP_UNKNOWN when none is but some step could not be decided,
@@ -38,6 +40,17 @@ hp_tri hp_os_replaceable_live(const hp_root *r, const char *path, hp_err *why);
  * steps into directories in memo (walkmemo.h); either may be NULL. */
 hp_tri hp_os_replaceable_live_self(const hp_root *r, const char *path, const hp_self *self,
                                    hp_dircache *dc, hp_walkmemo *memo, hp_err *why);
+
+/* hp_os_replaceable_live_self, telling also what path leads to: *ended
+ * true and *end its facts when the answer is HP_FALSE and the walk ended
+ * on a file that is neither a directory nor a symlink (the last step of a
+ * walk that resolved path, which follows links as the kernel does; a link
+ * in /proc, whose text the kernel does not follow, makes the walk
+ * unknown). For a caller that would otherwise resolve path again to look
+ * at that file. */
+hp_tri hp_os_replaceable_live_end(const hp_root *r, const char *path, const hp_self *self,
+                                  hp_dircache *dc, hp_walkmemo *memo, hp_fileinfo *end,
+                                  bool *ended, hp_err *why);
 
 /* One step, "name in dir" (dirfd open on dir; entry NULL when the name is
  * missing), judged live for the process self describes exactly as a walk

@@ -743,14 +743,14 @@ static int sibling_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long m
 
 /* link_changeable for any symlink the listing holds, live, from what the
  * listing already has: its facts efi, and its text t (read once, never
- * again by a walk). The target written, by the kernel's resolution as the
- * role (link_changeable's first question; its owner and mode ruling write
- * out when it is on the listing's mount, hp_os_access_ruled_out); else
- * the walk of dir/name, in the three parts it is made of: the directory's
- * own way (way_of), "name in dir"
+ * again by a walk). First the walk of dir/name, in the three parts it is
+ * made of: the directory's own way (way_of), "name in dir"
  * (hp_os_replace_step_live), and the walk of t from where the link is
  * (t itself when it is absolute, else dir/t: the walker takes "..", as
- * the kernel does, from the directory it reached). */
+ * the kernel does, from the directory it reached). Then the file it ends
+ * on written: ruled out by its owner and mode when the walk ended on a
+ * file of the listing's mount (hp_os_access_ruled_out), else asked of the
+ * kernel on its resolution as the role (link_changeable's way). */
 static hp_tri listed_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long magic,
                           const char *dir, const char *name, const hp_fileinfo *efi,
                           const char *t, dir_way *way, hp_err *why)
@@ -760,29 +760,11 @@ static hp_tri listed_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long
 		return link_changeable(s, dir, name, why);
 	hp_err e;
 	e.msg[0] = '\0';
-	char *path = hp_xasprintf("%s%s%s", dir, sep, name);
-	int tfd = -1;
-	hp_tri c = resolve_as_role(s, path, HP_RES_DENIED_FALSE, &tfd, &e);
-	if (c == HP_TRUE) {
-		hp_fileinfo tfi;
-		if (hp_os_fd_info(tfd, &tfi, &e) != HP_TRUE)
-			c = HP_UNKNOWN;
-		else if (!tfi.has_mnt_id || tfi.mnt_id != di->mnt_id ||
-		         hp_os_access_ruled_out(&tfi, magic, self_of(s), HP_ACC_WRITE) != HP_FALSE)
-			c = access_for(s, tfd, &tfi, HP_ACC_WRITE, &e);
-		else
-			c = HP_FALSE;
-	}
-	if (tfd >= 0)
-		close(tfd);
-	/* the way's three parts: true as soon as one is, else unknown with
-	 * the first unknown part's why */
-	if (c != HP_TRUE) {
-		hp_tri a = way_of(s, dir, way);
-		if (a == HP_UNKNOWN && c != HP_UNKNOWN)
-			e = way->why;
-		c = hp_tri_or(c, a);
-	}
+	/* true as soon as one part is, else unknown with the first unknown
+	 * part's why */
+	hp_tri c = way_of(s, dir, way);
+	if (c == HP_UNKNOWN)
+		e = way->why;
 	if (c != HP_TRUE) {
 		hp_err pe;
 		hp_tri a = hp_os_replace_step_live(dfd, di, name, efi, self_of(s), dirs_of(s), &pe);
@@ -790,14 +772,33 @@ static hp_tri listed_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long
 			e = pe;
 		c = hp_tri_or(c, a);
 	}
+	hp_fileinfo end;
+	bool ended = false;
 	if (c != HP_TRUE) {
 		char *tp = t[0] == '/' ? hp_xstrdup(t) : hp_xasprintf("%s%s%s", dir, sep, t);
 		hp_err pe;
-		hp_tri a = replaceable_for(s, tp, &pe);
+		hp_tri a = hp_os_replaceable_live_end(&s->root, tp, self_of(s), dirs_of(s),
+		                                      walks_of(s), &end, &ended, &pe);
 		if (a == HP_UNKNOWN && c != HP_UNKNOWN)
 			e = pe;
 		c = hp_tri_or(c, a);
 		free(tp);
+	}
+	char *path = hp_xasprintf("%s%s%s", dir, sep, name);
+	if (c != HP_TRUE && !(ended && end.has_mnt_id && end.mnt_id == di->mnt_id &&
+	                      hp_os_access_ruled_out(&end, magic, self_of(s), HP_ACC_WRITE) ==
+	                          HP_FALSE)) {
+		hp_err pe;
+		pe.msg[0] = '\0';
+		int tfd = -1;
+		hp_tri a = resolve_as_role(s, path, HP_RES_DENIED_FALSE, &tfd, &pe);
+		if (a == HP_TRUE)
+			a = access_for(s, tfd, NULL, HP_ACC_WRITE, &pe);
+		if (tfd >= 0)
+			close(tfd);
+		if (a == HP_UNKNOWN && c != HP_UNKNOWN)
+			e = pe;
+		c = hp_tri_or(c, a);
 	}
 	if (c == HP_UNKNOWN)
 		hp_err_set(why, "%s: %s", path, e.msg);

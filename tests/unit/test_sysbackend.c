@@ -710,7 +710,7 @@ static void test_writable_entries(void **state)
  * by a second path (a symlink to it) listed once with the same answer. */
 typedef struct {
 	const char *dir;
-	char got[4][512];
+	char got[5][512];
 } live_entries;
 
 static int entries_as_agent(void *arg)
@@ -729,8 +729,8 @@ static int entries_as_agent(void *arg)
 	hp_probe_sys_set_role(s, &ctx);
 	hp_pool pool;
 	hp_pool_init(&pool, 1 << 20);
-	const char *rel[] = {"opt/bin", "alias", "opt/bin", "opt/pub"};
-	for (int i = 0; i < 4; i++) {
+	const char *rel[] = {"opt/bin", "alias", "opt/bin", "opt/pub", "opt/procl"};
+	for (int i = 0; i < 5; i++) {
 		char *p = fx_path(c->dir, rel[i]);
 		hp_value a = hp_v_str(p, (uint32_t)strlen(p));
 		hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT,
@@ -801,6 +801,13 @@ static void test_writable_entries_live(void **state)
 	fx_link(d, "opt/bin/up-via", "../wl/tool");   /* through a link to a writable one */
 	fx_link(d, "opt/bin/up-many", "./../ro/../w/./tool");
 	fx_link(d, "opt/ro/hop", "../w/tool");
+	fx_dir(d, "opt/pub/rsub", 0755, 0, 0);
+	fx_link(d, "opt/bin/up-dotdot", "../pub/rsub/.."); /* ends on pub, after rsub */
+	fx_file(d, "opt/ro/wide", "#!", 0666, 0, 0);
+	fx_file(d, "opt/ro/acl", "#!", 0644, 0, 0);
+	acl_user_rw(d, "opt/ro/acl", FX_AGENT);
+	fx_link(d, "opt/bin/up-wide", "../ro/wide"); /* the file it ends on, by its mode */
+	fx_link(d, "opt/bin/up-acl", "../ro/acl");   /* by its ACL */
 	fx_link(d, "opt/bin/up-chain", "../ro/hop");  /* a link again where it ends */
 	fx_link(d, "opt/pub/far-root", "../bin/ls");  /* root's, sticky keeps it */
 	fx_link(d, "opt/pub/far-mine", "../bin/ls");  /* the agent's own, in a sticky one */
@@ -808,6 +815,12 @@ static void test_writable_entries_live(void **state)
 	assert_int_equal(lchown(fm, FX_AGENT, FX_AGENT), 0);
 	free(fm);
 	fx_link(d, "alias", bin);
+	/* a link through /proc/self/root leads where the kernel says, not
+	 * where its text reads: never a "no" */
+	fx_dir(d, "opt/procl", 0755, 0, 0);
+	char *via = hp_xasprintf("/proc/self/root%s", rootf);
+	fx_link(d, "opt/procl/via-proc", via);
+	free(via);
 	free(home_tool);
 	free(rootf);
 	free(later);
@@ -818,13 +831,15 @@ static void test_writable_entries_live(void **state)
 	c->dir = d;
 	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, entries_as_agent, c), 0);
 	const char *want = "{ \"acl\", \"mine\", \"sib-mine\", \"sib-sub\", \"sib-wide\", \"sub\", "
-	                   "\"to-home\", \"to-missing-home\", \"up-chain\", \"up-deep\", \"up-many\", "
-	                   "\"up-via\", \"up-w\", \"wide\" }";
+	                   "\"to-home\", \"to-missing-home\", \"up-acl\", \"up-chain\", \"up-deep\", "
+	                   "\"up-dotdot\", \"up-many\", \"up-via\", \"up-w\", \"up-wide\", \"wide\" }";
 	assert_string_equal(c->got[0], want);
 	assert_string_equal(c->got[1], want);
 	assert_string_equal(c->got[2], want);
 	assert_string_equal(c->got[3],
 	                    "{ \"af\", \"far-mine\", \"l-af\", \"l-gone\", \"l-mine\" }");
+	assert_true(strncmp(c->got[4], "unknown", 7) == 0);
+	assert_non_null(strstr(c->got[4], "via-proc"));
 	munmap(c, sizeof *c);
 }
 
