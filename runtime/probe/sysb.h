@@ -104,7 +104,8 @@ hp_value hp_probe_sysb_str(hp_pool *pool, hp_probe_id p, const char *s, size_t l
  * every probe of that part and no other:
  *
  *   ETC   hp_probe_sysb_etc   sysb_etc.c    users, groups, passwords, sudoers
- *   PATH  hp_probe_sysb_path  sysb_path.c   paths and access
+ *   PATH  hp_probe_sysb_path  sysb_path.c   paths and access (writable_entries
+ *                                     in sysb_entries.c)
  *   PROC  hp_probe_sysb_proc  sysb_proc.c   capabilities, canaries, processes,
  *                                     mounts, sudo (live only)
  *   ENV   hp_probe_sysb_env   sysbackend.c  the check's own environment
@@ -144,6 +145,25 @@ hp_sysb_worker hp_probe_sysb_etc, hp_probe_sysb_path, hp_probe_sysb_proc, hp_pro
 
 void hp_probe_sysb_proc_reset(hp_sysbackend *s);
 void hp_probe_sysb_path_reset(hp_sysbackend *s);
+
+/* sysb_path.c, for sysb_entries.c: the role's view and what its process
+ * remembers (docs/runtime.md, "What a role's process remembers"). */
+/* path resolved as the role sees it: by the kernel when this process has
+ * the role's identity, else by a walk checking search on the way */
+hp_tri hp_probe_sysb_resolve_as_role(hp_sysbackend *s, const char *path, unsigned flags, int *fd,
+                                     hp_err *why);
+/* whether the role may open fd for mode (fi: fd's facts, or NULL) */
+hp_tri hp_probe_sysb_access_for(hp_sysbackend *s, int fd, const hp_fileinfo *fi, int mode,
+                                hp_err *why);
+/* whether the role could replace path through a directory on its way */
+hp_tri hp_probe_sysb_replaceable_for(hp_sysbackend *s, const char *path, hp_err *why);
+const hp_self *hp_probe_sysb_self(hp_sysbackend *s);
+hp_dircache *hp_probe_sysb_dirs(hp_sysbackend *s);
+hp_walkmemo *hp_probe_sysb_walks(hp_sysbackend *s);
+
+/* sysb_entries.c: the writable_entries probe. */
+hp_value hp_probe_sysb_writable_entries(hp_sysbackend *s, hp_probe_id p, const char *dir,
+                                        hp_pool *pool);
 
 /* sysb_helper.c: asks the root helper a probe of ASKS HELPER. */
 hp_value hp_probe_sysb_helper_ask(hp_sysbackend *s, hp_probe_id p, const hp_value *arg, hp_pool *pool);

@@ -1,18 +1,16 @@
 /* sysb_path.c: the path probes of the live/rootfs backend: a path's
  * existence, type, owner, mode and links, whether the role can read, write,
  * execute or replace it, the setuid-root executables in a directory, and
- * the names in a directory the role could change.
+ * the role's view and memory that sysb_entries.c (the names in a
+ * directory the role could change) shares.
  * Which answer rootfs gives when it can both ask the kernel and compute is
  * documented in docs/runtime.md ("Access offline"). */
 #include "probe/sysb.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -57,7 +55,7 @@ static void check_search(void *vctx, const hp_step *st)
  * role's identity, else by a walk that checks, from owners, modes and ACLs,
  * that the role can search every directory on the way. A directory that
  * refuses search is HP_FALSE with HP_RES_DENIED_FALSE, else unknown. */
-static hp_tri resolve_as_role(hp_sysbackend *s, const char *path, unsigned flags, int *fd,
+hp_tri hp_probe_sysb_resolve_as_role(hp_sysbackend *s, const char *path, unsigned flags, int *fd,
                               hp_err *why)
 {
 	if (s->role.as_role)
@@ -124,7 +122,7 @@ static hp_tri offline_answer(hp_sysbackend *s, hp_tri computed, const hp_err *cw
 
 /* --- the role process's memory (sysb.h) ------------------------------------------ */
 
-static const hp_self *self_of(hp_sysbackend *s)
+const hp_self *hp_probe_sysb_self(hp_sysbackend *s)
 {
 	if (!s->self_read) {
 		hp_os_self_read(&s->self);
@@ -133,14 +131,14 @@ static const hp_self *self_of(hp_sysbackend *s)
 	return &s->self;
 }
 
-static hp_dircache *dirs_of(hp_sysbackend *s)
+hp_dircache *hp_probe_sysb_dirs(hp_sysbackend *s)
 {
 	if (!s->dirs)
 		s->dirs = hp_os_dircache_new();
 	return s->dirs;
 }
 
-static hp_walkmemo *walks_of(hp_sysbackend *s)
+hp_walkmemo *hp_probe_sysb_walks(hp_sysbackend *s)
 {
 	if (!s->walks)
 		s->walks = hp_os_walkmemo_new();
@@ -165,10 +163,11 @@ void hp_probe_sysb_path_reset(hp_sysbackend *s)
 }
 
 /* fi: fd's facts when the caller has them, else NULL */
-static hp_tri access_for(hp_sysbackend *s, int fd, const hp_fileinfo *fi, int mode, hp_err *why)
+hp_tri hp_probe_sysb_access_for(hp_sysbackend *s, int fd, const hp_fileinfo *fi, int mode,
+                                hp_err *why)
 {
 	if (s->kind == HP_SYS_LIVE)
-		return hp_os_access_live_self(fd, fi, self_of(s), mode, why);
+		return hp_os_access_live_self(fd, fi, hp_probe_sysb_self(s), mode, why);
 	hp_err ce, ke;
 	ce.msg[0] = ke.msg[0] = '\0';
 	hp_tri c = hp_os_access_computed(fd, &s->role.cred, mode, &ce);
@@ -177,22 +176,24 @@ static hp_tri access_for(hp_sysbackend *s, int fd, const hp_fileinfo *fi, int mo
 		fi = &own;
 	bool isdir = fi && fi->type == HP_FT_DIR;
 	bool asked = kernel_means(s, mode, isdir);
-	hp_tri k = asked ? hp_os_access_live_self(fd, fi, self_of(s), mode, &ke) : HP_UNKNOWN;
+	hp_tri k = asked ? hp_os_access_live_self(fd, fi, hp_probe_sysb_self(s), mode, &ke) : HP_UNKNOWN;
 	return offline_answer(s, c, &ce, k, &ke, asked, NULL, why);
 }
 
-static hp_tri replaceable_for(hp_sysbackend *s, const char *path, hp_err *why)
+hp_tri hp_probe_sysb_replaceable_for(hp_sysbackend *s, const char *path, hp_err *why)
 {
 	if (s->kind == HP_SYS_LIVE)
-		return hp_os_replaceable_live_self(&s->root, path, self_of(s), dirs_of(s),
-		                                   walks_of(s), why);
+		return hp_os_replaceable_live_self(&s->root, path, hp_probe_sysb_self(s),
+		                                   hp_probe_sysb_dirs(s), hp_probe_sysb_walks(s),
+		                                   why);
 	hp_err ce, ke;
 	ce.msg[0] = ke.msg[0] = '\0';
 	hp_tri c = hp_os_replaceable_computed(&s->root, path, &s->role.cred, &ce);
 	bool asked = kernel_means(s, HP_ACC_WRITE | HP_ACC_EXEC, true);
-	hp_tri k = asked ? hp_os_replaceable_live_self(&s->root, path, self_of(s), dirs_of(s),
-	                                               walks_of(s), &ke)
-	                 : HP_UNKNOWN;
+	hp_tri k =
+	    asked ? hp_os_replaceable_live_self(&s->root, path, hp_probe_sysb_self(s),
+	                                        hp_probe_sysb_dirs(s), hp_probe_sysb_walks(s), &ke)
+	          : HP_UNKNOWN;
 	hp_tri t = offline_answer(s, c, &ce, k, &ke, asked, path, why);
 	if (t == HP_TRUE)
 		hp_err_set(why, "%s", ce.msg);
@@ -424,14 +425,14 @@ static hp_tri tree_access(tree_ctx *c, int fd, hp_err *why)
 {
 	if (c->cred)
 		return hp_os_access_computed(fd, c->cred, HP_ACC_WRITE, why);
-	return access_for(c->s, fd, NULL, HP_ACC_WRITE, why);
+	return hp_probe_sysb_access_for(c->s, fd, NULL, HP_ACC_WRITE, why);
 }
 
 static hp_tri tree_replaceable(tree_ctx *c, const char *path, hp_err *why)
 {
 	if (c->cred)
 		return hp_os_replaceable_computed(&c->s->root, path, c->cred, why);
-	return replaceable_for(c->s, path, why);
+	return hp_probe_sysb_replaceable_for(c->s, path, why);
 }
 
 /* Whether path, lexically, is top or below it. */
@@ -594,7 +595,7 @@ static hp_value writable_ancestor(hp_sysbackend *s, hp_probe_id p, const char *p
 {
 	hp_err e;
 	e.msg[0] = '\0';
-	hp_tri t = replaceable_for(s, path, &e);
+	hp_tri t = hp_probe_sysb_replaceable_for(s, path, &e);
 	if (t == HP_UNKNOWN)
 		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 	return hp_v_bool(t == HP_TRUE);
@@ -611,7 +612,7 @@ static hp_value role_path(hp_sysbackend *s, hp_probe_id p, const char *path, int
 	/* A role that a directory on the way refuses search cannot read, write
 	 * or run the path by its name: the kernel has answered. Whether the
 	 * path exists is then not known to the role. */
-	hp_tri t = resolve_as_role(s, path, mode == 0 ? 0 : HP_RES_DENIED_FALSE, &fd, &e);
+	hp_tri t = hp_probe_sysb_resolve_as_role(s, path, mode == 0 ? 0 : HP_RES_DENIED_FALSE, &fd, &e);
 	if (mode == 0 || t != HP_TRUE) {
 		if (fd >= 0)
 			close(fd);
@@ -621,388 +622,11 @@ static hp_value role_path(hp_sysbackend *s, hp_probe_id p, const char *path, int
 			return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 		return hp_v_bool(t == HP_TRUE);
 	}
-	t = access_for(s, fd, NULL, mode, &e);
+	t = hp_probe_sysb_access_for(s, fd, NULL, mode, &e);
 	close(fd);
 	if (t == HP_UNKNOWN)
 		return hp_probe_sysb_unknown(pool, p, "%s: %s", path, e.msg);
 	return hp_v_bool(t == HP_TRUE);
-}
-
-/* --- writable_entries ---------------------------------------------------------- */
-
-enum { ENTRIES_MAX = 65536 };
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Whether the role could change what the symlink dir/name leads to: the
- * file it ends on written, or replaced through any directory on the
- * target's way, or created when it is missing. */
-static hp_tri link_changeable(hp_sysbackend *s, const char *dir, const char *name, hp_err *why)
-{
-	hp_err e;
-	e.msg[0] = '\0';
-	char *path = hp_xasprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name);
-	int tfd = -1;
-	hp_tri t = resolve_as_role(s, path, HP_RES_DENIED_FALSE, &tfd, &e);
-	if (t == HP_TRUE) {
-		t = access_for(s, tfd, NULL, HP_ACC_WRITE, &e);
-		close(tfd);
-	} else if (tfd >= 0) {
-		close(tfd);
-	}
-	/* dangling or out of the role's reach: whether it could be made to
-	 * lead somewhere is the walk's answer */
-	if (t == HP_FALSE)
-		t = replaceable_for(s, path, &e);
-	if (t == HP_UNKNOWN)
-		hp_err_set(why, "%s: %s", path, e.msg);
-	free(path);
-	return t;
-}
-
-/* A listing's directory's own way, asked once per listing by the first
- * link that needs it (replaceable_for(dir)). */
-typedef struct {
-	bool asked;
-	hp_tri answer;
-	hp_err why;
-} dir_way;
-
-static hp_tri way_of(hp_sysbackend *s, const char *dir, dir_way *w)
-{
-	if (!w->asked) {
-		w->why.msg[0] = '\0';
-		w->answer = replaceable_for(s, dir, &w->why);
-		w->asked = true;
-	}
-	return w->answer;
-}
-
-/* link_changeable for a symlink whose target is a name in its own
- * directory (libfoo.so.1 -> libfoo.so.1.2.3, gcc -> gcc-12), without
- * walking to it again: the steps of that walk are the directory's own way
- * (way_of),
- * "name in dir"
- * and "target in dir", each judged as the walk judges it
- * (hp_os_replace_step_live), and the target written as access_for asks it.
- * t is the link's text, as the listing read it.
- * Returns -1 when this does not apply or cannot decide (another mount, a
- * target that is itself a link or a directory, any unknown): the caller
- * judges it as any link the listing holds (listed_link). */
-static int sibling_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long magic,
-                        const char *dir, const char *name, const hp_fileinfo *efi,
-                        const char *t, dir_way *way, hp_tri *out)
-{
-	if (strchr(t, '/') || strlen(t) >= 256 || strcmp(t, ".") == 0 || strcmp(t, "..") == 0)
-		return -1;
-	hp_fileinfo tfi;
-	bool missing = false;
-	if (hp_os_entry_info(dfd, t, &tfi) < 0) {
-		if (errno != ENOENT)
-			return -1;
-		missing = true;
-	} else if (tfi.type == HP_FT_SYMLINK || tfi.type == HP_FT_DIR || !tfi.has_mnt_id ||
-	           tfi.mnt_id != di->mnt_id) {
-		return -1;
-	}
-	hp_err e;
-	e.msg[0] = '\0';
-	if (!missing && hp_os_access_ruled_out(&tfi, magic, self_of(s), HP_ACC_WRITE) != HP_FALSE) {
-		int fd = openat(dfd, t, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
-			return -1;
-		hp_fileinfo now;
-		hp_tri w = hp_os_fd_info(fd, &now, &e) == HP_TRUE && now.dev == tfi.dev &&
-		                   now.ino == tfi.ino
-		               ? access_for(s, fd, &now, HP_ACC_WRITE, &e)
-		               : HP_UNKNOWN;
-		close(fd);
-		if (w == HP_UNKNOWN)
-			return -1;
-		if (w == HP_TRUE) {
-			*out = HP_TRUE;
-			return 0;
-		}
-	}
-	hp_tri a = way_of(s, dir, way);
-	if (a == HP_UNKNOWN)
-		return -1;
-	if (a != HP_TRUE)
-		a = hp_os_replace_step_live(dfd, di, name, efi, self_of(s), dirs_of(s), &e);
-	if (a == HP_FALSE)
-		a = hp_os_replace_step_live(dfd, di, t, missing ? NULL : &tfi, self_of(s),
-		                            dirs_of(s), &e);
-	if (a == HP_UNKNOWN)
-		return -1;
-	*out = a;
-	return 0;
-}
-
-/* link_changeable for any symlink the listing holds, live, from what the
- * listing already has: its facts efi, and its text t (read once, never
- * again by a walk). First the walk of dir/name, in the three parts it is
- * made of: the directory's own way (way_of), "name in dir"
- * (hp_os_replace_step_live), and the walk of t from where the link is
- * (t itself when it is absolute, else dir/t: the walker takes "..", as
- * the kernel does, from the directory it reached). Then the file it ends
- * on written: ruled out by its owner and mode when the walk ended on a
- * file of the listing's mount (hp_os_access_ruled_out), else asked of the
- * kernel on its resolution as the role (link_changeable's way). */
-static hp_tri listed_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long magic,
-                          const char *dir, const char *name, const hp_fileinfo *efi,
-                          const char *t, dir_way *way, hp_err *why)
-{
-	const char *sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
-	if (strlen(dir) + strlen(t) + 1 > HP_PATH_MAX)
-		return link_changeable(s, dir, name, why);
-	hp_err e;
-	e.msg[0] = '\0';
-	/* true as soon as one part is, else unknown with the first unknown
-	 * part's why */
-	hp_tri c = way_of(s, dir, way);
-	if (c == HP_UNKNOWN)
-		e = way->why;
-	if (c != HP_TRUE) {
-		hp_err pe;
-		hp_tri a = hp_os_replace_step_live(dfd, di, name, efi, self_of(s), dirs_of(s), &pe);
-		if (a == HP_UNKNOWN && c != HP_UNKNOWN)
-			e = pe;
-		c = hp_tri_or(c, a);
-	}
-	hp_fileinfo end;
-	bool ended = false;
-	if (c != HP_TRUE) {
-		char *tp = t[0] == '/' ? hp_xstrdup(t) : hp_xasprintf("%s%s%s", dir, sep, t);
-		hp_err pe;
-		hp_tri a = hp_os_replaceable_live_end(&s->root, tp, self_of(s), dirs_of(s),
-		                                      walks_of(s), &end, &ended, &pe);
-		if (a == HP_UNKNOWN && c != HP_UNKNOWN)
-			e = pe;
-		c = hp_tri_or(c, a);
-		free(tp);
-	}
-	char *path = hp_xasprintf("%s%s%s", dir, sep, name);
-	if (c != HP_TRUE && !(ended && end.has_mnt_id && end.mnt_id == di->mnt_id &&
-	                      hp_os_access_ruled_out(&end, magic, self_of(s), HP_ACC_WRITE) ==
-	                          HP_FALSE)) {
-		hp_err pe;
-		pe.msg[0] = '\0';
-		int tfd = -1;
-		hp_tri a = resolve_as_role(s, path, HP_RES_DENIED_FALSE, &tfd, &pe);
-		if (a == HP_TRUE)
-			a = access_for(s, tfd, NULL, HP_ACC_WRITE, &pe);
-		if (tfd >= 0)
-			close(tfd);
-		if (a == HP_UNKNOWN && c != HP_UNKNOWN)
-			e = pe;
-		c = hp_tri_or(c, a);
-	}
-	if (c == HP_UNKNOWN)
-		hp_err_set(why, "%s: %s", path, e.msg);
-	free(path);
-	return c;
-}
-
-/* Whether the role could change what dir/name runs or loads: the file it
- * can write, or owns (the owner rule is access.h's); a symlink, the file it
- * leads to (link_changeable). The entry itself is replaced only through
- * dir, which is writable()'s and writable_ancestor()'s question. */
-static hp_tri entry_changeable(hp_sysbackend *s, int dfd, const char *dir, const char *name,
-                               hp_err *why)
-{
-	int efd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (efd < 0) {
-		if (errno == ENOENT)
-			return HP_FALSE; /* removed meanwhile: leads nowhere */
-		hp_err_set(why, "%s/%s: %s", dir, name, strerror(errno));
-		return HP_UNKNOWN;
-	}
-	hp_fileinfo fi;
-	hp_err e;
-	e.msg[0] = '\0';
-	if (hp_os_fd_info(efd, &fi, &e) != HP_TRUE) {
-		close(efd);
-		hp_err_set(why, "%s/%s: %s", dir, name, e.msg);
-		return HP_UNKNOWN;
-	}
-	if (fi.type != HP_FT_SYMLINK) {
-		hp_tri t = access_for(s, efd, &fi, HP_ACC_WRITE, &e);
-		close(efd);
-		if (t == HP_UNKNOWN)
-			hp_err_set(why, "%s/%s: %s", dir, name, e.msg);
-		return t;
-	}
-	close(efd);
-	return link_changeable(s, dir, name, why);
-}
-
-/* The list value of names (sorted) in the pool. */
-static hp_value names_value(char **names, size_t n, hp_pool *pool)
-{
-	hp_str *items = n ? hp_pool_alloc(pool, n * sizeof *items) : NULL;
-	if (n && !items)
-		return hp_v_unknown(HP_T_LIST, "memory limit");
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(names[i]);
-		char *c = hp_pool_strndup(pool, names[i], len);
-		if (!c)
-			return hp_v_unknown(HP_T_LIST, "memory limit");
-		items[i] = (hp_str){c, (uint32_t)len};
-	}
-	return hp_v_list(items, (uint32_t)n);
-}
-
-/* writable_entries' answer already found for the directory fi describes
- * (the same directory and mount, sysb.h), or NULL */
-static const struct hp_sysb_entries *entries_known(const hp_sysbackend *s, const hp_fileinfo *fi)
-{
-	if (!fi->has_mnt_id)
-		return NULL;
-	for (size_t i = 0; i < s->nentries; i++) {
-		const hp_fileinfo *d = &s->entries[i].dir;
-		if (d->dev == fi->dev && d->ino == fi->ino && d->mnt_id == fi->mnt_id)
-			return &s->entries[i];
-	}
-	return NULL;
-}
-
-/* The names in dir whose file the role could change (entry_changeable),
- * sorted. A directory that does not exist, that the role cannot reach or
- * cannot search, holds nothing it could change through it: the empty
- * list. One it can search but not list is unknown (it could write a name it knows), as is a
- * directory past ENTRIES_MAX entries or any entry not decided. A decided
- * answer is kept for the role's process (a directory reached again by
- * another path is not listed again). */
-static hp_value writable_entries(hp_sysbackend *s, hp_probe_id p, const char *dir, hp_pool *pool)
-{
-	hp_err e;
-	e.msg[0] = '\0';
-	int pfd = -1;
-	hp_tri t = resolve_as_role(s, dir, HP_RES_DENIED_FALSE, &pfd, &e);
-	if (t != HP_TRUE) {
-		if (pfd >= 0)
-			close(pfd);
-		if (t == HP_UNKNOWN)
-			return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
-		return hp_v_list(NULL, 0);
-	}
-	hp_fileinfo fi;
-	if (hp_os_fd_info(pfd, &fi, &e) != HP_TRUE) {
-		close(pfd);
-		return hp_probe_sysb_unknown(pool, p, "%s: %s", dir, e.msg);
-	}
-	if (fi.type != HP_FT_DIR) {
-		close(pfd);
-		return hp_probe_sysb_unknown(pool, p, "%s: not a directory (%s)", dir,
-		                             hp_os_ftype_name(fi.type));
-	}
-	const struct hp_sysb_entries *known = entries_known(s, &fi);
-	if (known) {
-		close(pfd);
-		return names_value(known->names, known->n, pool);
-	}
-	/* a directory the role cannot search keeps every name in it out of
-	 * its reach (one it owns it can chmod: writable()'s answer) */
-	t = access_for(s, pfd, &fi, HP_ACC_EXEC, &e);
-	if (t != HP_TRUE) {
-		close(pfd);
-		if (t == HP_UNKNOWN)
-			return hp_probe_sysb_unknown(pool, p, "%s: %s", dir, e.msg);
-		return hp_v_list(NULL, 0);
-	}
-	int dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
-	int err = errno;
-	close(pfd);
-	if (dfd < 0)
-		return hp_probe_sysb_unknown(pool, p, "%s: listing it: %s", dir, strerror(err));
-	DIR *d = fdopendir(dfd);
-	if (!d) {
-		err = errno;
-		close(dfd);
-		return hp_probe_sysb_unknown(pool, p, "%s: listing it: %s", dir, strerror(err));
-	}
-	/* live, the kernel is asked of each entry only when its owner and mode
-	 * leave it possible (hp_os_access_ruled_out): one statx for most */
-	long magic = 0;
-	struct statfs sf;
-	if (s->kind == HP_SYS_LIVE && fi.has_mnt_id && fstatfs(dfd, &sf) == 0)
-		magic = (long)sf.f_type;
-	char **found = NULL;
-	size_t nfound = 0, cap = 0, seen = 0;
-	dir_way way = {.asked = false}; /* the links' */
-	char *text = magic ? hp_xmalloc(HP_PATH_MAX + 1) : NULL; /* a link's */
-	t = HP_FALSE;
-	for (;;) {
-		errno = 0;
-		struct dirent *de = readdir(d);
-		if (!de) {
-			if (errno) {
-				hp_err_set(&e, "%s: reading the directory: %s", dir, strerror(errno));
-				t = HP_UNKNOWN;
-			}
-			break;
-		}
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (++seen > ENTRIES_MAX) {
-			hp_err_set(&e, "%s: more than %d entries", dir, ENTRIES_MAX);
-			t = HP_UNKNOWN;
-			break;
-		}
-		hp_tri c = HP_UNKNOWN;
-		hp_fileinfo efi;
-		bool link = false;
-		if (magic && hp_os_entry_info(dirfd(d), de->d_name, &efi) == 0 && efi.has_mnt_id &&
-		    efi.mnt_id == fi.mnt_id) {
-			link = efi.type == HP_FT_SYMLINK;
-			if (!link)
-				c = hp_os_access_ruled_out(&efi, magic, self_of(s), HP_ACC_WRITE);
-		}
-		ssize_t tn = link ? readlinkat(dirfd(d), de->d_name, text, HP_PATH_MAX + 1) : -1;
-		if (link && (tn <= 0 || tn > HP_PATH_MAX || memchr(text, '\0', (size_t)tn)))
-			c = link_changeable(s, dir, de->d_name, &e);
-		else if (link && (text[tn] = '\0',
-		                  sibling_link(s, dirfd(d), &fi, magic, dir, de->d_name, &efi, text,
-		                               &way, &c) < 0))
-			c = listed_link(s, dirfd(d), &fi, magic, dir, de->d_name, &efi, text, &way, &e);
-		else if (c == HP_UNKNOWN)
-			c = entry_changeable(s, dirfd(d), dir, de->d_name, &e);
-		if (c == HP_UNKNOWN) {
-			t = HP_UNKNOWN;
-			break;
-		}
-		if (c == HP_TRUE) {
-			found = hp_xgrow(found, &cap, nfound + 1, sizeof *found);
-			found[nfound++] = hp_xstrdup(de->d_name);
-		}
-	}
-	closedir(d);
-	free(text);
-	hp_value v;
-	bool keep = false;
-	if (t == HP_UNKNOWN) {
-		v = hp_probe_sysb_unknown(pool, p, "%s", e.msg);
-	} else if (nfound > HP_VALUE_MAX_LIST) {
-		v = hp_probe_sysb_unknown(pool, p, "%s: %zu entries the role could change, more "
-		                                   "than a list holds", dir, nfound);
-	} else {
-		if (nfound) /* qsort takes no null array, even of nothing */
-			qsort(found, nfound, sizeof *found, cmp_str);
-		v = names_value(found, nfound, pool);
-		keep = fi.has_mnt_id;
-	}
-	if (keep) {
-		s->entries = hp_xgrow(s->entries, &s->cap_entries, s->nentries + 1, sizeof *s->entries);
-		s->entries[s->nentries++] = (struct hp_sysb_entries){fi, found, nfound};
-		return v;
-	}
-	for (size_t i = 0; i < nfound; i++)
-		free(found[i]);
-	free(found);
-	return v;
 }
 
 /* The PATH worker (sysb.h). */
@@ -1043,7 +667,7 @@ hp_value hp_probe_sysb_path(hp_sysbackend *s, hp_probe_id p, const hp_value *arg
 	case HP_PROBE_EXECUTABLE:
 		return role_path(s, p, path, HP_ACC_EXEC, pool);
 	case HP_PROBE_WRITABLE_ENTRIES:
-		return writable_entries(s, p, path, pool);
+		return hp_probe_sysb_writable_entries(s, p, path, pool);
 #define HP_PROBE(id, name, result, argt, scope, needs, part, asks, doc)                       \
 	HP_PROBE_CASE_UNLESS(part, PATH, id)
 #include "model/probes.def"
