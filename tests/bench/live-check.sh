@@ -24,7 +24,10 @@
 # and it prints each one's median wall time with its spread (10th to 90th
 # percentile, min, max) and median CPU time, then both ratios: how many
 # times faster the check is than the script, and the check against the
-# floor, the larger of sudo alone and the walk. Needs root. Run from the
+# floor, the larger of sudo alone and the walk; and the bound no check can
+# beat on this machine: the CPU time of the two sudo runs a check makes and
+# of the walk, spread over every CPU (never below the floor). Needs root.
+# Run from the
 # top of the tree after `make`:
 #   sh tests/bench/live-check.sh [N]
 set -eu
@@ -119,15 +122,20 @@ echo "$N rounds, alternating; milliseconds per run"
 	-- sudo @sudo "$SANDBOX_AGENT_UID" "$SANDBOX_AGENT_UID" \
 	-- walk @scan "${rootjob%,}" "${agentjob%,}" >"$T/fig"
 echo "load average after: $(cut -d" " -f1-3 /proc/loadavg)"
-awk "
+awk -v ncpu="$(nproc)" "
 BEGIN { printf \"%-8s %8s %8s %8s %8s %8s %8s\n\", \"\", \"median\", \"p10\", \"p90\", \"min\", \"max\", \"cpu\" }
 { printf \"%-8s %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f\n\", \$1, \$2, \$3, \$4, \$5, \$6, \$7
-  m[\$1] = \$2; if (\$8 > 0) bad = bad \" \" \$1 }
+  m[\$1] = \$2; c[\$1] = \$7; if (\$8 > 0) bad = bad \" \" \$1 }
 END {
 	floor = m[\"sudo\"] > m[\"walk\"] ? m[\"sudo\"] : m[\"walk\"]
 	printf \"floor = max(sudo, walk) = %.2f ms\n\", floor
 	printf \"check vs script: %.1fx faster (target: at least 20x)\n\", m[\"script\"] / m[\"check\"]
 	printf \"check vs floor:  %.2fx the floor (target: at most 1.5x)\n\", m[\"check\"] / floor
+	# what no check can go below here: the two sudo runs it makes and the
+	# walk its scans need, their CPU time spread over every CPU at once
+	bound = (2 * c[\"sudo\"] + c[\"walk\"]) / ncpu
+	if (bound < floor) bound = floor
+	printf \"bound = max(floor, (2 x sudo cpu + walk cpu) / %d CPUs) = %.2f ms, %.2fx the floor\n\", ncpu, bound, bound / floor
 	if (bad != \"\") { printf \"commands that failed to start:%s\n\", bad; exit 1 }
 }" "$T/fig"
 '
