@@ -26,13 +26,22 @@ bool hp_eval_run(const hp_bc *bc, hp_backend *b, const hp_param_override *ov, si
 	hp_value name = hp_v_str(HP_ENVD_SETTING, (uint32_t)strlen(HP_ENVD_SETTING));
 	ev->envd_setting =
 	    hp_globals_ask(bc, b, o.limits, &ev->globals, HP_PROBE_ENV, &name);
-	for (int r = 0; r < HP_ROLE_COUNT; r++) {
+	/* Each role's run is its own (the results are combined below, by
+	 * role), so the order is the check's to choose: root's first (live,
+	 * its child runs beside the others), then the agent's, whose child
+	 * makes the scans, the longest run, while the sudo probe's job runs
+	 * beside it, then the driver's, short, on CPUs the sudo runs have
+	 * left by then. */
+	static const hp_role order[] = {HP_ROLE_ROOT, HP_ROLE_AGENT, HP_ROLE_HANGAR};
+	_Static_assert(sizeof order / sizeof order[0] == HP_ROLE_COUNT, "every role once");
+	for (size_t i = 0; i < HP_ROLE_COUNT; i++) {
+		hp_role r = order[i];
 		if (bc->role_index[r] < 0)
-			hp_role_result_init(&ev->roles[r], (hp_role)r);
+			hp_role_result_init(&ev->roles[r], r);
 		else if (o.roles && !(o.roles & (1u << r)))
-			hp_role_result_not_run(&ev->roles[r], (hp_role)r, "not asked to run");
+			hp_role_result_not_run(&ev->roles[r], r, "not asked to run");
 		else
-			o.run_role(o.ctx, bc, &ev->globals, (hp_role)r, b, o.limits, &ev->roles[r]);
+			o.run_role(o.ctx, bc, &ev->globals, r, b, o.limits, &ev->roles[r]);
 	}
 	if (o.finish)
 		o.finish(o.ctx);

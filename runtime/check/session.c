@@ -80,6 +80,7 @@ typedef struct {
 		int pidfd, fd;
 	} sudo[HP_ROLE_COUNT];
 	role_job beside; /* a role's child running beside the next roles' (runs_beside) */
+	char *not_run[HP_ROLE_COUNT]; /* why a role did not run: the notes, in role order */
 } sess;
 
 /* --- what the program asks ------------------------------------------------------ */
@@ -416,7 +417,8 @@ static void stopped(hp_role_result *res, hp_role r, const char *reason)
 static void not_run(sess *x, hp_role r, hp_role_result *out, const char *reason)
 {
 	hp_role_result_not_run(out, r, reason);
-	hp_strv_push(&x->s->notes, reason);
+	free(x->not_run[r]);
+	x->not_run[r] = hp_xstrdup(reason);
 }
 
 /* --- sudo, asked before the role's child starts --------------------------------------- */
@@ -954,6 +956,11 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 	}
 	role_finish(&x, &x.beside); /* nothing if the evaluation finished it */
 	stop_sudo_jobs(&x);
+	for (int r = 0; r < HP_ROLE_COUNT; r++)
+		if (x.not_run[r]) {
+			hp_strv_push(&s->notes, x.not_run[r]);
+			free(x.not_run[r]);
+		}
 	for (int r = 0; r < HP_ROLE_COUNT; r++)
 		free(x.ident[r].groups);
 	if (x.sys)
