@@ -487,29 +487,29 @@ static void top_expr(gen *g, const hp_expr *e)
  * arguments of a call), asks a probe that the live check answers from a
  * job started before the role's child (ASKS JOB in probes.def). Recursion
  * as deep as the checked expression, which the checker bounds. */
+static bool is_job(int probe)
+{
+	return probe >= 0 && probe < HP_PROBE_COUNT && hp_probes[probe].asks == HP_ASKS_JOB;
+}
+
 static bool expr_asks_job(const hp_expr *e)
 {
 	for (; e; e = e->next) {
 		bool job = false;
 		switch (e->kind) {
 		case HP_EX_NAME:
-			job = e->u.name.ref == HP_REF_PROBE && e->u.name.index >= 0 &&
-			      e->u.name.index < HP_PROBE_COUNT &&
-			      hp_probes[e->u.name.index].asks == HP_ASKS_JOB;
+			job = e->u.name.ref == HP_REF_PROBE && is_job(e->u.name.index);
 			break;
 		case HP_EX_CALL:
-			job = (e->u.call.probe >= 0 && e->u.call.probe < HP_PROBE_COUNT &&
-			       hp_probes[e->u.call.probe].asks == HP_ASKS_JOB) ||
-			      expr_asks_job(e->u.call.args);
+			job = is_job(e->u.call.probe) || expr_asks_job(e->u.call.args);
 			break;
 		case HP_EX_FIELD:
 			job = expr_asks_job(e->u.field.base);
 			break;
 		case HP_EX_UNARY:
 		case HP_EX_BINARY:
-			job = (e->u.op.probe >= 0 && e->u.op.probe < HP_PROBE_COUNT &&
-			       hp_probes[e->u.op.probe].asks == HP_ASKS_JOB) ||
-			      expr_asks_job(e->u.op.a) || expr_asks_job(e->u.op.b);
+			job = is_job(e->u.op.probe) || expr_asks_job(e->u.op.a) ||
+			      expr_asks_job(e->u.op.b);
 			break;
 		case HP_EX_SET:
 			job = expr_asks_job(e->u.set.items);
