@@ -1,13 +1,14 @@
-/* ytree.c: YAML to a bounded tree with libyaml's event parser (ytree.h). */
+/* ytree.c: YAML to a bounded tree with the shared event loop
+ * (lib/yaml_events.h), its nodes and their places kept (ytree.h). */
 #include "check/ytree.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 #include "lib/readfile.h"
+#include "lib/yaml_events.h"
 
 struct hp_ytree {
 	char *name;
@@ -17,19 +18,6 @@ struct hp_ytree {
 	hp_ynode **all; /* every node, for freeing */
 	size_t nall, cap;
 };
-
-static bool mfail(const hp_ytree *t, yaml_mark_t m, hp_err *err, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static bool mfail(const hp_ytree *t, yaml_mark_t m, hp_err *err, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	hp_err_set(err, "%s:%zu:%zu: %s", t->name, m.line + 1, m.column + 1, msg);
-	return false;
-}
 
 bool hp_yfail(const hp_ytree *t, const hp_ynode *n, hp_err *err, const char *fmt, ...)
 {
@@ -42,128 +30,64 @@ bool hp_yfail(const hp_ytree *t, const hp_ynode *n, hp_err *err, const char *fmt
 	return false;
 }
 
-static hp_ynode *new_node(hp_ytree *t, hp_ykind k, yaml_mark_t m, hp_err *err)
+static hp_ynode *new_node(hp_ytree *t, hp_ykind k, const hp_ymark *m)
 {
-	if (t->nall >= HP_YTREE_MAX_NODES) {
-		mfail(t, m, err, "more than %u values in one file", HP_YTREE_MAX_NODES);
-		return NULL;
-	}
 	hp_ynode *n = hp_xcalloc(1, sizeof *n);
 	t->all = hp_xgrow(t->all, &t->cap, t->nall + 1, sizeof *t->all);
 	t->all[t->nall++] = n;
 	n->kind = k;
-	n->line = (uint32_t)m.line + 1;
-	n->col = (uint32_t)m.column + 1;
+	n->line = m->line;
+	n->col = m->col;
 	return n;
 }
 
-typedef struct {
-	hp_ynode *n;
-	hp_ynode **kids;
-	size_t nk, cap;
-} frame;
+static void *on_scalar(void *ctx, const char *s, size_t len, bool plain, bool at_key,
+                       const hp_ymark *m, hp_err *err)
+{
+	(void)at_key;
+	(void)err;
+	hp_ynode *n = new_node(ctx, HP_Y_SCALAR, m);
+	n->s = hp_xstrndup(s, len);
+	n->plain = plain;
+	n->end_line = m->end_line;
+	n->end_col = m->end_col;
+	return n;
+}
+
+static void *on_open(void *ctx, bool seq, bool at_key, const hp_ymark *m, hp_err *err)
+{
+	(void)at_key;
+	(void)err;
+	return new_node(ctx, seq ? HP_Y_SEQ : HP_Y_MAP, m);
+}
+
+static bool on_close(void *ctx, void *vn, void *const *kids, size_t nk, const hp_ymark *m,
+                     hp_err *err)
+{
+	(void)ctx;
+	(void)err;
+	hp_ynode *n = vn;
+	n->kids = hp_xcalloc(nk ? nk : 1, sizeof *n->kids);
+	for (size_t i = 0; i < nk; i++)
+		n->kids[i] = kids[i];
+	n->n = (uint32_t)nk;
+	n->end_line = m->end_line;
+	n->end_col = m->end_col;
+	return true;
+}
 
 static bool build(hp_ytree *t, hp_err *err)
 {
-	yaml_parser_t p;
-	if (!yaml_parser_initialize(&p))
-		return hp_yfail(t, NULL, err, "cannot start the YAML parser");
-	yaml_parser_set_input_string(&p, (const unsigned char *)t->text, t->len);
-	frame stack[HP_YTREE_MAX_DEPTH + 1];
-	size_t depth = 0;
-	unsigned docs = 0;
-	bool ok = true, done = false;
-	while (ok && !done) {
-		yaml_event_t ev;
-		if (!yaml_parser_parse(&p, &ev)) {
-			ok = mfail(t, p.problem_mark, err, "%s%s%s",
-			           p.problem ? p.problem : "malformed YAML", p.context ? " " : "",
-			           p.context ? p.context : "");
-			break;
-		}
-		hp_ynode *made = NULL;
-		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
-			done = true;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1)
-				ok = mfail(t, ev.start_mark, err, "more than one YAML document");
-			break;
-		case YAML_ALIAS_EVENT:
-			ok = mfail(t, ev.start_mark, err, "aliases are not allowed");
-			break;
-		case YAML_SCALAR_EVENT:
-			if (ev.data.scalar.anchor || ev.data.scalar.tag) {
-				ok = mfail(t, ev.start_mark, err, "anchors and tags are not allowed");
-				break;
-			}
-			if (memchr(ev.data.scalar.value, 0, ev.data.scalar.length)) {
-				ok = mfail(t, ev.start_mark, err, "a NUL character in a string");
-				break;
-			}
-			if (!(made = new_node(t, HP_Y_SCALAR, ev.start_mark, err))) {
-				ok = false;
-				break;
-			}
-			made->s = hp_xstrndup((const char *)ev.data.scalar.value,
-			                      ev.data.scalar.length);
-			made->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-			made->end_line = (uint32_t)ev.end_mark.line + 1;
-			made->end_col = (uint32_t)ev.end_mark.column + 1;
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT: {
-			bool seq = ev.type == YAML_SEQUENCE_START_EVENT;
-			if (seq ? (ev.data.sequence_start.anchor || ev.data.sequence_start.tag)
-			        : (ev.data.mapping_start.anchor || ev.data.mapping_start.tag)) {
-				ok = mfail(t, ev.start_mark, err, "anchors and tags are not allowed");
-				break;
-			}
-			if (depth >= HP_YTREE_MAX_DEPTH) {
-				ok = mfail(t, ev.start_mark, err,
-				           "collections nested more than %u deep", HP_YTREE_MAX_DEPTH);
-				break;
-			}
-			hp_ynode *n = new_node(t, seq ? HP_Y_SEQ : HP_Y_MAP, ev.start_mark, err);
-			if (!n) {
-				ok = false;
-				break;
-			}
-			stack[depth++] = (frame){n, NULL, 0, 0};
-			break;
-		}
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT: {
-			frame *f = &stack[--depth];
-			made = f->n;
-			made->kids = f->kids;
-			made->n = (uint32_t)f->nk;
-			made->end_line = (uint32_t)ev.end_mark.line + 1;
-			made->end_col = (uint32_t)ev.end_mark.column + 1;
-			break;
-		}
-		case YAML_NO_EVENT:
-		case YAML_STREAM_START_EVENT:
-		case YAML_DOCUMENT_END_EVENT:
-		default:
-			break;
-		}
-		if (ok && made) {
-			if (depth) {
-				frame *f = &stack[depth - 1];
-				f->kids = hp_xgrow(f->kids, &f->cap, f->nk + 1, sizeof *f->kids);
-				f->kids[f->nk++] = made;
-			} else {
-				t->root = made;
-			}
-		}
-		yaml_event_delete(&ev);
-	}
-	/* collections still open own their kids' array until now */
-	while (depth)
-		free(stack[--depth].kids);
-	yaml_parser_delete(&p);
+	hp_yaml_reader yr = {.name = t->name,
+	                     .max_depth = HP_YTREE_MAX_DEPTH,
+	                     .max_nodes = HP_YTREE_MAX_NODES,
+	                     .ctx = t,
+	                     .scalar = on_scalar,
+	                     .open = on_open,
+	                     .close = on_close};
+	void *root;
+	bool ok = hp_yaml_read(&yr, t->text, t->len, &root, err);
+	t->root = root;
 	return ok;
 }
 

@@ -1,8 +1,8 @@
 /* document.c: reading a YAML or JSON document into a located, typed tree,
- * and answering path queries on it (document.h). The reader is libyaml's
- * event parser driven by a loop with an explicit, bounded stack: nesting
- * costs no C stack, and the depth limit is hit at the first collection
- * past it, before the rest of the file is read. */
+ * and answering path queries on it (document.h). The reader is the shared
+ * event loop (lib/yaml_events.h: an explicit, bounded stack); what is a
+ * document's own is here: YAML 1.1 types, keys as Kubernetes compares
+ * them, no merge keys, no key given twice. */
 #include "probe/document.h"
 
 #include <stdarg.h>
@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 #include "lib/readfile.h"
+#include "lib/yaml_events.h"
 #include "probe/document_tree.h"
 
 const char *const hp_probe_doc_kind_names[] = {"null",     "a bool", "an int",   "a float",
@@ -24,7 +24,6 @@ typedef struct {
 	const char *file;
 	hp_err *err;
 	hp_pool *pool;
-	uint32_t nodes;
 } reader;
 
 static bool rfail(reader *r, uint32_t line, uint32_t col, const char *fmt, ...)
@@ -176,31 +175,6 @@ static bool canonical_key(reader *r, hp_dnode *k)
 	return true;
 }
 
-typedef struct {
-	hp_dnode *n;
-	hp_dnode **kids;
-	size_t nk, cap;
-} frame;
-
-static hp_dnode *new_node(reader *r, hp_dnode_kind k, yaml_mark_t m)
-{
-	if (++r->nodes > HP_DOC_MAX_NODES) {
-		rfail(r, (uint32_t)m.line + 1, (uint32_t)m.column + 1,
-		      "more than %u values in one document", HP_DOC_MAX_NODES);
-		return NULL;
-	}
-	hp_dnode *n = hp_pool_alloc(r->pool, sizeof *n);
-	if (!n) {
-		rfail(r, (uint32_t)m.line + 1, (uint32_t)m.column + 1, "out of memory for the file");
-		return NULL;
-	}
-	memset(n, 0, sizeof *n);
-	n->kind = (uint8_t)k;
-	n->line = (uint32_t)m.line + 1;
-	n->col = (uint32_t)m.column + 1;
-	return n;
-}
-
 static int key_order(const void *a, const void *b)
 {
 	const hp_dnode *x = *(hp_dnode *const *)a, *y = *(hp_dnode *const *)b;
@@ -231,165 +205,91 @@ static bool check_duplicates(reader *r, const hp_dnode *m)
 	return ok;
 }
 
-static hp_dnode *parse(reader *r, const char *text, size_t len)
+static hp_dnode *new_node(reader *r, hp_dnode_kind k, const hp_ymark *m, hp_err *err)
 {
-	yaml_parser_t p;
-	if (!yaml_parser_initialize(&p)) {
-		rfail(r, 1, 1, "cannot start the YAML parser");
+	hp_dnode *n = hp_pool_alloc(r->pool, sizeof *n);
+	if (!n) {
+		hp_yaml_fail(err, r->file, m->line, m->col, "out of memory for the file");
 		return NULL;
 	}
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-	frame *stack = hp_xcalloc(HP_DOC_MAX_DEPTH, sizeof *stack);
-	size_t depth = 0;
-	hp_dnode *root = NULL;
-	unsigned docs = 0;
-	bool ok = true, done = false;
-	while (ok && !done) {
-		yaml_event_t ev;
-		if (!yaml_parser_parse(&p, &ev)) {
-			ok = rfail(r, (uint32_t)p.problem_mark.line + 1,
-			           (uint32_t)p.problem_mark.column + 1, "%s%s%s",
-			           p.problem ? p.problem : "malformed YAML", p.context ? " " : "",
-			           p.context ? p.context : "");
-			break;
-		}
-		uint32_t line = (uint32_t)ev.start_mark.line + 1,
-		         col = (uint32_t)ev.start_mark.column + 1;
-		frame *top = depth ? &stack[depth - 1] : NULL;
-		bool at_key = top && top->n->kind == HP_DNODE_MAP && top->nk % 2 == 0;
-		hp_dnode *made = NULL;
-		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
-			done = true;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1)
-				ok = rfail(r, line, col,
-				           "more than one YAML document in the file (one is read)");
-			break;
-		case YAML_ALIAS_EVENT:
-			ok = rfail(r, line, col,
-			           "aliases are not allowed (a document is read without expansion)");
-			break;
-		case YAML_SCALAR_EVENT: {
-			if (ev.data.scalar.anchor) {
-				ok = rfail(r, line, col, "anchors are not allowed");
-				break;
-			}
-			if (ev.data.scalar.tag) {
-				ok = rfail(r, line, col, "tags are not allowed ('%s')",
-				           (const char *)ev.data.scalar.tag);
-				break;
-			}
-			if (ev.data.scalar.length > HP_VALUE_MAX_STRING) {
-				ok = rfail(r, line, col, "a string of %zu bytes, more than %u",
-				           ev.data.scalar.length, HP_VALUE_MAX_STRING);
-				break;
-			}
-			if (memchr(ev.data.scalar.value, 0, ev.data.scalar.length)) {
-				ok = rfail(r, line, col, "a NUL character in a string");
-				break;
-			}
-			made = new_node(r, HP_DNODE_STR, ev.start_mark);
-			if (!made) {
-				ok = false;
-				break;
-			}
-			char *s = hp_pool_strndup(r->pool, (const char *)ev.data.scalar.value,
-			                          ev.data.scalar.length);
-			if (!s) {
-				ok = rfail(r, line, col, "out of memory for the file");
-				break;
-			}
-			made->s = s;
-			made->len = (uint32_t)ev.data.scalar.length;
-			bool plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-			if (plain)
-				type_plain(made);
-			if (at_key) {
-				if (plain && strcmp(s, "<<") == 0) {
-					ok = rfail(r, line, col, "merge keys ('<<') are not allowed");
-					break;
-				}
-				ok = canonical_key(r, made);
-			}
-			break;
-		}
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT: {
-			bool seq = ev.type == YAML_SEQUENCE_START_EVENT;
-			const yaml_char_t *anchor =
-			    seq ? ev.data.sequence_start.anchor : ev.data.mapping_start.anchor;
-			const yaml_char_t *tag =
-			    seq ? ev.data.sequence_start.tag : ev.data.mapping_start.tag;
-			if (anchor) {
-				ok = rfail(r, line, col, "anchors are not allowed");
-				break;
-			}
-			if (tag) {
-				ok = rfail(r, line, col, "tags are not allowed ('%s')",
-				           (const char *)tag);
-				break;
-			}
-			if (at_key) {
-				ok = rfail(r, line, col, "a key must be a scalar, not %s",
-				           seq ? "a list" : "a mapping");
-				break;
-			}
-			if (depth >= HP_DOC_MAX_DEPTH) {
-				ok = rfail(r, line, col, "values nested more than %u deep",
-				           HP_DOC_MAX_DEPTH);
-				break;
-			}
-			hp_dnode *n = new_node(r, seq ? HP_DNODE_SEQ : HP_DNODE_MAP, ev.start_mark);
-			if (!n) {
-				ok = false;
-				break;
-			}
-			stack[depth++] = (frame){n, NULL, 0, 0};
-			break;
-		}
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT: {
-			frame *f = &stack[--depth];
-			made = f->n;
-			made->kids = hp_pool_alloc(r->pool, (f->nk ? f->nk : 1) * sizeof *made->kids);
-			if (!made->kids) {
-				ok = rfail(r, line, col, "out of memory for the file");
-			} else {
-				if (f->nk)
-					memcpy(made->kids, f->kids, f->nk * sizeof *made->kids);
-				made->n = (uint32_t)f->nk;
-				if (made->kind == HP_DNODE_MAP)
-					ok = check_duplicates(r, made);
-			}
-			free(f->kids);
-			break;
-		}
-		case YAML_NO_EVENT:
-		case YAML_STREAM_START_EVENT:
-		case YAML_DOCUMENT_END_EVENT:
-		default:
-			break;
-		}
-		if (ok && made) {
-			if (depth) {
-				frame *f = &stack[depth - 1];
-				f->kids = hp_xgrow(f->kids, &f->cap, f->nk + 1, sizeof *f->kids);
-				f->kids[f->nk++] = made;
-			} else {
-				root = made;
-			}
-		}
-		yaml_event_delete(&ev);
+	memset(n, 0, sizeof *n);
+	n->kind = (uint8_t)k;
+	n->line = m->line;
+	n->col = m->col;
+	return n;
+}
+
+static void *on_scalar(void *ctx, const char *s, size_t len, bool plain, bool at_key,
+                       const hp_ymark *m, hp_err *err)
+{
+	reader *r = ctx;
+	if (len > HP_VALUE_MAX_STRING) {
+		hp_yaml_fail(err, r->file, m->line, m->col, "a string of %zu bytes, more than %u", len,
+		             HP_VALUE_MAX_STRING);
+		return NULL;
 	}
-	while (depth)
-		free(stack[--depth].kids);
-	free(stack);
-	yaml_parser_delete(&p);
-	if (ok && !root)
-		ok = rfail(r, 1, 1, "the file holds no document");
-	return ok ? root : NULL;
+	hp_dnode *n = new_node(r, HP_DNODE_STR, m, err);
+	if (!n)
+		return NULL;
+	n->s = hp_pool_strndup(r->pool, s, len);
+	if (!n->s) {
+		hp_yaml_fail(err, r->file, m->line, m->col, "out of memory for the file");
+		return NULL;
+	}
+	n->len = (uint32_t)len;
+	if (plain)
+		type_plain(n);
+	if (at_key) {
+		if (plain && strcmp(s, "<<") == 0) {
+			hp_yaml_fail(err, r->file, m->line, m->col, "merge keys ('<<') are not allowed");
+			return NULL;
+		}
+		if (!canonical_key(r, n))
+			return NULL;
+	}
+	return n;
+}
+
+static void *on_open(void *ctx, bool seq, bool at_key, const hp_ymark *m, hp_err *err)
+{
+	reader *r = ctx;
+	if (at_key) {
+		hp_yaml_fail(err, r->file, m->line, m->col, "a key must be a scalar, not %s",
+		             seq ? "a list" : "a mapping");
+		return NULL;
+	}
+	return new_node(r, seq ? HP_DNODE_SEQ : HP_DNODE_MAP, m, err);
+}
+
+static bool on_close(void *ctx, void *vn, void *const *kids, size_t nk, const hp_ymark *m,
+                     hp_err *err)
+{
+	reader *r = ctx;
+	hp_dnode *n = vn;
+	n->kids = hp_pool_alloc(r->pool, (nk ? nk : 1) * sizeof *n->kids);
+	if (!n->kids)
+		return hp_yaml_fail(err, r->file, m->line, m->col, "out of memory for the file");
+	for (size_t i = 0; i < nk; i++)
+		n->kids[i] = kids[i];
+	n->n = (uint32_t)nk;
+	return n->kind != HP_DNODE_MAP || check_duplicates(r, n);
+}
+
+static hp_dnode *parse(reader *r, const char *text, size_t len)
+{
+	hp_yaml_reader yr = {.name = r->file,
+	                     .max_depth = HP_DOC_MAX_DEPTH,
+	                     .max_nodes = HP_DOC_MAX_NODES,
+	                     .ctx = r,
+	                     .scalar = on_scalar,
+	                     .open = on_open,
+	                     .close = on_close};
+	void *root;
+	if (!hp_yaml_read(&yr, text, len, &root, r->err))
+		return NULL;
+	if (!root)
+		rfail(r, 1, 1, "the file holds no document");
+	return root;
 }
 
 static bool valid_name(const char *name)
@@ -422,7 +322,7 @@ hp_doc *hp_probe_doc_load(const char *name, const char *file, const char *text, 
 	d->file = hp_xstrdup(file);
 	/* the tree's nodes and strings; generous next to the file's own size */
 	hp_pool_init(&d->pool, (size_t)HP_DOC_MAX_FILE * 16);
-	reader r = {d->file, err, &d->pool, 0};
+	reader r = {d->file, err, &d->pool};
 	d->root = parse(&r, text, len);
 	if (!d->root) {
 		hp_probe_doc_free(d);

@@ -1,6 +1,6 @@
-/* facts.c: the facts backend (facts.h). A file is parsed with libyaml's
- * event API into a small tree (bounded in depth and node count, no anchors,
- * aliases or tags), then each fact is checked against probes.def and
+/* facts.c: the facts backend (facts.h). A file is parsed into a small tree
+ * (lib/yaml_events.h: bounded in depth and node count, no anchors, aliases
+ * or tags), then each fact is checked against probes.def and
  * stored in a hash table keyed by role, probe and argument. */
 #include "probe/facts.h"
 #include "probe/env_answer.h"
@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 #include "model/bytecode.h"
 #include "lib/pool.h"
+#include "lib/yaml_events.h"
 
 #define ANY_ROLE 0xff
 
@@ -59,7 +59,6 @@ typedef struct {
 	const char *name;
 	hp_err *err;
 	hp_pool *pool; /* the tree, freed after the file */
-	uint32_t nodes;
 } reader;
 
 static bool rfail(reader *r, uint32_t line, uint32_t col, const char *fmt, ...)
@@ -88,157 +87,74 @@ static bool nfail(reader *r, const node *n, const char *fmt, ...)
 	return false;
 }
 
-typedef struct {
-	node *n;
-	node **kids;
-	size_t nk, cap;
-} frame;
-
-static node *new_node(reader *r, node_kind k, yaml_mark_t m)
+static node *new_node(reader *r, node_kind k, const hp_ymark *m, hp_err *err)
 {
-	if (++r->nodes > HP_FACTS_MAX_NODES) {
-		rfail(r, (uint32_t)m.line + 1, (uint32_t)m.column + 1,
-		      "more than %u values in one file", HP_FACTS_MAX_NODES);
-		return NULL;
-	}
 	node *n = hp_pool_alloc(r->pool, sizeof *n);
 	if (!n) {
-		rfail(r, (uint32_t)m.line + 1, (uint32_t)m.column + 1,
-		      "out of memory for the file");
+		hp_yaml_fail(err, r->name, m->line, m->col, "out of memory for the file");
 		return NULL;
 	}
 	memset(n, 0, sizeof *n);
 	n->kind = k;
-	n->line = (uint32_t)m.line + 1;
-	n->col = (uint32_t)m.column + 1;
+	n->line = m->line;
+	n->col = m->col;
 	return n;
 }
 
-static bool add_kid(frame *f, node *k)
+static void *on_scalar(void *ctx, const char *s, size_t len, bool plain, bool at_key,
+                       const hp_ymark *m, hp_err *err)
 {
-	f->kids = hp_xgrow(f->kids, &f->cap, f->nk + 1, sizeof *f->kids);
-	f->kids[f->nk++] = k;
+	reader *r = ctx;
+	(void)at_key;
+	node *n = new_node(r, N_SCALAR, m, err);
+	if (!n)
+		return NULL;
+	n->s = len <= UINT32_MAX ? hp_pool_strndup(r->pool, s, len) : NULL;
+	n->len = (uint32_t)len;
+	n->plain = plain;
+	if (!n->s) {
+		hp_yaml_fail(err, r->name, m->line, m->col, "out of memory for the file");
+		return NULL;
+	}
+	return n;
+}
+
+static void *on_open(void *ctx, bool seq, bool at_key, const hp_ymark *m, hp_err *err)
+{
+	(void)at_key;
+	return new_node(ctx, seq ? N_SEQ : N_MAP, m, err);
+}
+
+static bool on_close(void *ctx, void *vn, void *const *kids, size_t nk, const hp_ymark *m,
+                     hp_err *err)
+{
+	reader *r = ctx;
+	node *n = vn;
+	n->kids = hp_pool_alloc(r->pool, (nk ? nk : 1) * sizeof *n->kids);
+	if (!n->kids)
+		return hp_yaml_fail(err, r->name, m->line, m->col, "out of memory for the file");
+	for (size_t i = 0; i < nk; i++)
+		n->kids[i] = kids[i];
+	n->n = (uint32_t)nk;
 	return true;
 }
 
 /* Parse a whole document into a tree; NULL with err set. */
 static node *parse(reader *r, const char *text, size_t len)
 {
-	yaml_parser_t p;
-	if (!yaml_parser_initialize(&p)) {
-		rfail(r, 1, 1, "cannot start the YAML parser");
+	hp_yaml_reader yr = {.name = r->name,
+	                     .max_depth = HP_FACTS_MAX_DEPTH,
+	                     .max_nodes = HP_FACTS_MAX_NODES,
+	                     .ctx = r,
+	                     .scalar = on_scalar,
+	                     .open = on_open,
+	                     .close = on_close};
+	void *root;
+	if (!hp_yaml_read(&yr, text, len, &root, r->err))
 		return NULL;
-	}
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-	frame stack[HP_FACTS_MAX_DEPTH + 1];
-	size_t depth = 0;
-	node *root = NULL;
-	unsigned docs = 0;
-	bool ok = true, done = false;
-	while (ok && !done) {
-		yaml_event_t ev;
-		if (!yaml_parser_parse(&p, &ev)) {
-			ok = rfail(r, (uint32_t)p.problem_mark.line + 1,
-			           (uint32_t)p.problem_mark.column + 1, "%s%s%s",
-			           p.problem ? p.problem : "malformed YAML", p.context ? " " : "",
-			           p.context ? p.context : "");
-			break;
-		}
-		uint32_t line = (uint32_t)ev.start_mark.line + 1,
-		         col = (uint32_t)ev.start_mark.column + 1;
-		node *made = NULL;
-		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
-			done = true;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1)
-				ok = rfail(r, line, col, "more than one YAML document");
-			break;
-		case YAML_ALIAS_EVENT:
-			ok = rfail(r, line, col, "aliases are not allowed");
-			break;
-		case YAML_SCALAR_EVENT:
-			if (ev.data.scalar.anchor || ev.data.scalar.tag) {
-				ok = rfail(r, line, col, "anchors and tags are not allowed");
-				break;
-			}
-			made = new_node(r, N_SCALAR, ev.start_mark);
-			if (!made) {
-				ok = false;
-				break;
-			}
-			if (memchr(ev.data.scalar.value, 0, ev.data.scalar.length)) {
-				ok = rfail(r, line, col, "a NUL character in a string");
-				break;
-			}
-			made->s = hp_pool_strndup(r->pool, (const char *)ev.data.scalar.value,
-			                          ev.data.scalar.length);
-			made->len = (uint32_t)ev.data.scalar.length;
-			made->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-			if (!made->s || ev.data.scalar.length > UINT32_MAX)
-				ok = rfail(r, line, col, "out of memory for the file");
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT: {
-			bool seq = ev.type == YAML_SEQUENCE_START_EVENT;
-			if (seq ? (ev.data.sequence_start.anchor || ev.data.sequence_start.tag)
-			        : (ev.data.mapping_start.anchor || ev.data.mapping_start.tag)) {
-				ok = rfail(r, line, col, "anchors and tags are not allowed");
-				break;
-			}
-			if (depth >= HP_FACTS_MAX_DEPTH) {
-				ok = rfail(r, line, col, "collections nested more than %u deep",
-				           HP_FACTS_MAX_DEPTH);
-				break;
-			}
-			node *n = new_node(r, seq ? N_SEQ : N_MAP, ev.start_mark);
-			if (!n) {
-				ok = false;
-				break;
-			}
-			stack[depth].n = n;
-			stack[depth].kids = NULL;
-			stack[depth].nk = stack[depth].cap = 0;
-			depth++;
-			break;
-		}
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT: {
-			frame *f = &stack[--depth];
-			made = f->n;
-			made->kids =
-			    hp_pool_alloc(r->pool, (f->nk ? f->nk : 1) * sizeof *made->kids);
-			if (!made->kids) {
-				ok = rfail(r, line, col, "out of memory for the file");
-			} else {
-				if (f->nk)
-					memcpy(made->kids, f->kids, f->nk * sizeof *made->kids);
-				made->n = (uint32_t)f->nk;
-			}
-			free(f->kids);
-			break;
-		}
-		case YAML_NO_EVENT:
-		case YAML_STREAM_START_EVENT:
-		case YAML_DOCUMENT_END_EVENT:
-		default:
-			break;
-		}
-		if (ok && made) {
-			if (depth)
-				add_kid(&stack[depth - 1], made);
-			else
-				root = made;
-		}
-		yaml_event_delete(&ev);
-	}
-	while (depth)
-		free(stack[--depth].kids);
-	yaml_parser_delete(&p);
-	if (ok && !root)
-		ok = rfail(r, 1, 1, "the file is empty: it needs a mapping with a 'facts' list");
-	return ok ? root : NULL;
+	if (!root)
+		rfail(r, 1, 1, "the file is empty: it needs a mapping with a 'facts' list");
+	return root;
 }
 
 /* --- facts -------------------------------------------------------------------------- */
@@ -778,7 +694,7 @@ bool hp_probe_facts_load(hp_facts *f, const char *name, const char *text, size_t
 {
 	hp_pool tree;
 	hp_pool_init(&tree, (size_t)1 << 31);
-	reader r = {name, err, &tree, 0};
+	reader r = {name, err, &tree};
 	f->nfiles++;
 	f->files = hp_xrealloc(f->files, f->nfiles * sizeof *f->files);
 	f->files[f->nfiles - 1] = hp_xstrdup(name);

@@ -204,7 +204,7 @@ static void test_refusals(void **state)
 	(void)state;
 	assert_string_equal(refused("a: &x 1\nb: *x\n"), "pod.yaml:1:4: anchors are not allowed");
 	assert_string_equal(refused("a: *x\n"),
-	                    "pod.yaml:1:4: aliases are not allowed (a document is read without "
+	                    "pod.yaml:1:4: aliases are not allowed (a file is read without "
 	                    "expansion)");
 	assert_string_equal(refused("a: !!str 1\n"), "pod.yaml:1:4: tags are not allowed ('tag:yaml.org,2002:str')");
 	assert_string_equal(refused("a: 1\nb: 2\na: 3\n"),
@@ -219,7 +219,7 @@ static void test_refusals(void **state)
 	assert_string_equal(refused("<<: {a: 1}\n"), "pod.yaml:1:1: merge keys ('<<') are not allowed");
 	assert_string_equal(refused("? [a]\n: 1\n"), "pod.yaml:1:3: a key must be a scalar, not a list");
 	assert_string_equal(refused("a: 1\n---\nb: 2\n"),
-	                    "pod.yaml:2:1: more than one YAML document in the file (one is read)");
+	                    "pod.yaml:2:1: more than one YAML document in the file");
 	assert_string_equal(refused(""), "pod.yaml:1:1: the file holds no document");
 	assert_string_equal(refused("a: [1, 2\n"),
 	                    "pod.yaml:2:1: did not find expected ',' or ']' while parsing a flow sequence");
@@ -228,7 +228,7 @@ static void test_refusals(void **state)
 	memset(deep + 3, '[', 10000);
 	memset(deep + 10003, ']', 10000);
 	deep[20003] = '\0';
-	assert_string_equal(refused(deep), "pod.yaml:1:67: values nested more than 64 deep");
+	assert_string_equal(refused(deep), "pod.yaml:1:67: collections nested more than 64 deep");
 	free(deep);
 	hp_err err;
 	assert_null(hp_probe_doc_load("a b", "f", "a: 1", 4, &err));

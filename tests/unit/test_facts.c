@@ -201,10 +201,11 @@ static void test_structure_errors(void **state)
 	       "f.yaml:1:10: the version must be an int, not 'one'");
 	EXPECT(load("version: 1\n"), "f.yaml:1:1: no 'facts' list");
 	EXPECT(load("facts: {probe: sudo}\n"), "f.yaml:1:8: 'facts' must be a list, not a mapping");
-	EXPECT(load("facts: []\n---\nfacts: []\n"), "f.yaml:2:1: more than one YAML document");
-	EXPECT(load("facts: &a []\n"), "f.yaml:1:8: anchors and tags are not allowed");
-	EXPECT(load("facts: !!seq []\n"), "f.yaml:1:8: anchors and tags are not allowed");
-	EXPECT(load("x: &a 1\nfacts: *a\n"), "f.yaml:1:4: anchors and tags are not allowed");
+	EXPECT(load("facts: []\n---\nfacts: []\n"), "f.yaml:2:1: more than one YAML document in the file");
+	EXPECT(load("facts: &a []\n"), "f.yaml:1:8: anchors are not allowed");
+	EXPECT(load("facts: !!seq []\n"), "f.yaml:1:8: tags are not allowed ('tag:yaml.org,2002:seq')");
+	EXPECT(load("x: &a 1\nfacts: *a\n"), "f.yaml:1:4: anchors are not allowed");
+	EXPECT(load("facts: *a\n"), "f.yaml:1:8: aliases are not allowed (a file is read without expansion)");
 	EXPECT(load("facts: [[[[[[[[[1]]]]]]]]]\n"),
 	       "f.yaml:1:15: collections nested more than 8 deep");
 	EXPECT(load("facts: []\nfacts: []\n"),

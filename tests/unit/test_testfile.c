@@ -135,8 +135,8 @@ static void test_errors(void **state)
 	        "dir/t_test.yaml:3:8: facts must be a list of facts, not a mapping");
 	refused("policy: p\npolicy: q\ncases: [{name: a}]\n",
 	        "dir/t_test.yaml:2:1: key 'policy' given twice (first at line 1)");
-	refused("a: *x\n", "dir/t_test.yaml:1:4: aliases are not allowed");
-	refused("a: 1\n---\nb: 2\n", "dir/t_test.yaml:2:1: more than one YAML document");
+	refused("a: *x\n", "dir/t_test.yaml:1:4: aliases are not allowed (a file is read without expansion)");
+	refused("a: 1\n---\nb: 2\n", "dir/t_test.yaml:2:1: more than one YAML document in the file");
 	refused("a: [1\n", "dir/t_test.yaml:2:1: did not find expected ',' or ']' while parsing "
 	                   "a flow sequence");
 }
