@@ -20,6 +20,7 @@
 #include "os/child.h"
 #include "os/cleanup.h"
 #include "check/record.h"
+#include "check/sudo_ahead.h"
 #include "os/sudo_live.h"
 #include "probe/sysbackend.h"
 #include "os/sysx.h"
@@ -29,8 +30,6 @@ enum {
 	MARGIN_MS = 250,    /* kept back from a child's deadline for the VM to stop by itself */
 	BACKSTOP_MS = 2000, /* after the check's deadline, the process ends (cleanup.h) */
 	MIN_CHILD_MS = 50,  /* less than this left: the role is not started */
-	MAX_SUDO_DIRS = 64, /* directories searched for sudo */
-	SUDO_OUT_CAP = 65536,
 };
 
 /* What a program's region asks: its probes and the roles it names. */
@@ -75,10 +74,7 @@ typedef struct {
 	region_use use[HP_ROLE_COUNT];
 	role_ident ident[HP_ROLE_COUNT];
 	bool ident_done[HP_ROLE_COUNT];
-	struct sudo_job {
-		pid_t pid; /* 0: not started */
-		int pidfd, fd;
-	} sudo[HP_ROLE_COUNT];
+	hp_sudo_ahead sudo[HP_ROLE_COUNT];
 	role_job beside; /* a role's child running beside the next roles' (runs_beside) */
 	char *not_run[HP_ROLE_COUNT]; /* why a role did not run: the notes, in role order */
 } sess;
@@ -423,81 +419,8 @@ static void not_run(sess *x, hp_role r, hp_role_result *out, const char *reason)
 
 /* --- sudo, asked before the role's child starts --------------------------------------- */
 
-/* The check's own PATH, then the standard directories, each once. */
-static size_t sudo_dirs(char **dirs, char **path_copy)
-{
-	size_t n = 0;
-	const char *path = getenv("PATH");
-	*path_copy = hp_xstrdup(path ? path : "");
-	for (char *save = NULL, *d = strtok_r(*path_copy, ":", &save); d && n < MAX_SUDO_DIRS;
-	     d = strtok_r(NULL, ":", &save)) {
-		if (d[0] != '/')
-			continue;
-		dirs[n++] = d;
-	}
-	for (size_t i = 0; i < hp_os_sudo_n_std_dirs && n < MAX_SUDO_DIRS; i++)
-		dirs[n++] = (char *)hp_os_sudo_std_dirs[i];
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		bool dup = false;
-		for (size_t j = 0; j < k && !dup; j++)
-			dup = strcmp(dirs[j], dirs[i]) == 0;
-		if (!dup)
-			dirs[k++] = dirs[i];
-	}
-	return k;
-}
-
-static hp_tri ask_sudo(sess *x, const role_ident *ri, hp_err *why)
-{
-	char *dirs[MAX_SUDO_DIRS + 8];
-	char *copy;
-	size_t n = sudo_dirs(dirs, &copy);
-	int left = left_ms(x);
-	unsigned per = x->o->sudo_ms ? x->o->sudo_ms : HP_SESSION_SUDO_MS;
-	if ((unsigned)left / 4 < per)
-		per = (unsigned)left / 4;
-	hp_tri t;
-	if (per < 10) {
-		hp_err_set(why, "sudo: not asked: the check's deadline is too close");
-		free(copy);
-		return HP_UNKNOWN;
-	}
-	hp_sudo_opts so = {.deadline_ms = (int)per, .out_cap = SUDO_OUT_CAP};
-	const hp_root *root = hp_probe_sys_root(x->sys);
-	if (x->root) {
-		hp_identity plain = ri->id;
-		plain.kind = HP_ID_PLAIN;
-		plain.no_new_privs = 0;
-		plain.dumpable = 0;
-		t = hp_os_sudo_probe_as(root, &plain, (const char *const *)dirs, n, &so, why);
-	} else {
-		hp_sudo_job a = {root, (const char *const *)dirs, n, &so};
-		hp_child_opts co = {.identity = NULL,
-		                    .cwd_fd = root->fd,
-		                    .keep_fds = &root->fd,
-		                    .nkeep = 1,
-		                    .deadline_ms = left,
-		                    .max_msg = 4096,
-		                    .max_records = 4};
-		hp_frame f;
-		hp_err e;
-		t = HP_UNKNOWN;
-		if (hp_os_child_run(&co, hp_os_sudo_child, &a, &f, &e) != HP_TRUE) {
-			hp_err_set(why, "sudo: %s", e.msg);
-		} else {
-			t = hp_os_sudo_child_answer(&f, why);
-			hp_frame_free(&f);
-		}
-	}
-	free(copy);
-	return t;
-}
-
-/* The sudo probe takes the longest (sudo itself runs twice per candidate),
- * so it is started for every role that asks it before the first role's
- * child, in a child of the check that stays root and writes the answer to
- * a pipe; the role collects it before its own child starts. */
+/* Whether role r's child will start: its sudo job is started ahead
+ * (sudo_ahead.h) only then. */
 static bool role_will_run(sess *x, hp_role r)
 {
 	if (x->bc->role_index[r] < 0 || (x->o->roles && !(x->o->roles & (1u << r))))
@@ -507,42 +430,19 @@ static bool role_will_run(sess *x, hp_role r)
 	return ri->ok && (x->root || is_current(ri, r, &e));
 }
 
+/* Every sudo job, before the first role's child. */
 static void start_sudo_jobs(sess *x)
 {
 	for (int r = 0; r < HP_ROLE_COUNT; r++) {
-		struct sudo_job *j = &x->sudo[r];
-		j->pid = 0;
-		j->pidfd = j->fd = -1;
+		hp_sudo_ahead_init(&x->sudo[r]);
 		if (!x->use[r].probe[HP_PROBE_SUDO] || !role_will_run(x, (hp_role)r))
 			continue;
-		int p[2];
-		if (pipe2(p, O_CLOEXEC) < 0)
-			continue;
-		pid_t parent = getpid();
-		pid_t pid = fork();
-		if (pid < 0) {
-			close(p[0]);
-			close(p[1]);
-			continue;
-		}
-		if (pid == 0) {
-			hp_os_reset_signals();
-			setpgid(0, 0);
-			close(p[0]);
-			if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
-				_exit(1);
-			hp_err e;
-			e.msg[0] = '\0';
-			char t = (char)('0' + ask_sudo(x, &x->ident[r], &e));
-			if (write(p[1], &t, 1) == 1)
-				(void)!write(p[1], e.msg, strlen(e.msg));
-			_exit(0);
-		}
-		close(p[1]);
-		setpgid(pid, pid);
-		j->pid = pid;
-		j->pidfd = hp_os_sys_pidfd_open(pid, 0);
-		j->fd = p[0];
+		hp_sudo_ask a = {.root = hp_probe_sys_root(x->sys),
+		                 .id = &x->ident[r].id,
+		                 .as_root = x->root,
+		                 .left_ms = left_ms(x),
+		                 .sudo_ms = x->o->sudo_ms ? x->o->sudo_ms : HP_SESSION_SUDO_MS};
+		hp_sudo_ahead_start(&x->sudo[r], &a);
 	}
 }
 
@@ -552,7 +452,7 @@ static void start_sudo_jobs(sess *x)
  * parent's to stop (reap_sudo_job), once the role's child has finished. */
 static bool hand_sudo_job(sess *x, hp_role r, hp_sys_role *ctx)
 {
-	struct sudo_job *j = &x->sudo[r];
+	const hp_sudo_ahead *j = &x->sudo[r];
 	if (j->pid <= 0)
 		return false;
 	int left = left_ms(x);
@@ -568,16 +468,7 @@ static bool hand_sudo_job(sess *x, hp_role r, hp_sys_role *ctx)
  * now: nothing it started outlives the role). */
 static void reap_sudo_job(sess *x, hp_role r)
 {
-	struct sudo_job *j = &x->sudo[r];
-	if (j->pid <= 0)
-		return;
-	if (j->fd >= 0)
-		close(j->fd);
-	hp_os_kill_reap(j->pid, j->pidfd);
-	if (j->pidfd >= 0)
-		close(j->pidfd);
-	j->pid = 0;
-	j->fd = j->pidfd = -1;
+	hp_sudo_ahead_stop(&x->sudo[r]);
 }
 
 /* Jobs whose role never collected them (it did not run after all). */
