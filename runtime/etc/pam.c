@@ -1,6 +1,6 @@
-/* pam.c: a PAM service's auth stack, read as libpam reads it and run over
- * every answer its modules could give without the target's password
- * (pam.h). */
+/* pam.c: a PAM service's auth stack, read as libpam reads it (its lines,
+ * controls, includes and substacks, each module classed by what it
+ * answers without the target's password), then run (pam_run.c) (pam.h). */
 #include "etc/pam.h"
 
 #include <stdarg.h>
@@ -10,26 +10,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "etc/pam_stack.h"
 #include "lib/textesc.h"
 
-/* libpam's return codes (security/_pam_types.h) and actions (pam_private.h) */
-enum {
-	R_SUCCESS = 0,
-	R_SERVICE_ERR = 3,
-	R_PERM_DENIED = 6,
-	R_AUTH_ERR = 7,
-	R_USER_UNKNOWN = 10,
-	R_NEW_AUTHTOK_REQD = 12,
-	R_IGNORE = 25,
-	R_MODULE_UNKNOWN = 28,
-	R_INCOMPLETE = 31,
-	NRET = 32
-};
-enum { A_IGNORE = 0, A_OK = -1, A_DONE = -2, A_BAD = -3, A_DIE = -4, A_RESET = -5, A_UNDEF = -6 };
-enum { IMPR_UNDEF = 0, IMPR_POS = 1, IMPR_NEG = 2 };
-
-/* what libpam returns for a stack it cannot run (PAM_MUST_FAIL_CODE) */
-#define MUST_FAIL R_PERM_DENIED
 /* libpam reads a line into 1024 bytes, its NUL included */
 #define LINE_BUF 1024
 #define MAX_JUMP 999
@@ -44,25 +27,14 @@ static const char *const ret_names[NRET] = {
     "try_again",     "ignore",           "abort",               "authtok_expired",
     "module_unknown", "bad_item",        "conv_again",          "incomplete"};
 
-#define BIT(r) (1u << (r))
 /* every failure a module could report without the password: all codes but
  * success, ignore and incomplete (which ends the stack as a failure) */
 #define FAILURES (~(BIT(R_SUCCESS) | BIT(R_IGNORE) | BIT(R_INCOMPLETE)))
 
 typedef struct {
-	int level;
-	bool marker; /* a substack line: skipped when run */
-	int actions[NRET];
-	uint32_t sure;  /* codes the module gives, as far as this file knows */
-	uint32_t guess; /* codes it may give: the module is not known exactly */
-	char where[160]; /* file:line */
-	char what[256];  /* the module, and what makes it succeed */
-} handler;
-
-typedef struct {
 	const hp_pam_files *files;
 	const hp_pam_who *who;
-	handler *h;
+	pam_handler *h;
 	size_t n, cap;
 	int nfiles;
 	bool failed;
@@ -294,7 +266,7 @@ static bool has_prefix_arg(char **argv, int argc, const char *prefix)
 }
 
 /* pam_wheel (Debian's: the caller is always getpwuid(getuid())). */
-static void classify_wheel(loader *ld, handler *h, char **argv, int argc)
+static void classify_wheel(loader *ld, pam_handler *h, char **argv, int argc)
 {
 	const hp_pam_who *w = ld->who;
 	bool trust = has_arg(argv, argc, "trust"), deny = has_arg(argv, argc, "deny");
@@ -351,7 +323,7 @@ static void classify_wheel(loader *ld, handler *h, char **argv, int argc)
 
 /* What a module can return for the caller, as target, without the
  * password (pam.h). */
-static void classify(loader *ld, handler *h, const char *path, char **argv, int argc)
+static void classify(loader *ld, pam_handler *h, const char *path, char **argv, int argc)
 {
 	const hp_pam_who *w = ld->who;
 	hp_esc_buf e;
@@ -529,7 +501,7 @@ static void parse_line(loader *ld, char *line, const char *where, int level, int
 				return;
 			}
 			ld->h = hp_xgrow(ld->h, &ld->cap, ld->n + 1, sizeof *ld->h);
-			handler *m = &ld->h[ld->n++];
+			pam_handler *m = &ld->h[ld->n++];
 			memset(m, 0, sizeof *m);
 			m->level = level;
 			m->marker = true;
@@ -551,7 +523,7 @@ static void parse_line(loader *ld, char *line, const char *where, int level, int
 		return;
 	}
 	ld->h = hp_xgrow(ld->h, &ld->cap, ld->n + 1, sizeof *ld->h);
-	handler *h = &ld->h[ld->n++];
+	pam_handler *h = &ld->h[ld->n++];
 	memset(h, 0, sizeof *h);
 	h->level = level;
 	memcpy(h->actions, actions, sizeof actions);
@@ -596,234 +568,6 @@ static void load_file(loader *ld, const char *path, int level, int depth)
 	}
 	parse_text(ld, buf, len, path, level, depth);
 	free(buf);
-}
-
-/* --- running the stack ------------------------------------------------------------------ */
-
-typedef struct {
-	uint16_t pos;
-	int8_t prev_level, impr, status, guessed;
-	int8_t saved_impr[HP_PAM_MAX_DEPTH + 1], saved_status[HP_PAM_MAX_DEPTH + 1];
-} run_key;
-
-typedef struct {
-	run_key k;
-	int16_t granted; /* the first handler whose success the path took, or -1 */
-	int16_t guessed_at; /* the first handler whose answer was a guess, or -1 */
-} run_state;
-
-typedef struct {
-	run_key *slot;
-	bool *used;
-	size_t cap, n;
-} key_set;
-
-static uint64_t key_hash(const run_key *k)
-{
-	const unsigned char *p = (const unsigned char *)k;
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < sizeof *k; i++)
-		h = (h ^ p[i]) * 1099511628211ull;
-	return h;
-}
-
-static void key_insert(key_set *s, const run_key *k)
-{
-	size_t i = (size_t)key_hash(k) & (s->cap - 1);
-	while (s->used[i])
-		i = (i + 1) & (s->cap - 1);
-	s->used[i] = true;
-	s->slot[i] = *k;
-}
-
-/* Twice the room, every key placed again: the set starts small, since a
- * real stack has a few dozen states, and grows to what the bound needs. */
-static void key_grow(key_set *s)
-{
-	key_set old = *s;
-	s->cap = old.cap ? 2 * old.cap : 256;
-	s->slot = hp_xcalloc(s->cap, sizeof *s->slot);
-	s->used = hp_xcalloc(s->cap, sizeof *s->used);
-	for (size_t i = 0; i < old.cap; i++)
-		if (old.used[i])
-			key_insert(s, &old.slot[i]);
-	free(old.slot);
-	free(old.used);
-}
-
-/* false when the key was there already */
-static bool key_add(key_set *s, const run_key *k)
-{
-	if (2 * (s->n + 1) > s->cap)
-		key_grow(s);
-	size_t i = (size_t)key_hash(k) & (s->cap - 1);
-	while (s->used[i]) {
-		if (memcmp(&s->slot[i], k, sizeof *k) == 0)
-			return false;
-		i = (i + 1) & (s->cap - 1);
-	}
-	s->used[i] = true;
-	s->slot[i] = *k;
-	s->n++;
-	return true;
-}
-
-/* After a decision at handler p: past the end of its level. */
-static size_t level_end(const handler *h, size_t n, size_t p)
-{
-	size_t j = p;
-	while (j + 1 < n && h[j + 1].level >= h[p].level)
-		j++;
-	return j + 1;
-}
-
-static void canon(run_key *k, const handler *h, size_t n)
-{
-	int lv = k->pos < n ? h[k->pos].level : 0;
-	if (k->prev_level < lv)
-		lv = k->prev_level;
-	for (int i = lv + 1; i <= HP_PAM_MAX_DEPTH; i++)
-		k->saved_impr[i] = k->saved_status[i] = 0;
-}
-
-static hp_tri run(const handler *h, size_t n, const char *service, hp_err *why)
-{
-	if (n == 0) {
-		hp_err_set(why, "%s has no auth line: PAM lets no one in", service);
-		return HP_FALSE;
-	}
-	key_set seen = {0};
-	size_t scap = 64, sn = 0;
-	run_state *stack = hp_xcalloc(scap, sizeof *stack);
-	run_state init;
-	memset(&init, 0, sizeof init);
-	init.k.status = MUST_FAIL;
-	init.k.saved_status[0] = MUST_FAIL;
-	init.granted = init.guessed_at = -1;
-	stack[sn++] = init;
-	int sure_at = -2, guess_at = -2, guess_by = -1;
-	bool overflow = false;
-	while (sn && sure_at == -2) {
-		run_state s = stack[--sn];
-		canon(&s.k, h, n);
-		if (!key_add(&seen, &s.k))
-			continue;
-		if (seen.n >= HP_PAM_MAX_STATES) {
-			overflow = true;
-			break;
-		}
-		if (s.k.pos >= n) {
-			if (s.k.status == R_SUCCESS && s.k.impr == IMPR_POS) {
-				if (!s.k.guessed)
-					sure_at = s.granted;
-				else if (guess_at == -2) {
-					guess_at = s.granted;
-					guess_by = s.guessed_at;
-				}
-			}
-			continue;
-		}
-		const handler *m = &h[s.k.pos];
-		int L = m->level;
-		run_state base = s;
-		if (base.k.prev_level < L) {
-			base.k.saved_impr[L] = s.k.impr;
-			base.k.saved_status[L] = s.k.status;
-		}
-		base.k.prev_level = (int8_t)L;
-		if (m->marker) {
-			base.k.pos++;
-			stack = hp_xgrow(stack, &scap, sn + 1, sizeof *stack);
-			stack[sn++] = base;
-			continue;
-		}
-		for (int r = 0; r < NRET; r++) {
-			uint32_t b = BIT(r);
-			if (!((m->sure | m->guess) & b) || r == R_INCOMPLETE)
-				continue;
-			run_state t = base;
-			if (!(m->sure & b)) {
-				if (!t.k.guessed)
-					t.guessed_at = (int16_t)s.k.pos;
-				t.k.guessed = 1;
-			}
-			if (r == R_SUCCESS && t.granted < 0)
-				t.granted = (int16_t)s.k.pos; /* the first success on the way */
-			int act = m->actions[r];
-			size_t next = s.k.pos + 1;
-			switch (act) {
-			case A_RESET:
-				t.k.impr = base.k.saved_impr[L];
-				t.k.status = base.k.saved_status[L];
-				break;
-			case A_OK:
-			case A_DONE:
-				if (t.k.impr == IMPR_UNDEF ||
-				    (t.k.impr == IMPR_POS && t.k.status == R_SUCCESS)) {
-					t.k.impr = IMPR_POS;
-					t.k.status = (int8_t)r;
-				}
-				if (t.k.impr == IMPR_POS && act == A_DONE)
-					next = level_end(h, n, s.k.pos);
-				break;
-			case A_BAD:
-			case A_DIE:
-				if (t.k.impr != IMPR_NEG) {
-					t.k.impr = IMPR_NEG;
-					t.k.status = (int8_t)(r == R_IGNORE ? MUST_FAIL : r);
-				}
-				if (act == A_DIE)
-					next = level_end(h, n, s.k.pos);
-				break;
-			case A_IGNORE:
-				break;
-			default: {
-				/* a jump: skip that many modules of this level (a
-				 * substack counts as one) */
-				size_t j = s.k.pos;
-				int left = act > 0 ? act : 0;
-				while (j + 1 < n && h[j + 1].level >= L && left > 0) {
-					do
-						j++;
-					while (j + 1 < n && h[j + 1].level > L);
-					left--;
-				}
-				if (left || act <= 0) {
-					t.k.impr = IMPR_NEG;
-					t.k.status = MUST_FAIL;
-				}
-				next = j + 1;
-				break;
-			}
-			}
-			t.k.pos = (uint16_t)next;
-			stack = hp_xgrow(stack, &scap, sn + 1, sizeof *stack);
-			stack[sn++] = t;
-		}
-	}
-	free(stack);
-	free(seen.slot);
-	free(seen.used);
-	if (sure_at != -2) {
-		if (sure_at >= 0)
-			hp_err_set(why, "%s: %s", h[sure_at].where, h[sure_at].what);
-		else
-			hp_err_set(why, "%s's auth stack succeeds without a password", service);
-		return HP_TRUE;
-	}
-	if (overflow) {
-		hp_err_set(why, "%s's auth stack has more than %d ways through it", service,
-		           HP_PAM_MAX_STATES);
-		return HP_UNKNOWN;
-	}
-	if (guess_at != -2) {
-		int at = guess_by >= 0 ? guess_by : guess_at;
-		hp_err_set(why, "%s: %s: it may let %s in without a password", h[at].where,
-		           h[at].what, service);
-		return HP_UNKNOWN;
-	}
-	hp_err_set(why, "no way through %s's auth stack succeeds without the password", service);
-	return HP_FALSE;
 }
 
 /* --- the service -------------------------------------------------------------------------- */
@@ -927,7 +671,7 @@ hp_tri hp_etc_pam_passwordless(const hp_pam_files *files, const char *service,
 	}
 	char label[96];
 	snprintf(label, sizeof label, "%s", used);
-	hp_tri r = run(ld.h, ld.n, label, why);
+	hp_tri r = hp_etc_pam_stack_run(ld.h, ld.n, label, why);
 	free(ld.h);
 	return r;
 }
