@@ -11,11 +11,13 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "os/mounts.h"
 #include "os/posix_acl.h"
 #include "os/safe_path.h"
 #include "os/sysx.h"
@@ -81,6 +83,22 @@ static bool plain_access_exact(hp_err *why)
 	return same;
 }
 
+/* The kernel refused a write with EROFS. inode_permission refuses it so
+ * before it looks at the mode when the filesystem is read-only; faccessat
+ * refuses it so after the mode allowed it when only the mount is: then the
+ * role may write the file, through any read-write mount of the same
+ * filesystem (hp_os_fs_read_only). */
+static hp_tri erofs_answer(int fd, hp_err *why)
+{
+	struct statfs sf;
+	if (fstatfs(fd, &sf) < 0) {
+		hp_err_set(why, "statfs: %s", strerror(errno));
+		return HP_UNKNOWN;
+	}
+	hp_tri ro = hp_os_fs_read_only(fd, (unsigned long)sf.f_flags | ST_RDONLY, why);
+	return ro == HP_UNKNOWN ? HP_UNKNOWN : ro == HP_TRUE ? HP_FALSE : HP_TRUE;
+}
+
 /* faccessat2 missing (ENOSYS) or filtered (EPERM): the documented fallback,
  * plain faccessat(2) on /proc/self/fd/N (procfs verified), raw, since
  * glibc's faccessat tries faccessat2 first; only where it is exact. */
@@ -97,7 +115,9 @@ static hp_tri access_fallback(int fd, int mode, const char *cause, hp_err *why)
 	if (syscall(SYS_faccessat, AT_FDCWD, p, mode) == 0)
 		return HP_TRUE;
 	int err = errno;
-	if (err == EACCES || err == EROFS || err == ETXTBSY)
+	if (err == EROFS)
+		return erofs_answer(fd, why);
+	if (err == EACCES || err == ETXTBSY)
 		return HP_FALSE;
 	hp_err_set(why, "faccessat2 %s, and faccessat: %s: %s cannot be asked", cause,
 	           strerror(err), mode_word(mode));
@@ -115,8 +135,9 @@ hp_tri hp_os_access_kernel(int fd, int mode, hp_err *why)
 		return HP_TRUE;
 	int e = errno;
 	switch (e) {
-	case EACCES:
 	case EROFS:
+		return erofs_answer(fd, why);
+	case EACCES:
 	case ETXTBSY:
 		return HP_FALSE;
 	case ENOSYS:
@@ -170,8 +191,9 @@ static hp_tri owner_rule(int fd, const hp_fileinfo *fi, int mode, int check_moun
 			hp_err_set(note, "statvfs: %s", strerror(errno));
 			return HP_UNKNOWN;
 		}
-		if (sv.f_flag & ST_RDONLY)
-			return HP_FALSE;
+		hp_tri ro = hp_os_fs_read_only(fd, sv.f_flag, note);
+		if (ro != HP_FALSE)
+			return ro == HP_TRUE ? HP_FALSE : HP_UNKNOWN;
 		if ((mode & HP_ACC_EXEC) && fi->type != HP_FT_DIR && (sv.f_flag & ST_NOEXEC))
 			return HP_FALSE;
 	}

@@ -29,7 +29,7 @@ enum { HP_DIRCACHE_MAX = 1 << 16 };
 
 /* The answers kept for a directory. */
 typedef struct {
-	bool rdonly;  /* on a read-only mount (statfs's f_flags) */
+	bool rdonly;  /* on a read-only filesystem (hp_os_fs_read_only) */
 	hp_tri wx;    /* the kernel's answer to write and search: TRUE or FALSE */
 	long fs_type; /* statfs's f_type */
 } hp_dirfacts;

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -304,6 +305,55 @@ hp_tri hp_os_mount_read_only(const hp_mounts *m, int fd, hp_err *why)
 		return HP_UNKNOWN;
 	}
 	return ro ? HP_TRUE : HP_FALSE;
+}
+
+/* Whether mount root a is b or below it (roots are paths in the
+ * filesystem, "/" its top). */
+static bool root_within(const char *a, const char *b)
+{
+	size_t n = strlen(b);
+	if (n == 1 && b[0] == '/')
+		return true;
+	return strncmp(a, b, n) == 0 && (a[n] == '\0' || a[n] == '/');
+}
+
+/* This process's table for hp_os_fs_read_only: its mounts do not change
+ * while it checks; a forked child reads its own. */
+static struct {
+	pid_t pid;
+	hp_tri ok;
+	hp_mounts m;
+	hp_err why;
+} own;
+
+hp_tri hp_os_fs_read_only(int fd, unsigned long f_flags, hp_err *why)
+{
+	if (!(f_flags & ST_RDONLY))
+		return HP_FALSE;
+	if (own.pid != getpid()) {
+		if (own.ok == HP_TRUE)
+			hp_os_mounts_free(&own.m);
+		memset(&own.m, 0, sizeof own.m);
+		own.why.msg[0] = '\0';
+		own.ok = hp_os_mounts_read(&own.m, &own.why);
+		own.pid = getpid();
+	}
+	if (own.ok != HP_TRUE) {
+		hp_err_set(why, "whether a read-only mount's filesystem is read-only: %s", own.why.msg);
+		return HP_UNKNOWN;
+	}
+	const hp_mount *x;
+	if (hp_os_mount_of_fd(&own.m, fd, &x, why) != HP_TRUE)
+		return HP_UNKNOWN;
+	if (has_option(x->super_options, "ro"))
+		return HP_TRUE;
+	for (size_t i = 0; i < own.m.n; i++) {
+		const hp_mount *y = &own.m.v[i];
+		if (y != x && y->major == x->major && y->minor == x->minor && !y->read_only &&
+		    (root_within(x->root, y->root) || root_within(y->root, x->root)))
+			return HP_FALSE;
+	}
+	return HP_TRUE;
 }
 
 hp_tri hp_os_mount_fs_type(const hp_mounts *m, int fd, const char **type, hp_err *why)

@@ -51,6 +51,18 @@ hp_tri hp_os_mount_of_fd(const hp_mounts *m, int fd, const hp_mount **out, hp_er
 
 hp_tri hp_os_mount_point(const hp_mounts *m, int fd, hp_err *why);
 hp_tri hp_os_mount_read_only(const hp_mounts *m, int fd, hp_err *why);
+/* Whether what fd is on is read-only on every path this mount namespace
+ * has to it. A read-only bind mount keeps one path to an inode from
+ * writing it; another mount of the same filesystem, read-write, may reach
+ * the same inode (a file bound read-only into /etc from the agent's home
+ * is written through the home). So true when the superblock is read-only,
+ * or when no read-write mount of the filesystem here has a tree that
+ * overlaps this mount's (one's root within the other's: a pod's volume
+ * mounted read-only beside another, read-write, of the same disk is not
+ * reached through it); false when one has. f_flags: fd's statfs(2) flags;
+ * only when they say ST_RDONLY is this process's mountinfo read, once per
+ * process. */
+hp_tri hp_os_fs_read_only(int fd, unsigned long f_flags, hp_err *why);
 /* On HP_TRUE *type points into m. */
 hp_tri hp_os_mount_fs_type(const hp_mounts *m, int fd, const char **type, hp_err *why);
 

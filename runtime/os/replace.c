@@ -12,6 +12,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "os/mounts.h"
 #include "os/sysx.h"
 
 /* Set in statfs's f_flags when the kernel fills them in (since Linux
@@ -108,7 +109,14 @@ static void step(ctx_t *c, const hp_step *s)
 				           errno ? strerror(errno) : "no mount flags");
 				return;
 			}
-			rdonly = sf.f_flags & ST_RDONLY;
+			hp_err re;
+			hp_tri ro = hp_os_fs_read_only(s->dirfd, (unsigned long)sf.f_flags, &re);
+			if (ro == HP_UNKNOWN) {
+				c->answer = HP_UNKNOWN;
+				hp_err_set(&c->unknown, "'%s': %s", s->name, re.msg);
+				return;
+			}
+			rdonly = ro == HP_TRUE;
 			fs_type = (long)sf.f_type;
 			if (rdonly && c->dc)
 				hp_os_dircache_put(c->dc, s->dir, &(hp_dirfacts){true, HP_FALSE, fs_type});
