@@ -83,7 +83,7 @@ static void tree_free(tree *t)
 static const char *read_text(const char *text, unsigned depth, uint32_t nodes, const char *refuse,
                              hp_ymark *last)
 {
-	static char out[512];
+	static char out[sizeof ((hp_err *)0)->msg + 64];
 	tree t = {.refuse = refuse};
 	hp_yaml_reader r = {.name = "t.yaml",
 	                    .max_depth = depth,
