@@ -347,10 +347,18 @@ hp_tri hp_os_fs_read_only(int fd, unsigned long f_flags, hp_err *why)
 		return HP_UNKNOWN;
 	if (has_option(x->super_options, "ro"))
 		return HP_TRUE;
+	/* a file with another link may have it below any mount of its
+	 * filesystem, whatever tree that mount shows */
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		hp_err_set(why, "fstat: %s", strerror(errno));
+		return HP_UNKNOWN;
+	}
+	bool linked = !S_ISDIR(st.st_mode) && st.st_nlink > 1;
 	for (size_t i = 0; i < own.m.n; i++) {
 		const hp_mount *y = &own.m.v[i];
 		if (y != x && y->major == x->major && y->minor == x->minor && !y->read_only &&
-		    (root_within(x->root, y->root) || root_within(y->root, x->root)))
+		    (linked || root_within(x->root, y->root) || root_within(y->root, x->root)))
 			return HP_FALSE;
 	}
 	return HP_TRUE;

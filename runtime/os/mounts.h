@@ -59,7 +59,8 @@ hp_tri hp_os_mount_read_only(const hp_mounts *m, int fd, hp_err *why);
  * or when no read-write mount of the filesystem here has a tree that
  * overlaps this mount's (one's root within the other's: a pod's volume
  * mounted read-only beside another, read-write, of the same disk is not
- * reached through it); false when one has. f_flags: fd's statfs(2) flags;
+ * reached through it), or, for a file with more than one link, no
+ * read-write mount of the filesystem at all; false when one has. f_flags: fd's statfs(2) flags;
  * only when they say ST_RDONLY is this process's mountinfo read, once per
  * process. */
 hp_tri hp_os_fs_read_only(int fd, unsigned long f_flags, hp_err *why);
