@@ -286,6 +286,7 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 	case HP_PROBE_SETUID_ROOT:
 	case HP_PROBE_SETUID_IMAGE:
 	case HP_PROBE_SETID_IMAGE:
+	case HP_PROBE_LOADER_DIRS:
 	case HP_PROBE_TREE_WRITABLE_BY:
 	case HP_PROBE_COMMAND_FILES:
 	case HP_PROBE_TREE_WRITABLE:

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "os/command_files.h"
+#include "os/loader_dirs.h"
 #include "os/replace.h"
 #include "os/setuid_image.h"
 #include "os/setuid_scan.h"
@@ -384,6 +385,35 @@ static hp_value image_list(hp_sysbackend *s, hp_probe_id p, unsigned want, hp_po
 	return hp_v_list(items, (uint32_t)n);
 }
 
+/* A list value of l's strings, in the pool, for probe p; l is freed. */
+static hp_value strv_list(hp_strv *l, hp_probe_id p, hp_pool *pool)
+{
+	hp_value v = hp_v_unknown(HP_T_LIST, "memory limit");
+	hp_str *items = NULL;
+	size_t i = 0;
+	if (l->n > HP_VALUE_MAX_LIST) {
+		v = hp_probe_sysb_unknown(pool, p, "%zu names, more than a list holds", l->n);
+		goto out;
+	}
+	items = hp_pool_alloc(pool, (l->n ? l->n : 1) * sizeof *items);
+	for (; items && i < l->n; i++) {
+		size_t len = strlen(l->v[i]);
+		if (len > HP_VALUE_MAX_STRING) {
+			v = hp_probe_sysb_unknown(pool, p, "a name longer than a string holds");
+			goto out;
+		}
+		char *c = hp_pool_strndup(pool, l->v[i], len);
+		if (!c)
+			break;
+		items[i] = (hp_str){c, (uint32_t)len};
+	}
+	if (items && i == l->n)
+		v = hp_v_list(items, (uint32_t)l->n);
+out:
+	hp_strv_free(l);
+	return v;
+}
+
 static hp_value command_files(hp_sysbackend *s, const char *spec, hp_pool *pool)
 {
 	hp_probe_id p = HP_PROBE_COMMAND_FILES;
@@ -394,20 +424,16 @@ static hp_value command_files(hp_sysbackend *s, const char *spec, hp_pool *pool)
 		return hp_v_absent(HP_T_LIST, hp_probe_sysb_reason(pool, "%s", e.msg));
 	if (t != HP_TRUE)
 		return global_unknown(s, p, &e, pool);
-	hp_str *items = hp_pool_alloc(pool, (l.n ? l.n : 1) * sizeof *items);
-	hp_value v = hp_v_unknown(HP_T_LIST, "memory limit");
-	size_t i = 0;
-	for (; items && i < l.n; i++) {
-		size_t len = strlen(l.v[i]);
-		char *c = hp_pool_strndup(pool, l.v[i], len);
-		if (!c)
-			break;
-		items[i] = (hp_str){c, (uint32_t)len};
-	}
-	if (items && i == l.n)
-		v = hp_v_list(items, (uint32_t)l.n);
-	hp_strv_free(&l);
-	return v;
+	return strv_list(&l, p, pool);
+}
+
+static hp_value loader_dirs(hp_sysbackend *s, hp_pool *pool)
+{
+	hp_strv l;
+	hp_err e;
+	if (hp_os_loader_dirs(&s->root, &l, &e) != HP_TRUE)
+		return global_unknown(s, HP_PROBE_LOADER_DIRS, &e, pool);
+	return strv_list(&l, HP_PROBE_LOADER_DIRS, pool);
 }
 
 /* --- tree_writable ------------------------------------------------------------ */
@@ -654,6 +680,8 @@ hp_value hp_probe_sysb_path(hp_sysbackend *s, hp_probe_id p, const hp_value *arg
 		return image_list(s, p, 0, pool);
 	case HP_PROBE_COMMAND_FILES:
 		return command_files(s, path, pool);
+	case HP_PROBE_LOADER_DIRS:
+		return loader_dirs(s, pool);
 	case HP_PROBE_TREE_WRITABLE:
 		return tree_writable(s, path, pool);
 	case HP_PROBE_TREE_WRITABLE_BY:

@@ -39,6 +39,7 @@ hp_probe_arg_kind hp_probe_arg_kind_of(hp_probe_id p)
 	case HP_PROBE_USERS_WITH_UID:
 	case HP_PROBE_SETUID_IMAGE:
 	case HP_PROBE_SETID_IMAGE:
+	case HP_PROBE_LOADER_DIRS:
 	case HP_PROBE_TREE_WRITABLE_BY:
 	case HP_PROBE_USER:
 	case HP_PROBE_USER_BY_UID:
