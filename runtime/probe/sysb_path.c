@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "os/command_files.h"
-#include "os/loader_dirs.h"
+#include "etc/loader_dirs.h"
 #include "os/replace.h"
 #include "os/setuid_image.h"
 #include "os/setuid_scan.h"
@@ -431,7 +431,7 @@ static hp_value loader_dirs(hp_sysbackend *s, hp_pool *pool)
 {
 	hp_strv l;
 	hp_err e;
-	if (hp_os_loader_dirs(&s->root, &l, &e) != HP_TRUE)
+	if (hp_etc_loader_dirs(&s->root, &l, &e) != HP_TRUE)
 		return global_unknown(s, HP_PROBE_LOADER_DIRS, &e, pool);
 	return strv_list(&l, HP_PROBE_LOADER_DIRS, pool);
 }

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "os/loader_dirs.h"
+#include "etc/loader_dirs.h"
 
 static char *dir;
 
@@ -51,7 +51,7 @@ static hp_tri ask(hp_strv *l, hp_err *e)
 	hp_err oe;
 	assert_int_equal(hp_os_root_open(&root, dir, HP_ROOT_OFFLINE, &oe), HP_TRUE);
 	e->msg[0] = '\0';
-	hp_tri t = hp_os_loader_dirs(&root, l, e);
+	hp_tri t = hp_etc_loader_dirs(&root, l, e);
 	hp_os_root_close(&root);
 	return t;
 }

@@ -1,6 +1,6 @@
 /* loader_dirs.c: the directories the loader's configuration and cache
  * name, read inside a root. */
-#include "os/loader_dirs.h"
+#include "etc/loader_dirs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -168,7 +168,7 @@ static hp_tri read_cache(const hp_root *r, hp_strv *dirs, hp_err *why)
 	return t;
 }
 
-hp_tri hp_os_loader_dirs(const hp_root *r, hp_strv *out, hp_err *why)
+hp_tri hp_etc_loader_dirs(const hp_root *r, hp_strv *out, hp_err *why)
 {
 	hp_strv dirs = {0};
 	conf_walk w = {r, &dirs, 0};

@@ -30,6 +30,6 @@ enum {
 	HP_LDCONF_MAX_FILES = 256,
 };
 
-hp_tri hp_os_loader_dirs(const hp_root *r, hp_strv *out, hp_err *why);
+hp_tri hp_etc_loader_dirs(const hp_root *r, hp_strv *out, hp_err *why);
 
 #endif
