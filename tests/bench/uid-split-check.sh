@@ -34,6 +34,8 @@ IDENTITY_FILES="/etc/passwd /etc/group /etc/shadow /etc/gshadow /etc/nsswitch.co
 IDENTITY_DIRS="/etc/sudoers.d /etc/pam.d /etc/security /etc/ld.so.conf.d /etc/userdb"
 LIBRARY_DIRS="/lib /lib64 /usr/lib /usr/lib64 /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu
 /usr/local/lib"
+LIBRARY_SUBTREES="glibc-hwcaps tls haswell xeon_phi x86_64 security gconv sudo"
+MODULE_DIRS="/usr/libexec/sudo"
 failed=0
 
 # writable_entries DIR: an entry of DIR whose file (a symlink's target) the
@@ -41,6 +43,34 @@ failed=0
 writable_entries() {
 	as_agent find -L "$1" -mindepth 1 -maxdepth 1 \( -writable -o -user "$agent_uid" \) \
 		-print -quit 2>/dev/null
+}
+# tree_writable PATH: anything at or below PATH the agent can write or owns
+tree_writable() {
+	[ -e "$1" ] || return 1
+	[ -n "$(as_agent find -L "$1" \( -writable -o -user "$agent_uid" \) -print -quit 2>/dev/null)" ]
+}
+# conf_dirs FILE: the directories an ld.so.conf file and its includes name
+conf_dirs() {
+	[ -f "$1" ] || return 0
+	sed 's/#.*//' "$1" | while read -r word rest; do
+		case $word in
+		include)
+			for pat in $rest; do
+				case $pat in /*) ;; *) pat=$(dirname "$1")/$pat ;; esac
+				for f in $pat; do conf_dirs "$f"; done
+			done
+			;;
+		hwcap | "") ;;
+		*) echo "$word" ;;
+		esac
+	done
+}
+# loader_dirs: those, and the directories of the libraries ld.so.cache holds
+loader_dirs() {
+	{
+		conf_dirs /etc/ld.so.conf
+		ldconfig -p 2>/dev/null | sed -n 's|.* => \(.*\)/[^/]*$|\1|p'
+	} | sort -u
 }
 # writable_up PATH: 0 when the agent can write PATH or a directory above it
 writable_up() {
@@ -220,16 +250,27 @@ unset IFS
 result path-not-agent-writable $ok
 
 # system-files: no ld.so.preload; the identity files, their directories
-# and entries, and the library directories and their entries, none
-# writable by the agent, nor any directory above them
+# and entries, and the library directories (those the loader's
+# configuration names too) and their entries, none writable by the agent,
+# nor any directory above them; nothing below them in the trees su and
+# sudo load from
 ok=0
 [ -e /etc/ld.so.preload ] && ok=1
 for f in $IDENTITY_FILES; do
 	writable_up "$f" && ok=1
 done
-for d in $IDENTITY_DIRS $LIBRARY_DIRS; do
+for d in $IDENTITY_DIRS $LIBRARY_DIRS $(loader_dirs); do
 	writable_up "$d" && ok=1
 	[ -d "$d" ] && [ -n "$(writable_entries "$d")" ] && ok=1
+done
+for d in $LIBRARY_DIRS $(loader_dirs); do
+	for t in $LIBRARY_SUBTREES; do
+		tree_writable "$d/$t" && ok=1
+	done
+done
+for d in $MODULE_DIRS; do
+	tree_writable "$d" && ok=1
+	writable_up "$d" && ok=1
 done
 result system-files $ok
 
