@@ -148,7 +148,7 @@ hp_tri hp_etc_password_empty(const hp_userdb *db, const hp_shadow *sh, const cha
 /* --- etc/gshadow ------------------------------------------------------------------ */
 
 typedef struct {
-	const char *name, *passwd, *admins;
+	const char *name, *passwd, *admins, *members;
 	unsigned line;
 } gshadow_entry;
 
@@ -162,6 +162,37 @@ struct hp_gshadow {
 static const char *gentry_name(const void *ctx, uint32_t i)
 {
 	return ((const hp_gshadow *)ctx)->e[i].name;
+}
+
+/* A list of names as etc/group's member list is written: "" (none) or
+ * names separated by single commas, none empty, none with a blank or a
+ * control character. what names the field in the message. */
+static int check_names(const hp_colon_reader *r, const char *list, const char *what, hp_err *err)
+{
+	if (!*list)
+		return 0;
+	for (const char *s = list;;) {
+		const char *end = strchr(s, ',');
+		size_t n = end ? (size_t)(end - s) : strlen(s);
+		if (n == 0) {
+			hp_err_set(err, "%s:%u: empty name in the %s list", r->file, r->line, what);
+			return -1;
+		}
+		for (size_t k = 0; k < n; k++) {
+			unsigned char c = (unsigned char)s[k];
+			if (c <= 0x20 || c == 0x7f) {
+				hp_esc_buf e;
+				hp_err_set(err,
+				           "%s:%u: %s name \"%s\" contains a blank or control "
+				           "character",
+				           r->file, r->line, what, hp_esc(&e, s, n));
+				return -1;
+			}
+		}
+		if (!end)
+			return 0;
+		s = end + 1;
+	}
 }
 
 hp_gshadow *hp_etc_gshadow_parse(const char *buf, size_t len, const char *file, hp_err *err)
@@ -178,8 +209,13 @@ hp_gshadow *hp_etc_gshadow_parse(const char *buf, size_t len, const char *file, 
 	char *f[4];
 	int rc;
 	while ((rc = hp_etc_colon_next(&r, f, 4, layout, err)) > 0) {
+		if (check_names(&r, f[2], "administrator", err) < 0 ||
+		    check_names(&r, f[3], "member", err) < 0) {
+			rc = -1;
+			break;
+		}
 		gs->e = hp_xgrow(gs->e, &cap, gs->n + 1, sizeof *gs->e);
-		gs->e[gs->n++] = (gshadow_entry){f[0], f[1], f[2], r.line};
+		gs->e[gs->n++] = (gshadow_entry){f[0], f[1], f[2], f[3], r.line};
 	}
 	if (rc < 0) {
 		hp_etc_gshadow_free(gs);
@@ -210,13 +246,14 @@ void hp_etc_gshadow_free(hp_gshadow *gs)
 }
 
 bool hp_etc_gshadow_entry(const hp_gshadow *gs, const char *name, const char **passwd,
-                          const char **admins)
+                          const char **admins, const char **members)
 {
 	uint32_t i = hp_idxtab_find_name(&gs->by_name, name, gentry_name, gs);
 	if (i == HP_IDX_NONE)
 		return false;
 	*passwd = gs->e[i].passwd;
 	*admins = gs->e[i].admins;
+	*members = gs->e[i].members;
 	return true;
 }
 
@@ -234,8 +271,8 @@ hp_pw_state hp_etc_group_password_state(const hp_userdb *db, const hp_gshadow *g
 		hp_err_set(why, "%s could not be read", gshadow_file);
 		return HP_PW_UNKNOWN;
 	}
-	const char *pw, *admins;
-	if (gs && hp_etc_gshadow_entry(gs, name, &pw, &admins))
+	const char *pw, *admins, *members;
+	if (gs && hp_etc_gshadow_entry(gs, name, &pw, &admins, &members))
 		return hp_etc_password_field(pw);
 	/* newgrp compares crypt's result with etc/group's field: "x" is no
 	 * result of any method (each gives the setting's prefix and more) */

@@ -57,17 +57,27 @@ hp_pw_state hp_etc_password_state(const hp_userdb *db, const hp_shadow *sh,
 hp_tri hp_etc_password_empty(const hp_userdb *db, const hp_shadow *sh, const char *shadow_file,
                          const char *name, hp_err *why);
 
-/* etc/gshadow: name:password:administrators:members. */
+/* etc/gshadow: name:password:administrators:members.
+ *
+ * When a group has an entry here, shadow's newgrp takes its members from
+ * it, not from etc/group (check_perms: grp->gr_mem = sgrp->sg_mem), and
+ * lets each of them in without a password; gpasswd lets each
+ * administrator add members. Both lists are names separated by commas,
+ * as in etc/group: an empty name, or one with a blank or a control
+ * character, is refused (glibc skips blanks before a name that shadow's
+ * own reader keeps, so the two would disagree on who is listed), with
+ * file:line. */
 typedef struct hp_gshadow hp_gshadow;
 
 /* NULL on error (err says why). The buffer is copied. */
 hp_gshadow *hp_etc_gshadow_parse(const char *buf, size_t len, const char *file, hp_err *err);
 void hp_etc_gshadow_free(hp_gshadow *gs);
 
-/* The entry of group name: its password field and its administrators
- * (comma-separated, as in the file); false when there is none. */
+/* The entry of group name: its password field, its administrators and its
+ * members (each list comma-separated, as in the file, checked as above);
+ * false when there is none. */
 bool hp_etc_gshadow_entry(const hp_gshadow *gs, const char *name, const char **passwd,
-                          const char **admins);
+                          const char **admins, const char **members);
 
 /* The state of group name's password, as newgrp takes it: gshadow's entry
  * when it has one, else etc/group's field ("x" there, with no gshadow

@@ -27,8 +27,13 @@ typedef struct {
 	char *name;
 	hp_pw_state state;
 	char *why;
-	char *admins; /* groups: gshadow's administrators, comma-separated */
+	char *admins;  /* groups: gshadow's administrators, comma-separated */
+	char *members; /* groups: gshadow's members, comma-separated */
+	char gshadow;  /* groups: GS_ENTRY, GS_NO_ENTRY or GS_NO_FILE */
 } pw_entry;
+
+/* Whether etc/gshadow had an entry for a group, as the child tells it. */
+enum { GS_ENTRY = 'e', GS_NO_ENTRY = 'n', GS_NO_FILE = 'f' };
 
 struct hp_etcview {
 	const hp_root *root;
@@ -73,6 +78,7 @@ void hp_probe_etcview_free(hp_etcview *v)
 		free(v->gpw[i].name);
 		free(v->gpw[i].why);
 		free(v->gpw[i].admins);
+		free(v->gpw[i].members);
 	}
 	free(v->gpw);
 	free(v);
@@ -226,7 +232,9 @@ typedef struct {
 } shadow_arg;
 
 /* In the child: read and parse etc/shadow and etc/gshadow, send each
- * user's and each group's password state (never a hash). */
+ * user's and each group's password state (never a hash), and each group's
+ * gshadow administrators and members (names, no secret) with whether it
+ * has an entry there. */
 static int shadow_child(void *varg, hp_frame_writer *out)
 {
 	hp_etcview *v = ((shadow_arg *)varg)->v;
@@ -273,13 +281,16 @@ static int shadow_child(void *varg, hp_frame_writer *out)
 		                                            g->name, &why);
 		if (r == HP_PW_UNKNOWN && !gs && t != HP_FALSE)
 			hp_err_set(&why, "%s", ge.msg);
-		const char *pw = "", *admins = "";
-		if (gs)
-			hp_etc_gshadow_entry(gs, g->name, &pw, &admins);
+		const char *pw = "", *admins = "", *members = "";
+		char has = t == HP_FALSE ? GS_NO_FILE : GS_NO_ENTRY;
+		if (gs && hp_etc_gshadow_entry(gs, g->name, &pw, &admins, &members))
+			has = GS_ENTRY;
 		hp_buf rec = {0};
 		hp_buf_putc(&rec, (char)('0' + r));
+		hp_buf_putc(&rec, has);
 		hp_buf_append(&rec, g->name, strlen(g->name) + 1);
 		hp_buf_append(&rec, admins, strlen(admins) + 1);
+		hp_buf_append(&rec, members, strlen(members) + 1);
 		hp_buf_append(&rec, why.msg, strlen(why.msg));
 		hp_frame_add(out, TAG_GPW, rec.data, rec.len);
 		hp_buf_free(&rec);
@@ -288,30 +299,46 @@ static int shadow_child(void *varg, hp_frame_writer *out)
 	return 0;
 }
 
-/* One record from the child: state, name, [admins,] why; false when it is
- * not well-formed. */
-static bool take_record(const hp_frame_rec *rec, bool with_admins, pw_entry *p)
+/* The NUL-terminated field at *at, which must end before end; moves *at
+ * past it. NULL when it does not end there. */
+static const char *take_field(const char **at, const char *end)
+{
+	const char *f = *at;
+	const char *nul = memchr(f, '\0', (size_t)(end - f));
+	if (!nul)
+		return NULL;
+	*at = nul + 1;
+	return f;
+}
+
+/* One record from the child: state, name, why for a user; state, whether
+ * gshadow has an entry, name, admins, members, why for a group. False when
+ * it is not well-formed. */
+static bool take_record(const hp_frame_rec *rec, bool group, pw_entry *p)
 {
 	const char *d = (const char *)rec->data, *end = d + rec->len;
 	if (rec->len < 2 || d[0] < '0' || d[0] > '0' + HP_PW_UNKNOWN)
 		return false;
-	const char *name = d + 1;
-	const char *nul = memchr(name, '\0', (size_t)(end - name));
-	if (!nul || nul == name)
-		return false;
-	const char *admins = NULL, *why = nul + 1;
-	if (with_admins) {
-		admins = why;
-		const char *nul2 = memchr(admins, '\0', (size_t)(end - admins));
-		if (!nul2)
+	const char *at = d + 1;
+	char has = 0;
+	if (group) {
+		has = *at++;
+		if (has != GS_ENTRY && has != GS_NO_ENTRY && has != GS_NO_FILE)
 			return false;
-		why = nul2 + 1;
 	}
+	const char *name = take_field(&at, end), *admins = NULL, *members = NULL;
+	if (!name || !*name)
+		return false;
+	if (group && (!(admins = take_field(&at, end)) || !(members = take_field(&at, end))))
+		return false;
+	const char *why = at;
 	if (memchr(why, '\0', (size_t)(end - why)))
 		return false;
 	p->state = (hp_pw_state)(d[0] - '0');
 	p->name = hp_xstrdup(name);
 	p->admins = admins ? hp_xstrdup(admins) : NULL;
+	p->members = members ? hp_xstrdup(members) : NULL;
+	p->gshadow = has;
 	p->why = hp_xstrndup(why, (size_t)(end - why));
 	return true;
 }
@@ -322,6 +349,7 @@ static void free_entries(pw_entry *e, size_t n)
 		free(e[i].name);
 		free(e[i].why);
 		free(e[i].admins);
+		free(e[i].members);
 	}
 	free(e);
 }
@@ -338,12 +366,13 @@ static void load_shadow(hp_etcview *v)
 		return;
 	}
 	size_t n = hp_etc_userdb_nusers(v->db), ng = hp_etc_userdb_ngroups(v->db);
-	size_t bytes = 4096 + v->cap; /* administrators: at most gshadow's size */
+	/* administrators and members: together at most gshadow's size */
+	size_t bytes = 4096 + v->cap;
 	for (size_t i = 0; i < n; i++)
 		bytes += strlen(hp_etc_userdb_user_at(v->db, i)->name) + HP_FRAME_RECORD_HEADER + 2 +
 		         sizeof e.msg;
 	for (size_t i = 0; i < ng; i++)
-		bytes += strlen(hp_etc_userdb_group_at(v->db, i)->name) + HP_FRAME_RECORD_HEADER + 3 +
+		bytes += strlen(hp_etc_userdb_group_at(v->db, i)->name) + HP_FRAME_RECORD_HEADER + 5 +
 		         sizeof e.msg;
 	shadow_arg a = {v};
 	hp_child_opts co = {.identity = NULL,
@@ -671,16 +700,11 @@ hp_tri hp_probe_etcview_group_password_set(hp_etcview *v, const char *name, int 
 	return g->state == HP_PW_HASH ? HP_TRUE : HP_FALSE;
 }
 
-hp_tri hp_probe_etcview_group_admins(hp_etcview *v, const char *name, char ***names, size_t *n,
-                                     int *absent, hp_err *why)
+/* Cut a comma-separated list of names (checked by shadow.c) into *names. */
+static void split_names(const char *list, char ***names, size_t *n)
 {
-	*names = NULL;
-	*n = 0;
-	const pw_entry *g = group_entry(v, name, absent, why);
-	if (!g)
-		return HP_UNKNOWN;
 	size_t cap = 0;
-	for (const char *p = g->admins; p && *p;) {
+	for (const char *p = list; p && *p;) {
 		const char *c = strchr(p, ',');
 		size_t len = c ? (size_t)(c - p) : strlen(p);
 		if (len) {
@@ -689,6 +713,52 @@ hp_tri hp_probe_etcview_group_admins(hp_etcview *v, const char *name, char ***na
 		}
 		p += len + (c ? 1 : 0);
 	}
+}
+
+/* The child's answer for group name when it read etc/gshadow, or NULL with
+ * why. A group's state is unknown only when gshadow could not be read or
+ * parsed: then who administers it and who are its members are not known
+ * either (never "no entry"). */
+static const pw_entry *gshadow_entry(hp_etcview *v, const char *name, int *absent, hp_err *why)
+{
+	const pw_entry *g = group_entry(v, name, absent, why);
+	if (g && g->state == HP_PW_UNKNOWN) {
+		hp_err_set(why, "%s", g->why);
+		return NULL;
+	}
+	return g;
+}
+
+hp_tri hp_probe_etcview_group_admins(hp_etcview *v, const char *name, char ***names, size_t *n,
+                                     int *absent, hp_err *why)
+{
+	*names = NULL;
+	*n = 0;
+	const pw_entry *g = gshadow_entry(v, name, absent, why);
+	if (!g)
+		return HP_UNKNOWN;
+	split_names(g->admins, names, n);
+	return HP_TRUE;
+}
+
+hp_tri hp_probe_etcview_gshadow_members(hp_etcview *v, const char *name, char ***names,
+                                        size_t *n, int *absent, hp_err *why)
+{
+	*names = NULL;
+	*n = 0;
+	const pw_entry *g = gshadow_entry(v, name, absent, why);
+	if (!g)
+		return HP_UNKNOWN;
+	hp_esc_buf eb;
+	if (g->gshadow != GS_ENTRY) {
+		if (g->gshadow == GS_NO_FILE)
+			hp_err_set(why, "etc/gshadow does not exist");
+		else
+			hp_err_set(why, "etc/gshadow has no entry for \"%s\"", hp_escs(&eb, name));
+		*absent = 1;
+		return HP_FALSE;
+	}
+	split_names(g->members, names, n);
 	return HP_TRUE;
 }
 

@@ -17,8 +17,8 @@
  * Password hashes never enter this process: etc/shadow and etc/gshadow
  * are read and evaluated in a short-lived child, which sends back only,
  * per user and per group, the password's state (empty, locked, a hash,
- * unknown) and gshadow's administrators. A role's child (which may be the agent)
- * inherits nothing secret.
+ * unknown) and gshadow's administrators and members. A role's child (which
+ * may be the agent) inherits nothing secret.
  *
  * Answers use plain C types, not the VM's values (sysb_etc.c converts). */
 #ifndef HP_ETCVIEW_H
@@ -94,9 +94,20 @@ hp_tri hp_probe_etcview_group_password_set(hp_etcview *v, const char *name, int 
                                            hp_err *why);
 
 /* The administrators etc/gshadow names for group name (the caller frees
- * *names and each name): HP_TRUE, possibly none, or HP_UNKNOWN with why. */
+ * *names and each name): HP_TRUE, possibly none (also when gshadow has no
+ * entry or does not exist), or HP_UNKNOWN with why (gshadow unreadable or
+ * malformed); *absent is set when there is no such group. */
 hp_tri hp_probe_etcview_group_admins(hp_etcview *v, const char *name, char ***names, size_t *n,
                                      int *absent, hp_err *why);
+
+/* The members etc/gshadow lists for group name, whom newgrp lets in without
+ * a password in place of etc/group's members (the caller frees *names and
+ * each name): HP_TRUE, possibly none; HP_FALSE with *absent set and why when
+ * gshadow has no entry for it or does not exist (etc/group's members
+ * decide), and *absent set too when there is no such group; HP_UNKNOWN with
+ * why (gshadow unreadable or malformed). */
+hp_tri hp_probe_etcview_gshadow_members(hp_etcview *v, const char *name, char ***names,
+                                        size_t *n, int *absent, hp_err *why);
 
 /* The names of every group with this gid, in etc/group's order (the caller
  * frees *names; the strings point into the view). */

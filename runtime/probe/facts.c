@@ -275,6 +275,7 @@ static const int_range *probe_int_range(hp_probe_id probe, bool arg)
 	case HP_PROBE_USERS_UNLOCKED:
 	case HP_PROBE_GROUP_PASSWORD_SET:
 	case HP_PROBE_GROUP_ADMINS:
+	case HP_PROBE_GSHADOW_MEMBERS:
 	case HP_PROBE_PAM_PASSWORDLESS:
 	case HP_PROBE_ENV:
 	case HP_PROBE_EXISTS:

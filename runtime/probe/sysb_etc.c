@@ -37,7 +37,7 @@ void hp_probe_sysb_etc_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT]
 		what |= HP_ETC_USERS | HP_ETC_SHADOW;
 	if (used[HP_PROBE_PASSWORD_EMPTY] || used[HP_PROBE_PASSWORD_LOCKED] ||
 	    used[HP_PROBE_GROUP_PASSWORD_SET] || used[HP_PROBE_GROUP_ADMINS] ||
-	    used[HP_PROBE_PAM_PASSWORDLESS])
+	    used[HP_PROBE_PAM_PASSWORDLESS] || used[HP_PROBE_GSHADOW_MEMBERS])
 		what |= HP_ETC_SHADOW;
 	if (used[HP_PROBE_SUDOERS_GRANTS])
 		what |= HP_ETC_SUDOERS;
@@ -164,13 +164,17 @@ static hp_value gid_groups(hp_sysbackend *s, hp_probe_id p, int64_t gid, hp_pool
 	return names_answer(p, t, names, n, &e, pool);
 }
 
-static hp_value admins_value(hp_sysbackend *s, hp_probe_id p, const char *name, hp_pool *pool)
+/* group_admins and gshadow_members: names from etc/gshadow's entry */
+static hp_value gshadow_names(hp_sysbackend *s, hp_probe_id p, const char *name, hp_pool *pool)
 {
 	char **names;
 	size_t n;
 	int absent;
 	hp_err e;
-	hp_tri t = hp_probe_etcview_group_admins(view_of(s), name, &names, &n, &absent, &e);
+	hp_tri t = p == HP_PROBE_GROUP_ADMINS
+	               ? hp_probe_etcview_group_admins(view_of(s), name, &names, &n, &absent, &e)
+	               : hp_probe_etcview_gshadow_members(view_of(s), name, &names, &n, &absent,
+	                                                  &e);
 	if (absent)
 		return hp_v_absent(HP_T_LIST, hp_probe_sysb_reason(pool, "%s", e.msg));
 	if (t != HP_TRUE)
@@ -221,7 +225,8 @@ hp_value hp_probe_sysb_etc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg,
 	case HP_PROBE_GROUPS_WITH_GID:
 		return gid_groups(s, p, arg->u.i, pool);
 	case HP_PROBE_GROUP_ADMINS:
-		return admins_value(s, p, arg->u.s.p, pool);
+	case HP_PROBE_GSHADOW_MEMBERS:
+		return gshadow_names(s, p, arg->u.s.p, pool);
 	case HP_PROBE_PASSWORD_EMPTY:
 	case HP_PROBE_PASSWORD_LOCKED: {
 		hp_err e;

@@ -50,6 +50,7 @@ hp_probe_arg_kind hp_probe_arg_kind_of(hp_probe_id p)
 	case HP_PROBE_GROUPS_WITH_GID:
 	case HP_PROBE_GROUP_PASSWORD_SET:
 	case HP_PROBE_GROUP_ADMINS:
+	case HP_PROBE_GSHADOW_MEMBERS:
 	case HP_PROBE_PAM_PASSWORDLESS:
 	case HP_PROBE_ENV:
 	case HP_PROBE_SUDO:

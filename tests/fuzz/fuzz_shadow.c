@@ -1,5 +1,8 @@
-/* fuzz_shadow.c: etc/shadow parsing never reads out of bounds, and for an
- * accepted file the answer for every user is consistent with its entry. */
+/* fuzz_shadow.c: etc/shadow and etc/gshadow parsing never reads out of
+ * bounds; for an accepted shadow the answer for every user is consistent
+ * with its entry, and an accepted gshadow's administrators and members are
+ * names separated by single commas, none empty, none with a blank or a
+ * control character. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +33,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	hp_etc_shadow_free(sh);
+
+	hp_gshadow *gs = hp_etc_gshadow_parse((const char *)data, size, "etc/gshadow", &err);
+	static const char *const groups[] = {"root", "sudo", "hangar", "agent"};
+	for (size_t i = 0; gs && i < 4; i++) {
+		const char *pw, *lists[2];
+		if (!hp_etc_gshadow_entry(gs, groups[i], &pw, &lists[0], &lists[1]))
+			continue;
+		for (size_t k = 0; k < 2; k++) {
+			const char *l = lists[k];
+			if (!*l)
+				continue;
+			if (l[0] == ',' || l[strlen(l) - 1] == ',' || strstr(l, ",,"))
+				abort();
+			for (const unsigned char *p = (const unsigned char *)l; *p; p++)
+				if (*p <= 0x20 || *p == 0x7f)
+					abort();
+		}
+	}
+	hp_etc_gshadow_free(gs);
 	hp_etc_userdb_free(db);
 	return 0;
 }

@@ -4,11 +4,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fixture_file.h"
+#include "etc/colonfile.h"
 #include "etc/shadow.h"
+#include "lib/buf.h"
 
 static const char passwd[] = "root:x:0:0:root:/root:/bin/ash\n"
                              "agent:x:1000:1000::/home/agent:/bin/sh\n"
@@ -170,17 +173,19 @@ static void test_gshadow(void **state)
 	const char text[] = "root:*::\n"
 	                    "sudo:$6$salt$hash::\n"
 	                    "hangar:!:agent,ops:\n";
+	/* (members: test_gshadow_members) */
 	hp_gshadow *gs = hp_etc_gshadow_parse(text, strlen(text), "etc/gshadow", &err);
 	assert_non_null(gs);
 	assert_int_equal(hp_etc_group_password_state(db, gs, false, "etc/gshadow", "root", &err),
 	                 HP_PW_LOCKED);
 	assert_int_equal(hp_etc_group_password_state(db, gs, false, "etc/gshadow", "sudo", &err),
 	                 HP_PW_HASH);
-	const char *pw, *admins;
-	assert_true(hp_etc_gshadow_entry(gs, "hangar", &pw, &admins));
+	const char *pw, *admins, *members;
+	assert_true(hp_etc_gshadow_entry(gs, "hangar", &pw, &admins, &members));
 	assert_string_equal(pw, "!");
 	assert_string_equal(admins, "agent,ops");
-	assert_false(hp_etc_gshadow_entry(gs, "staff", &pw, &admins));
+	assert_string_equal(members, "");
+	assert_false(hp_etc_gshadow_entry(gs, "staff", &pw, &admins, &members));
 	/* no gshadow entry: etc/group's field, which newgrp then compares */
 	assert_int_equal(hp_etc_group_password_state(db, gs, false, "etc/gshadow", "staff", &err),
 	                 HP_PW_HASH);
@@ -206,6 +211,103 @@ static void test_gshadow(void **state)
 	hp_etc_userdb_free(db);
 }
 
+/* The fourth field: whom newgrp lets in without a password when the group
+ * has an entry (it replaces etc/group's member list), kept as written. */
+static void test_gshadow_members(void **state)
+{
+	(void)state;
+	hp_err err = {{0}};
+	const char text[] = "root:*::\n"
+	                    "sudo:*::agent\n"
+	                    "hangar:!:ops:agent,ops,driver\n"
+	                    "docker:!::\n";
+	hp_gshadow *gs = hp_etc_gshadow_parse(text, strlen(text), "etc/gshadow", &err);
+	assert_non_null(gs);
+	const char *pw, *admins, *members;
+	assert_true(hp_etc_gshadow_entry(gs, "sudo", &pw, &admins, &members));
+	assert_string_equal(pw, "*");
+	assert_string_equal(admins, "");
+	assert_string_equal(members, "agent");
+	assert_true(hp_etc_gshadow_entry(gs, "hangar", &pw, &admins, &members));
+	assert_string_equal(admins, "ops");
+	assert_string_equal(members, "agent,ops,driver");
+	assert_true(hp_etc_gshadow_entry(gs, "docker", &pw, &admins, &members));
+	assert_string_equal(members, "");
+	hp_etc_gshadow_free(gs);
+}
+
+/* A list newgrp or glibc could read differently from us is refused whole,
+ * with file:line: an empty name (",agent" or "agent,"), a blank (glibc
+ * skips one before a name, shadow's own reader keeps it), a control
+ * character; the same for administrators. */
+static void test_gshadow_lists_malformed(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+	    {"root:*::\nsudo:*::agent,\n", "etc/gshadow:2: empty name in the member list"},
+	    {"sudo:*::,agent\n", "etc/gshadow:1: empty name in the member list"},
+	    {"sudo:*::ops,,agent\n", "etc/gshadow:1: empty name in the member list"},
+	    {"sudo:*::ops, agent\n",
+	     "etc/gshadow:1: member name \" agent\" contains a blank or control character"},
+	    {"sudo:*::agent \n",
+	     "etc/gshadow:1: member name \"agent \" contains a blank or control character"},
+	    {"sudo:*::ag\tent\n",
+	     "etc/gshadow:1: member name \"ag\\x09ent\" contains a blank or control character"},
+	    {"sudo:*::ag\x7f\n",
+	     "etc/gshadow:1: member name \"ag\\x7f\" contains a blank or control character"},
+	    {"sudo:*:,agent:\n", "etc/gshadow:1: empty name in the administrator list"},
+	    {"sudo:*:agent ops:\n", "etc/gshadow:1: administrator name \"agent ops\" contains a "
+	                           "blank or control character"},
+	    /* a fifth field is no member list (newgrp's reader would refuse the line) */
+	    {"sudo:*::agent:\n", NULL},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		hp_err err = {{0}};
+		hp_gshadow *gs = hp_etc_gshadow_parse(bad[i].text, strlen(bad[i].text),
+		                                      "etc/gshadow", &err);
+		if (gs)
+			fail_msg("accepted: %s", bad[i].text);
+		if (bad[i].msg)
+			assert_string_equal(err.msg, bad[i].msg);
+		else
+			assert_true(strncmp(err.msg, "etc/gshadow:1: ", 15) == 0);
+	}
+}
+
+/* A member list as long as a line may be (the colon reader's bound) is
+ * read; one byte more is refused with the line, never cut. */
+static void test_gshadow_members_bounded(void **state)
+{
+	(void)state;
+	hp_buf b = {0};
+	hp_buf_append(&b, "sudo:*::", 8);
+	size_t names = 0;
+	while (b.len + 7 <= HP_COLON_MAX_LINE) {
+		char name[16];
+		int n = snprintf(name, sizeof name, "%su%05zu", names ? "," : "", names);
+		hp_buf_append(&b, name, (size_t)n);
+		names++;
+	}
+	while (b.len < HP_COLON_MAX_LINE)
+		hp_buf_putc(&b, 'x'); /* the last name longer, up to the line's bound */
+	hp_buf_putc(&b, '\n');
+	hp_err err = {{0}};
+	hp_gshadow *gs = hp_etc_gshadow_parse(b.data, b.len, "etc/gshadow", &err);
+	assert_non_null(gs);
+	const char *pw, *admins, *members;
+	assert_true(hp_etc_gshadow_entry(gs, "sudo", &pw, &admins, &members));
+	assert_int_equal(strlen(members), HP_COLON_MAX_LINE - 8);
+	assert_true(strncmp(members, "u00000,u00001,", 14) == 0);
+	hp_etc_gshadow_free(gs);
+	b.len--; /* the newline */
+	hp_buf_append(&b, "y\n", 2);
+	assert_null(hp_etc_gshadow_parse(b.data, b.len, "etc/gshadow", &err));
+	assert_true(strncmp(err.msg, "etc/gshadow:1: ", 15) == 0);
+	hp_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +316,9 @@ int main(void)
 	    cmocka_unit_test(test_malformed),
 	    cmocka_unit_test(test_locked),
 	    cmocka_unit_test(test_gshadow),
+	    cmocka_unit_test(test_gshadow_members),
+	    cmocka_unit_test(test_gshadow_lists_malformed),
+	    cmocka_unit_test(test_gshadow_members_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

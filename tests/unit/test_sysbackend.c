@@ -212,6 +212,66 @@ static void test_shadow_missing(void **state)
 	                    "unknown (etc/shadow does not exist)");
 }
 
+/* gshadow_members: who newgrp lets in without a password (gshadow's list
+ * replaces etc/group's when the group has an entry); absent when it has
+ * none or there is no gshadow, unknown when gshadow cannot be read or is
+ * malformed, and group_admins unknown with it. */
+static void test_gshadow_members(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	fx_file(f->dir, "etc/gshadow", "root:*::\nhangar:!::agent\ndocker:!:ops:\n", 0640, 0, 0);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "hangar"),
+	                    "{ \"agent\" }");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "root"), "{}");
+	/* docker's etc/group members (agent) are not newgrp's once gshadow
+	 * has an entry: its own list, empty, is */
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "docker"), "{}");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GROUP_ADMINS, "docker"),
+	                    "{ \"ops\" }");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "agent"),
+	                    "absent (etc/gshadow has no entry for \"agent\")");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GROUP_ADMINS, "agent"), "{}");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "wheel"),
+	                    "absent (no group \"wheel\" in etc/group)");
+}
+
+static void test_gshadow_missing(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "hangar"),
+	                    "absent (etc/gshadow does not exist)");
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GROUP_ADMINS, "hangar"), "{}");
+}
+
+static void test_gshadow_malformed(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	fx_file(f->dir, "etc/gshadow", "root:*::\nhangar:!::ops, agent\n", 0640, 0, 0);
+	static const char why[] = "unknown (etc/gshadow:2: member name \" agent\" contains a blank "
+	                          "or control character)";
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "hangar"), why);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "root"), why);
+	/* who administers a group is not known either (it was {} before) */
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GROUP_ADMINS, "root"), why);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GROUP_PASSWORD_SET, "root"), why);
+}
+
+/* gshadow that is not a regular file (a FIFO the agent planted would hang
+ * a reader) is unknown, never absent */
+static void test_gshadow_not_regular(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	char *p = fx_path(f->dir, "etc/gshadow");
+	assert_int_equal(mkfifo(p, 0600), 0);
+	free(p);
+	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "hangar"),
+	                    "unknown (etc/gshadow: not a regular file (fifo))");
+}
+
 static void test_uid0_finding(void **state)
 {
 	FX_NEED_ROOT();
@@ -1019,6 +1079,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_users, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_passwords, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_shadow_missing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_gshadow_members, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_gshadow_missing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_gshadow_malformed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_gshadow_not_regular, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_users_unlocked_unknown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_uid0_finding, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_nss_other_source, setup, teardown),
