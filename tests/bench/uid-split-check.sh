@@ -114,10 +114,34 @@ if grep -rqsE "^[[:space:]]*($AGENT_USER|%|ALL)" /etc/sudoers /etc/sudoers.d 2>/
 fi
 result agent-no-sudo $ok
 
-# agent-no-privileged-group
+# newgrp_open GROUP: 0 when newgrp lets the agent into GROUP without a
+# password it lacks: a group password, an administrator, the agent among
+# gshadow's members (newgrp's list when gshadow has an entry)
+newgrp_open() {
+	line=$(getent group "$1") || return 1
+	gs=$(getent gshadow "$1")
+	if [ -n "$gs" ]; then
+		pw=$(printf '%s' "$gs" | cut -d: -f2)
+		[ -n "$(printf '%s' "$gs" | cut -d: -f3)" ] && return 0
+		case ",$(printf '%s' "$gs" | cut -d: -f4)," in *",$AGENT_USER,"*) return 0 ;; esac
+	else
+		pw=$(printf '%s' "$line" | cut -d: -f2)
+	fi
+	case $pw in '' | x | '!'* | '*'*) return 1 ;; *) return 0 ;; esac
+}
+
+# agent-no-privileged-group: no second account with the agent's uid (newgrp
+# takes the first name for it), none of its groups privileged, and no way
+# into one with newgrp
 ok=0
+[ "$(getent passwd | awk -F: -v u="$agent_uid" '$3 == u { print $1 }' | tr '\n' ' ')" = "$AGENT_USER " ] || ok=1
 for g in $(id -nG "$AGENT_USER" 2>/dev/null); do
 	case " $PRIVILEGED_GROUPS " in *" $g "*) ok=1 ;; esac
+done
+for g in $PRIVILEGED_GROUPS; do
+	gid=$(getent group "$g" | cut -d: -f3)
+	[ -z "$gid" ] || [ "$(getent group | awk -F: -v g="$gid" '$3 == g { print $1 }' | tr '\n' ' ')" = "$g " ] || ok=1
+	newgrp_open "$g" && ok=1
 done
 result agent-no-privileged-group $ok
 
@@ -226,6 +250,12 @@ for g in $(id -G "$AGENT_USER" 2>/dev/null); do
 	for hg in $(id -G "$HANGAR_USER" 2>/dev/null); do [ "$g" = "$hg" ] && ok=1; done
 	[ "$g" = "$home_gid" ] && ok=1
 	[ "$g" = "$ctl_gid" ] && ok=1
+done
+# newgrp into any group with hangar's gids or owning its directories
+for gid in $(id -G "$HANGAR_USER" 2>/dev/null) $home_gid $ctl_gid; do
+	for g in $(getent group | awk -F: -v g="$gid" '$3 == g { print $1 }'); do
+		newgrp_open "$g" && ok=1
+	done
 done
 result agent-no-way-to-driver $ok
 
