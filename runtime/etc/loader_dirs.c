@@ -50,18 +50,10 @@ static hp_tri list_matches(const hp_root *r, const char *dir, const char *patter
 		hp_err_set(why, "%s", e.msg);
 		return HP_UNKNOWN;
 	}
-	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
-	int err = errno;
-	close(fd);
-	if (dfd < 0) {
-		if (err == ENOTDIR)
-			return HP_FALSE; /* glob matches nothing below a file */
-		hp_err_set(why, "%s: %s", dir, strerror(err));
-		return HP_UNKNOWN;
-	}
-	DIR *d = fdopendir(dfd);
+	DIR *d = hp_os_opendir_path(fd);
 	if (!d) {
-		close(dfd);
+		if (errno == ENOTDIR)
+			return HP_FALSE; /* glob matches nothing below a file */
 		hp_err_set(why, "%s: %s", dir, strerror(errno));
 		return HP_UNKNOWN;
 	}

@@ -144,6 +144,24 @@ int hp_os_entry_info(int dirfd, const char *name, hp_fileinfo *fi)
 	return 0;
 }
 
+DIR *hp_os_opendir_path(int fd)
+{
+	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	int e = errno;
+	close(fd);
+	if (dfd < 0) {
+		errno = e;
+		return NULL;
+	}
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		e = errno;
+		close(dfd);
+		errno = e;
+	}
+	return d;
+}
+
 hp_tri hp_os_root_open(hp_root *r, const char *dir, unsigned flags, hp_err *why)
 {
 	r->fd = -1;

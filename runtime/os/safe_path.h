@@ -28,6 +28,7 @@
 #ifndef HP_SAFE_PATH_H
 #define HP_SAFE_PATH_H
 
+#include <dirent.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -77,6 +78,12 @@ hp_tri hp_os_fd_info(int fd, hp_fileinfo *fi, hp_err *why);
  * of the open directory dirfd, from one statx and nothing else: attrs are
  * only what statx reports. 0, or -1 with errno (a name with a '/': EINVAL). */
 int hp_os_entry_info(int dirfd, const char *name, hp_fileinfo *fi);
+
+/* A stream listing the directory fd names (an O_PATH descriptor a
+ * resolution gave), opened through fd so that what is listed is the file
+ * that was resolved and judged. fd is closed whatever happens. NULL with
+ * errno set: ENOTDIR when fd names something else. */
+DIR *hp_os_opendir_path(int fd);
 
 /* A root directory every path is resolved in. */
 typedef struct {

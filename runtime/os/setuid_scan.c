@@ -308,16 +308,8 @@ hp_tri hp_os_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, 
 		hp_err_set(why, "%s: not a directory (%s)", dir, hp_os_ftype_name(fi.type));
 		return HP_UNKNOWN;
 	}
-	int dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
-	int e = errno;
-	close(pfd);
-	if (dfd < 0) {
-		hp_err_set(why, "%s: %s", dir, strerror(e));
-		return HP_UNKNOWN;
-	}
-	DIR *d = fdopendir(dfd);
+	DIR *d = hp_os_opendir_path(pfd);
 	if (!d) {
-		close(dfd);
 		hp_err_set(why, "%s: %s", dir, strerror(errno));
 		return HP_UNKNOWN;
 	}
@@ -328,7 +320,7 @@ hp_tri hp_os_setuid_scan(const hp_root *r, const char *dir, size_t max_entries, 
 	                     stat("/", &ss) == 0 && rs.st_dev == ss.st_dev &&
 	                     rs.st_ino == ss.st_ino;
 	char fdpath[64];
-	if (hp_os_proc_fd_path(dfd, fdpath, sizeof fdpath, why) < 0) {
+	if (hp_os_proc_fd_path(dirfd(d), fdpath, sizeof fdpath, why) < 0) {
 		closedir(d);
 		return HP_UNKNOWN;
 	}

@@ -92,18 +92,10 @@ static hp_tri dir_has_entries(const hp_root *r, const char *path, hp_err *why)
 	hp_tri t = hp_os_resolve(r, path, 0, &fd, why);
 	if (t != HP_TRUE)
 		return t == HP_FALSE ? HP_FALSE : HP_UNKNOWN;
-	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
-	int e = errno;
-	close(fd);
-	if (dfd < 0) {
-		if (e == ENOTDIR)
-			return HP_TRUE; /* something that is not a directory: not nothing */
-		hp_err_set(why, "%s: %s", path, strerror(e));
-		return HP_UNKNOWN;
-	}
-	DIR *d = fdopendir(dfd);
+	DIR *d = hp_os_opendir_path(fd);
 	if (!d) {
-		close(dfd);
+		if (errno == ENOTDIR)
+			return HP_TRUE; /* something that is not a directory: not nothing */
 		hp_err_set(why, "%s: %s", path, strerror(errno));
 		return HP_UNKNOWN;
 	}
@@ -438,18 +430,11 @@ static hp_sudo_io sudo_list(void *ctx, const char *path, char ***names, hp_err *
 	hp_tri t = hp_os_resolve(v->root, path, 0, &fd, err);
 	if (t != HP_TRUE)
 		return t == HP_FALSE ? HP_SUDO_IO_MISSING : HP_SUDO_IO_ERROR;
-	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
-	int e = errno;
-	close(fd);
-	if (dfd < 0) {
+	DIR *d = hp_os_opendir_path(fd);
+	if (!d) {
+		int e = errno;
 		hp_err_set(err, "%s: %s", path, strerror(e));
 		return e == ENOTDIR ? HP_SUDO_IO_NOT_REGULAR : HP_SUDO_IO_ERROR;
-	}
-	DIR *d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		hp_err_set(err, "%s: %s", path, strerror(errno));
-		return HP_SUDO_IO_ERROR;
 	}
 	size_t n = 0, cap = 16;
 	char **v_names = hp_xcalloc(cap, sizeof *v_names);

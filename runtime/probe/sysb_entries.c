@@ -332,22 +332,14 @@ hp_value hp_probe_sysb_writable_entries(hp_sysbackend *s, hp_probe_id p, const c
 			return hp_probe_sysb_unknown(pool, p, "%s: %s", dir, e.msg);
 		return hp_v_list(NULL, 0);
 	}
-	int dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
-	int err = errno;
-	close(pfd);
-	if (dfd < 0)
-		return hp_probe_sysb_unknown(pool, p, "%s: listing it: %s", dir, strerror(err));
-	DIR *d = fdopendir(dfd);
-	if (!d) {
-		err = errno;
-		close(dfd);
-		return hp_probe_sysb_unknown(pool, p, "%s: listing it: %s", dir, strerror(err));
-	}
+	DIR *d = hp_os_opendir_path(pfd);
+	if (!d)
+		return hp_probe_sysb_unknown(pool, p, "%s: listing it: %s", dir, strerror(errno));
 	/* live, the kernel is asked of each entry only when its owner and mode
 	 * leave it possible (hp_os_access_ruled_out): one statx for most */
 	long magic = 0;
 	struct statfs sf;
-	if (s->kind == HP_SYS_LIVE && fi.has_mnt_id && fstatfs(dfd, &sf) == 0)
+	if (s->kind == HP_SYS_LIVE && fi.has_mnt_id && fstatfs(dirfd(d), &sf) == 0)
 		magic = (long)sf.f_type;
 	char **found = NULL;
 	size_t nfound = 0, cap = 0;

@@ -107,6 +107,36 @@ static void test_plain_and_modes(void **state)
 	}
 }
 
+/* A stream through the resolved descriptor lists that very directory, and
+ * the descriptor is closed whether or not one could be opened. */
+static void test_opendir_path(void **state)
+{
+	fx *f = *state;
+	for (int i = 0; i < 2; i++) {
+		hp_err e;
+		int fd = -1;
+		assert_int_equal(hp_os_resolve(&f->root[i], "/home", 0, &fd, &e), HP_TRUE);
+		DIR *d = hp_os_opendir_path(fd);
+		assert_non_null(d);
+		assert_int_equal(fcntl(fd, F_GETFD), -1);
+		int agent = 0, others = 0;
+		struct dirent *de;
+		while ((de = readdir(d)))
+			if (strcmp(de->d_name, "agent") == 0)
+				agent++;
+			else if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+				others++;
+		closedir(d);
+		assert_int_equal(agent, 1);
+		assert_int_equal(others, 0);
+		assert_int_equal(hp_os_resolve(&f->root[i], "/etc/secret", 0, &fd, &e), HP_TRUE);
+		errno = 0;
+		assert_null(hp_os_opendir_path(fd));
+		assert_int_equal(errno, ENOTDIR);
+		assert_int_equal(fcntl(fd, F_GETFD), -1);
+	}
+}
+
 static void test_absolute_symlink_stays_in_root(void **state)
 {
 	fx *f = *state;
@@ -492,6 +522,7 @@ int main(void)
 	    cmocka_unit_test(test_read_refuses_device),
 	    cmocka_unit_test_setup_teardown(test_permission_denied_is_unknown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_openat2_filtered, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_opendir_path, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_read_without_procfs, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -221,19 +221,23 @@ static void test_gshadow_members(void **state)
 	FX_NEED_ROOT();
 	fx *f = *state;
 	fx_file(f->dir, "etc/gshadow", "root:*::\nhangar:!::agent\ndocker:!:ops:\n", 0640, 0, 0);
-	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "hangar"),
-	                    "{ \"agent\" }");
-	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "root"), "{}");
-	/* docker's etc/group members (agent) are not newgrp's once gshadow
-	 * has an entry: its own list, empty, is */
-	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "docker"), "{}");
-	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GROUP_ADMINS, "docker"),
-	                    "{ \"ops\" }");
-	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "agent"),
-	                    "absent (etc/gshadow has no entry for \"agent\")");
-	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GROUP_ADMINS, "agent"), "{}");
-	assert_string_equal(ask_str(f, HP_ROLE_ROOT, HP_PROBE_GSHADOW_MEMBERS, "wheel"),
-	                    "absent (no group \"wheel\" in etc/group)");
+	static const struct {
+		hp_probe_id probe;
+		const char *group, *want;
+	} cases[] = {
+	    {HP_PROBE_GSHADOW_MEMBERS, "hangar", "{ \"agent\" }"},
+	    {HP_PROBE_GSHADOW_MEMBERS, "root", "{}"},
+	    /* docker's etc/group members (agent) are not newgrp's once gshadow
+	     * has an entry: its own list, empty, is */
+	    {HP_PROBE_GSHADOW_MEMBERS, "docker", "{}"},
+	    {HP_PROBE_GROUP_ADMINS, "docker", "{ \"ops\" }"},
+	    {HP_PROBE_GSHADOW_MEMBERS, "agent", "absent (etc/gshadow has no entry for \"agent\")"},
+	    {HP_PROBE_GROUP_ADMINS, "agent", "{}"},
+	    {HP_PROBE_GSHADOW_MEMBERS, "wheel", "absent (no group \"wheel\" in etc/group)"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_string_equal(ask_str(f, HP_ROLE_ROOT, cases[i].probe, cases[i].group),
+		                    cases[i].want);
 }
 
 static void test_gshadow_missing(void **state)
