@@ -69,6 +69,17 @@ char *hp_xstrndup(const char *s, size_t n)
 	return p;
 }
 
+char *hp_xpath_join(const char *dir, const char *name)
+{
+	size_t dl = strlen(dir), nl = strlen(name);
+	size_t sep = dl == 0 || dir[dl - 1] != '/';
+	char *p = hp_xmalloc(dl + sep + nl + 1);
+	memcpy(p, dir, dl);
+	p[dl] = '/';
+	memcpy(p + dl + sep, name, nl + 1);
+	return p;
+}
+
 char *hp_xasprintf(const char *fmt, ...)
 {
 	va_list ap;

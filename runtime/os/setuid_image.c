@@ -92,7 +92,7 @@ static void add(walk *w, const char *name, unsigned what, unsigned mode, uid_t u
 	w->out->v = hp_xgrow(w->out->v, &w->cap, w->out->n + 1, sizeof *w->out->v);
 	hp_suid_entry *x = &w->out->v[w->out->n++];
 	/* the top of a walk of "/" is "/" itself: no second slash */
-	x->name = hp_xasprintf("%s/%s", strcmp(w->path, "/") == 0 ? "" : w->path, name);
+	x->name = hp_xpath_join(w->path, name);
 	x->why = what;
 	x->mode = mode;
 	x->via_symlink = 0;

@@ -4,10 +4,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "os/access.h"
@@ -16,10 +18,13 @@
 typedef struct {
 	DIR *d;
 	size_t len;
+	hp_fileinfo info; /* the directory's facts */
+	long magic;       /* its statfs f_type, 0 when not known */
 } frame;
 
 typedef struct {
 	char path[HP_PATH_MAX + 1];
+	char entry[HP_PATH_MAX + NAME_MAX + 2]; /* the path of the entry shown */
 	frame st[HP_TREE_MAX_DEPTH + 1];
 	int depth;
 } walk;
@@ -37,8 +42,41 @@ static int on_same_mount(const hp_fileinfo *a, const hp_fileinfo *b)
 	return a->dev == b->dev;
 }
 
-/* Open entry name of directory dfd as a directory stream and push it. */
-static hp_tri push(walk *w, int efd, const char *name, hp_err *why)
+static long fs_magic(int fd)
+{
+	struct statfs sf;
+	return fstatfs(fd, &sf) == 0 ? (long)sf.f_type : 0;
+}
+
+static bool same_file(const hp_fileinfo *a, const hp_fileinfo *b)
+{
+	return a->dev == b->dev && a->ino == b->ino;
+}
+
+hp_tri hp_os_tree_entry_open(const hp_tree_entry *e, int *fd, hp_fileinfo *now, hp_err *why)
+{
+	*fd = e->fd >= 0 ? fcntl(e->fd, F_DUPFD_CLOEXEC, 0)
+	                 : openat(e->dirfd, e->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0) {
+		if (errno == ENOENT && e->fd < 0)
+			return HP_FALSE;
+		hp_err_set(why, "%s: %s", e->path, strerror(errno));
+		return HP_UNKNOWN;
+	}
+	if (hp_os_fd_info(*fd, now, why) != HP_TRUE || !same_file(now, e->info)) {
+		if (!why->msg[0] || same_file(now, e->info))
+			hp_err_set(why, "%s: another file took its name while the walk looked at it",
+			           e->path);
+		close(*fd);
+		*fd = -1;
+		return HP_UNKNOWN;
+	}
+	return HP_TRUE;
+}
+
+/* Open the directory entry name of the directory dfd, which the walk saw
+ * as fi, for listing, and push it. */
+static hp_tri push(walk *w, int dfd, const char *name, const hp_fileinfo *fi, hp_err *why)
 {
 	if (w->depth == HP_TREE_MAX_DEPTH) {
 		/* the reason first: a path this deep fills the message */
@@ -52,17 +90,41 @@ static hp_tri push(walk *w, int efd, const char *name, hp_err *why)
 		           name);
 		return HP_UNKNOWN;
 	}
-	int fd = openat(efd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return HP_FALSE; /* removed meanwhile */
 	if (fd < 0 && errno == EACCES) {
 		/* a directory this process cannot search holds nothing it can
 		 * reach; one it can search but not list could hide anything */
+		int efd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		hp_fileinfo now;
 		hp_err e;
-		if (hp_os_access_kernel(efd, HP_ACC_EXEC, &e) == HP_FALSE)
+		e.msg[0] = '\0';
+		hp_tri searchable = HP_UNKNOWN;
+		if (efd >= 0 && hp_os_fd_info(efd, &now, &e) == HP_TRUE && same_file(&now, fi))
+			searchable = hp_os_access_kernel(efd, HP_ACC_EXEC, &e);
+		if (efd >= 0)
+			close(efd);
+		if (searchable == HP_FALSE)
 			return HP_FALSE;
 		hp_err_set(why, "%s/%s: can be searched but not listed", dirpfx(w), name);
 		return HP_UNKNOWN;
 	}
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	hp_fileinfo now;
+	DIR *d = NULL;
+	if (fd >= 0) {
+		if (hp_os_fd_info(fd, &now, why) != HP_TRUE) {
+			close(fd);
+			return HP_UNKNOWN;
+		}
+		if (!same_file(&now, fi)) {
+			hp_err_set(why, "%s/%s: another file took its name while the walk looked "
+			                "at it", dirpfx(w), name);
+			close(fd);
+			return HP_UNKNOWN;
+		}
+		d = fdopendir(fd);
+	}
 	if (!d) {
 		hp_err_set(why, "%s/%s: %s", dirpfx(w), name, strerror(errno));
 		if (fd >= 0)
@@ -73,7 +135,7 @@ static hp_tri push(walk *w, int efd, const char *name, hp_err *why)
 		w->path[base++] = '/';
 	memcpy(w->path + base, name, n + 1);
 	w->depth++;
-	w->st[w->depth] = (frame){d, base + n};
+	w->st[w->depth] = (frame){d, base + n, now, fs_magic(dirfd(d))};
 	return HP_FALSE;
 }
 
@@ -96,12 +158,22 @@ hp_tri hp_os_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp
 		*missing = t == HP_FALSE;
 		return t;
 	}
+	return hp_os_tree_walk_at(r, tfd, NULL, top, lim, fn, ctx, why);
+}
+
+hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, const char *top,
+                          hp_tree_limits *lim, hp_tree_fn fn, void *ctx, hp_err *why)
+{
+	lim->entries = 0;
+	hp_tri t;
 	hp_fileinfo top_info;
-	if (hp_os_fd_info(tfd, &top_info, why) != HP_TRUE) {
+	if (known) {
+		top_info = *known;
+	} else if (hp_os_fd_info(tfd, &top_info, why) != HP_TRUE) {
 		close(tfd);
 		return HP_UNKNOWN;
 	}
-	hp_tree_entry te = {tfd, &top_info, top, 1};
+	hp_tree_entry te = {tfd, -1, NULL, &top_info, &top_info, 0, top, 1};
 	t = fn(ctx, &te, why);
 	if (t != HP_FALSE || top_info.type != HP_FT_DIR) {
 		close(tfd);
@@ -134,7 +206,7 @@ hp_tri hp_os_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp
 		return HP_UNKNOWN;
 	}
 	w->depth = 0;
-	w->st[0] = (frame){d, tlen};
+	w->st[0] = (frame){d, tlen, top_info, fs_magic(fd)};
 	size_t max = lim->max_entries ? lim->max_entries : HP_TREE_MAX_ENTRIES;
 	int64_t deadline = hp_os_now_ms() + (lim->max_ms ? lim->max_ms : HP_TREE_MAX_MS);
 	bool offline = (r->flags & HP_ROOT_OFFLINE) != 0;
@@ -166,34 +238,53 @@ hp_tri hp_os_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp
 			t = HP_UNKNOWN;
 			break;
 		}
-		int efd = openat(dirfd(f->d), de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (efd < 0) {
+		hp_fileinfo fi;
+		if (hp_os_entry_info(dirfd(f->d), de->d_name, &fi) < 0) {
 			if (errno == ENOENT)
 				continue; /* removed meanwhile */
-			hp_err_set(why, "%s/%s: %s", dirpfx(w), de->d_name, strerror(errno));
-			t = HP_UNKNOWN;
-			break;
-		}
-		hp_fileinfo fi;
-		if (hp_os_fd_info(efd, &fi, why) != HP_TRUE) {
+			if (errno == EACCES) {
+				/* listed but not searchable: nothing in it is
+				 * reachable, as for one that cannot be opened */
+				hp_err e;
+				if (hp_os_access_kernel(dirfd(f->d), HP_ACC_EXEC, &e) == HP_FALSE) {
+					pop(w);
+					continue;
+				}
+			}
+			/* statx by name refused (a sandbox's seccomp filter):
+			 * the facts of a descriptor on it, as fd_info reads them */
+			int efd = openat(dirfd(f->d), de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			if (efd < 0 && errno == ENOENT)
+				continue;
+			if (efd < 0) {
+				hp_err_set(why, "%s/%s: %s", dirpfx(w), de->d_name, strerror(errno));
+				t = HP_UNKNOWN;
+				break;
+			}
+			t = hp_os_fd_info(efd, &fi, why);
 			close(efd);
-			t = HP_UNKNOWN;
-			break;
+			if (t != HP_TRUE) {
+				t = HP_UNKNOWN;
+				break;
+			}
+			t = HP_FALSE;
 		}
-		char *p = hp_xasprintf("%s/%s", strcmp(w->path, "/") == 0 ? "" : w->path, de->d_name);
-		hp_tree_entry e = {efd, &fi, p, 0};
+		size_t plen = strlen(dirpfx(w)), nlen = strlen(de->d_name);
+		memcpy(w->entry, dirpfx(w), plen);
+		w->entry[plen] = '/';
+		memcpy(w->entry + plen + 1, de->d_name, nlen + 1);
+		hp_tree_entry e = {-1,       dirfd(f->d), de->d_name, &fi, &f->info,
+		                   f->magic, w->entry,    0};
 		t = fn(ctx, &e, why);
-		free(p);
 		if (t == HP_FALSE && fi.type == HP_FT_DIR) {
 			if (!on_same_mount(&fi, &top_info) && offline) {
 				hp_err_set(why, "%s/%s: a mount inside the image", dirpfx(w),
 				           de->d_name);
 				t = HP_UNKNOWN;
 			} else {
-				t = push(w, efd, de->d_name, why);
+				t = push(w, dirfd(f->d), de->d_name, &fi, why);
 			}
 		}
-		close(efd);
 	}
 	while (w->depth >= 0)
 		pop(w);

@@ -3,14 +3,18 @@
  * does it own, anything a package loads from?).
  *
  * The top is resolved inside the root (safe_path.h, symlinks followed); the
- * walk below it is on descriptors: each entry is opened O_PATH | O_NOFOLLOW
- * relative to its directory's descriptor and described by statx on that
- * descriptor, so what the visitor is shown is the file that was looked at.
- * Symlinks are shown, never followed (the visitor decides what one means),
- * and a directory on another mount is shown but not entered when offline
- * (a mount inside an image is unknown there, as for every path). Bounded:
- * entries, depth and wall time; past a bound the walk is unknown, because
- * the entry not looked at could be the one that matters.
+ * walk below it is on descriptors: each entry is described by one statx of
+ * its name relative to its directory's descriptor, never following it
+ * (hp_os_entry_info), and opened only when the visitor needs it
+ * (hp_os_tree_entry_open, O_PATH | O_NOFOLLOW, checked to be the file the
+ * facts describe) or the walk enters it (O_DIRECTORY | O_NOFOLLOW, checked
+ * the same way): most entries of a package's tree are judged by their owner
+ * and mode, and an open and a close for each were most of a walk's system
+ * calls. Symlinks are shown, never followed (the visitor decides what one
+ * means), and a directory on another mount is shown but not entered when
+ * offline (a mount inside an image is unknown there, as for every path).
+ * Bounded: entries, depth and wall time; past a bound the walk is unknown,
+ * because the entry not looked at could be the one that matters.
  */
 #ifndef HP_TREE_WALK_H
 #define HP_TREE_WALK_H
@@ -29,8 +33,12 @@ enum {
 };
 
 typedef struct {
-	int fd;                  /* O_PATH | O_NOFOLLOW on the entry (the top: followed) */
+	int fd;                  /* the top: O_PATH on it (followed); below it -1 */
+	int dirfd;               /* below the top: its directory, open for listing, */
+	const char *name;        /* and its name there */
 	const hp_fileinfo *info; /* its facts */
+	const hp_fileinfo *dir;  /* its directory's facts (the top: its own) */
+	long dir_fs_magic;       /* statfs's f_type of that directory; 0: not known */
 	const char *path;        /* its path from the root, for messages */
 	int is_top;
 } hp_tree_entry;
@@ -55,5 +63,18 @@ typedef struct {
  * last case apart. */
 hp_tri hp_os_tree_walk(const hp_root *r, const char *top, unsigned res_flags, hp_tree_limits *lim,
                     hp_tree_fn fn, void *ctx, int *missing, hp_err *why);
+
+/* The same walk from tfd, top's resolution (taken: closed whatever
+ * happens), with its facts when the caller has read them (NULL: read
+ * here): for a caller that looks at what top is before it walks. */
+hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, const char *top,
+                          hp_tree_limits *lim, hp_tree_fn fn, void *ctx, hp_err *why);
+
+/* A descriptor on the entry (O_PATH | O_NOFOLLOW; the top's own, duplicated)
+ * in *fd, with its facts read on it in *now: HP_TRUE; HP_FALSE when the
+ * name is gone (removed meanwhile: it leads nowhere); HP_UNKNOWN with why
+ * when it cannot be opened or another file has taken the name since the
+ * walk looked at it. */
+hp_tri hp_os_tree_entry_open(const hp_tree_entry *e, int *fd, hp_fileinfo *now, hp_err *why);
 
 #endif

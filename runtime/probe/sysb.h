@@ -50,7 +50,8 @@ struct hp_sysbackend {
 	 * own uid and CAP_FOWNER, read once; what it may do in each directory
 	 * (os/dircache.h); the directories its walks stepped into
 	 * (os/walkmemo.h); writable_entries' answers by directory, so /bin
-	 * and /usr/bin on a merged /usr are listed once. Dropped with the role
+	 * and /usr/bin on a merged /usr are listed once, and tree_writable's
+	 * by tree. Dropped with the role
 	 * (hp_probe_sysb_path_reset). */
 	bool self_read;
 	hp_self self;
@@ -62,6 +63,15 @@ struct hp_sysbackend {
 		size_t n;
 	} * entries;
 	size_t nentries, cap_entries;
+	/* tree_writable's answers by the tree's top (the same directory on
+	 * the same mount), so /lib/x86_64-linux-gnu/gconv and its /usr/lib
+	 * twin are walked once; kept only from a walk whose answer did not
+	 * depend on the path it was asked by (no link judged by its path) */
+	struct hp_sysb_tree {
+		hp_fileinfo top;
+		bool writable;
+	} * trees;
+	size_t ntrees, cap_trees;
 
 	/* setuid_root's scans by directory (dev, ino): /bin and /usr/bin on a
 	 * merged-/usr system are one directory, scanned once */

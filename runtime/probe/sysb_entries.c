@@ -30,7 +30,7 @@ static hp_tri link_changeable(hp_sysbackend *s, const char *dir, const char *nam
 {
 	hp_err e;
 	e.msg[0] = '\0';
-	char *path = hp_xasprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+	char *path = hp_xpath_join(dir, name);
 	int tfd = -1;
 	hp_tri t = hp_probe_sysb_resolve_as_role(s, path, HP_RES_DENIED_FALSE, &tfd, &e);
 	if (t == HP_TRUE) {
@@ -172,7 +172,6 @@ static hp_tri listed_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long
                           const char *dir, const char *name, const hp_fileinfo *efi,
                           const char *t, dir_way *way, hp_err *why)
 {
-	const char *sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
 	if (strlen(dir) + strlen(t) + 1 > HP_PATH_MAX)
 		return link_changeable(s, dir, name, why);
 	hp_err e;
@@ -193,7 +192,7 @@ static hp_tri listed_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long
 	hp_fileinfo end;
 	bool ended = false;
 	if (c != HP_TRUE) {
-		char *tp = t[0] == '/' ? hp_xstrdup(t) : hp_xasprintf("%s%s%s", dir, sep, t);
+		char *tp = t[0] == '/' ? hp_xstrdup(t) : hp_xpath_join(dir, t);
 		hp_err pe;
 		hp_tri a = hp_os_replaceable_live_end(&s->root, tp, hp_probe_sysb_self(s), hp_probe_sysb_dirs(s),
 		                                      hp_probe_sysb_walks(s), &end, &ended, &pe);
@@ -202,7 +201,7 @@ static hp_tri listed_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long
 		c = hp_tri_or(c, a);
 		free(tp);
 	}
-	char *path = hp_xasprintf("%s%s%s", dir, sep, name);
+	char *path = hp_xpath_join(dir, name);
 	if (c != HP_TRUE && !(ended && end.has_mnt_id && end.mnt_id == di->mnt_id &&
 	                      hp_os_access_ruled_out(&end, magic, hp_probe_sysb_self(s), HP_ACC_WRITE) ==
 	                          HP_FALSE)) {

@@ -161,6 +161,9 @@ void hp_probe_sysb_path_reset(hp_sysbackend *s)
 	free(s->entries);
 	s->entries = NULL;
 	s->nentries = s->cap_entries = 0;
+	free(s->trees);
+	s->trees = NULL;
+	s->ntrees = s->cap_trees = 0;
 }
 
 /* fi: fd's facts when the caller has them, else NULL */
@@ -445,13 +448,14 @@ typedef struct {
 	/* tree_writable_by: the user's credentials, answered from each
 	 * file's owner, mode and ACL (root walks); NULL: the role's own */
 	const hp_cred *cred;
+	bool by_path; /* a link was judged by the path the walk was asked by */
 } tree_ctx;
 
-static hp_tri tree_access(tree_ctx *c, int fd, hp_err *why)
+static hp_tri tree_access(tree_ctx *c, int fd, const hp_fileinfo *fi, hp_err *why)
 {
 	if (c->cred)
 		return hp_os_access_computed(fd, c->cred, HP_ACC_WRITE, why);
-	return hp_probe_sysb_access_for(c->s, fd, NULL, HP_ACC_WRITE, why);
+	return hp_probe_sysb_access_for(c->s, fd, fi, HP_ACC_WRITE, why);
 }
 
 static hp_tri tree_replaceable(tree_ctx *c, const char *path, hp_err *why)
@@ -480,7 +484,11 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 		 * what the walk sees anyway; out of it, to a file that must be
 		 * as safe as the tree */
 		char link[HP_PATH_MAX + 1];
-		ssize_t n = readlinkat(te->fd, "", link, sizeof link - 1);
+		/* by name below the top: only one who can write the directory,
+		 * which the walk judged before it entered it, can change what
+		 * the name holds meanwhile */
+		ssize_t n = te->fd >= 0 ? readlinkat(te->fd, "", link, sizeof link - 1)
+		                        : readlinkat(te->dirfd, te->name, link, sizeof link - 1);
 		if (n <= 0 || n >= (ssize_t)sizeof link - 1) {
 			hp_err_set(why, "%s: reading the symlink failed", te->path);
 			return HP_UNKNOWN;
@@ -488,6 +496,9 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 		link[n] = '\0';
 		if (link[0] != '/' && !strstr(link, ".."))
 			return HP_FALSE;
+		/* what it leads to is found from the path the walk was asked
+		 * by: another path to this tree could find another answer */
+		c->by_path = true;
 		char *target;
 		if (link[0] == '/') {
 			target = hp_xstrdup(link);
@@ -524,7 +535,7 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 				int fd;
 				t = hp_os_resolve(&c->s->root, target, 0, &fd, &e);
 				if (t == HP_TRUE) {
-					t = tree_access(c, fd, &e);
+					t = tree_access(c, fd, NULL, &e);
 					close(fd);
 				}
 				if (t == HP_FALSE)
@@ -541,7 +552,21 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 		free(target);
 		return r;
 	}
-	hp_tri t = tree_access(c, te->fd, &e);
+	/* live, for the role itself: ruled out by the owner and mode the walk
+	 * read, on its directory's mount, as writable_entries does; else the
+	 * file opened and asked */
+	if (!c->cred && c->s->kind == HP_SYS_LIVE && te->info->has_mnt_id && te->dir->has_mnt_id &&
+	    te->info->mnt_id == te->dir->mnt_id &&
+	    hp_os_access_ruled_out(te->info, te->dir_fs_magic, hp_probe_sysb_self(c->s),
+	                           HP_ACC_WRITE) == HP_FALSE)
+		return HP_FALSE;
+	int fd;
+	hp_fileinfo now;
+	hp_tri t = hp_os_tree_entry_open(te, &fd, &now, why);
+	if (t != HP_TRUE)
+		return t; /* gone: it leads nowhere */
+	t = tree_access(c, fd, &now, &e);
+	close(fd);
 	if (t == HP_UNKNOWN) {
 		hp_err_set(why, "%s: %s", te->path, e.msg);
 		return HP_UNKNOWN;
@@ -553,24 +578,52 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 	return HP_FALSE;
 }
 
+/* tree_writable's answer already found for the tree whose top fi
+ * describes, or NULL */
+static const struct hp_sysb_tree *tree_known(const hp_sysbackend *s, const hp_fileinfo *fi)
+{
+	if (!fi->has_mnt_id)
+		return NULL;
+	for (size_t i = 0; i < s->ntrees; i++) {
+		const hp_fileinfo *t = &s->trees[i].top;
+		if (t->dev == fi->dev && t->ino == fi->ino && t->mnt_id == fi->mnt_id)
+			return &s->trees[i];
+	}
+	return NULL;
+}
+
 static hp_value tree_writable(hp_sysbackend *s, const char *path, hp_pool *pool)
 {
 	hp_probe_id p = HP_PROBE_TREE_WRITABLE;
-	tree_ctx c = {s, path, NULL, NULL};
+	tree_ctx c = {s, path, NULL, NULL, false};
 	hp_tree_limits lim;
 	memset(&lim, 0, sizeof lim);
 	hp_err e;
 	e.msg[0] = '\0';
-	int missing;
-	hp_tri t = hp_os_tree_walk(&s->root, path, s->role.as_role ? HP_RES_DENIED_FALSE : 0, &lim,
-	                        tree_visit, &c, &missing, &e);
-	if (missing)
+	int tfd;
+	hp_tri t = hp_os_resolve(&s->root, path, s->role.as_role ? HP_RES_DENIED_FALSE : 0, &tfd, &e);
+	if (t == HP_FALSE)
 		return hp_v_bool(false); /* nothing there to write */
-	if (t == HP_UNKNOWN) {
-		free(c.found);
+	if (t != HP_TRUE)
+		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
+	hp_fileinfo top;
+	if (hp_os_fd_info(tfd, &top, &e) != HP_TRUE) {
+		close(tfd);
 		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 	}
+	const struct hp_sysb_tree *known = top.type == HP_FT_DIR ? tree_known(s, &top) : NULL;
+	if (known) {
+		close(tfd);
+		return hp_v_bool(known->writable);
+	}
+	t = hp_os_tree_walk_at(&s->root, tfd, &top, path, &lim, tree_visit, &c, &e);
 	free(c.found);
+	if (t == HP_UNKNOWN)
+		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
+	if (top.type == HP_FT_DIR && top.has_mnt_id && !c.by_path) {
+		s->trees = hp_xgrow(s->trees, &s->cap_trees, s->ntrees + 1, sizeof *s->trees);
+		s->trees[s->ntrees++] = (struct hp_sysb_tree){top, t == HP_TRUE};
+	}
 	return hp_v_bool(t == HP_TRUE);
 }
 
@@ -602,7 +655,7 @@ static hp_value tree_writable_by(hp_sysbackend *s, const char *spec, hp_pool *po
 	if (t != HP_TRUE)
 		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 	hp_cred cred = {uid, gid, groups, ngroups, 0};
-	tree_ctx c = {s, path, NULL, &cred};
+	tree_ctx c = {s, path, NULL, &cred, false};
 	hp_tree_limits lim;
 	memset(&lim, 0, sizeof lim);
 	int missing;

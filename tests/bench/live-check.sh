@@ -18,7 +18,9 @@
 #           without leaving the mount, and the script is told to scan them
 #           too: SETUID_MOUNTS), its agent child at the same time each
 #           directory writable_entries lists (each once, by device and
-#           inode) and each tree tree_writable walks, and root's child
+#           inode) and each tree tree_writable walks (a tree reached by a
+#           second path once, when no link in it leads by path: the
+#           check keeps that tree's answer), and root's child
 #           also each tree tree_writable_by walks, all read from the
 #           recording
 # and it prints each one's median wall time with its spread (10th to 90th
@@ -94,9 +96,19 @@ for d in $(asked writable_entries); do
 	seen="$seen $id"
 	listed="$listed $d"
 done
+# and each tree it walks, a directory reached again by another path once
+# when it holds no link that leads by path (absolute, or with ".."), as
+# the check keeps the answer of such a tree
 trees=""
+seen=""
 for d in $(asked tree_writable); do
-	[ -e "$d" ] && trees="$trees $d"
+	[ -e "$d" ] || continue
+	if [ -d "$d" ] && ! find "$d" -type l -printf "%l\n" 2>/dev/null | grep -q -e "^/" -e "\.\."; then
+		id=$(stat -L -c %d:%i "$d")
+		case " $seen " in *" $id "*) continue ;; esac
+		seen="$seen $id"
+	fi
+	trees="$trees $d"
 done
 agentjob=$(for d in $listed; do printf "dir:%s," "$d"; done; for d in $trees; do printf "tree:%s," "$d"; done)
 # and what root walks for another user (tree_writable_by USER:PATH)

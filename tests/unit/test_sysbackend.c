@@ -704,9 +704,11 @@ static void test_command_files_and_trees(void **state)
 	assert_string_equal(
 	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules/tool"),
 	    "false");
-	/* ...and to a directory out of the tree, which is not walked */
+	/* ...and to a directory out of the tree, which is not walked (a new
+	 * role's process: what one found of a tree is kept for it) */
 	rm_at(f->dir, "usr/lib/node_modules/tool/dep.js");
 	fx_link(f->dir, "usr/lib/node_modules/tool/deps", "/home/agent");
+	as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
 	assert_string_equal(
 	    ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules"),
 	    "unknown (/usr/lib/node_modules/tool/deps -> /home/agent: a directory outside the "
@@ -715,6 +717,47 @@ static void test_command_files_and_trees(void **state)
 	                    "unknown ('usr/lib' is not an absolute path: it is resolved against "
 	                    "the working directory of whoever uses it, which the agent may "
 	                    "choose)");
+}
+
+/* tree_writable by two paths to one tree (/lib -> usr/lib, as on a merged
+ * /usr): walked once when its links say nothing of the path (relative,
+ * without ".."), each path's own walk when one is absolute: through /lib
+ * an absolute link into the tree's /usr/lib path leads out of the tree
+ * it was asked by, so the answers differ, and the first is not reused. */
+static void test_tree_writable_twins(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	tree(f->dir);
+	fx_dir(f->dir, "usr/lib", 0755, 0, 0);
+	fx_link(f->dir, "lib", "usr/lib");
+	fx_dir(f->dir, "usr/lib/gconv", 0755, 0, 0);
+	fx_file(f->dir, "usr/lib/gconv/A.so", "x", 0644, 0, 0);
+	fx_link(f->dir, "usr/lib/gconv/B.so", "A.so");
+	fx_dir(f->dir, "usr/lib/pkg", 0755, 0, 0);
+	fx_dir(f->dir, "usr/lib/pkg/sub", 0755, 0, 0);
+	fx_link(f->dir, "usr/lib/pkg/deps", "/usr/lib/pkg/sub");
+	as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/gconv"),
+	                    "false");
+	/* the second path's answer is the first walk's: a file changed since
+	 * (which no role's process sees within one check) is not looked at */
+	char *a = fx_path(f->dir, "usr/lib/gconv/A.so");
+	assert_int_equal(chown(a, FX_AGENT, FX_AGENT), 0);
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/lib/gconv"), "false");
+	assert_int_equal(chown(a, 0, 0), 0);
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/pkg"),
+	                    "false");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/lib/pkg"),
+	                    "unknown (/lib/pkg/deps -> /usr/lib/pkg/sub: a directory outside the "
+	                    "tree (not walked))");
+	/* a file the agent owns: found by the first path, and the second */
+	as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_int_equal(chown(a, FX_AGENT, FX_AGENT), 0);
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/lib/gconv"), "true");
+	assert_string_equal(ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/gconv"),
+	                    "true");
+	free(a);
 }
 
 /* writable_entries: each way a name in a directory can lead to a file the
@@ -1104,6 +1147,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_setid_image, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setid_image_unknown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_writable_by, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_writable_twins, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_files_and_trees, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_access_computed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ancestor_computed, setup, teardown),

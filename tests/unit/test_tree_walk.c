@@ -3,7 +3,10 @@
  * walking identity cannot search skipped, one it can search but not list
  * unknown, a visitor that stops the walk, and the bounds: entries (the
  * last one allowed and the first one past), time and depth, each unknown
- * past it. */
+ * past it. Entries below the top are shown by name and facts and opened
+ * only when asked: a name another file took meanwhile is unknown, one
+ * removed leads nowhere, a directory that is listed but not searched is
+ * skipped, and a refused statx by name falls back to a descriptor. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -223,6 +229,187 @@ static void test_unreachable(void **state)
 	assert_int_equal(fx_run_as(FX_OTHER, FX_OTHER, as_other, NULL), 0);
 }
 
+/* Below the top nothing is opened to be shown: each entry comes as its
+ * directory's descriptor and its name, with the facts of one statx, and a
+ * descriptor on it when asked is of the file those facts describe. */
+static hp_tri lazy(void *vctx, const hp_tree_entry *te, hp_err *why)
+{
+	int *bad = vctx;
+	if (te->is_top) {
+		if (te->fd < 0 || te->dir != te->info)
+			*bad = 1;
+		return HP_FALSE;
+	}
+	const char *base = strrchr(te->path, '/') + 1;
+	if (te->fd != -1 || te->dirfd < 0 || strcmp(te->name, base) != 0 || !te->dir ||
+	    te->dir->type != HP_FT_DIR || te->dir_fs_magic == 0)
+		*bad = 2;
+	int fd;
+	hp_fileinfo now;
+	if (hp_os_tree_entry_open(te, &fd, &now, why) != HP_TRUE)
+		*bad = 3;
+	else if (now.dev != te->info->dev || now.ino != te->info->ino || now.type != te->info->type)
+		*bad = 4;
+	if (fd >= 0)
+		close(fd);
+	return HP_FALSE;
+}
+
+static void test_entries_opened_when_asked(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	int bad = 0;
+	hp_tree_limits lim = {0, 0, 0};
+	hp_err e;
+	int missing;
+	assert_int_equal(hp_os_tree_walk(&root, "/pkg", 0, &lim, lazy, &bad, &missing, &e), HP_FALSE);
+	assert_int_equal(bad, 0);
+	assert_int_equal(lim.entries, 9);
+}
+
+/* A visitor that changes the tree under the walk, as a racing writer
+ * would: "a" gets b's file, "c" is removed, and in another tree the empty
+ * directory "sub" gets the directory "sub2" before the walk enters it. */
+typedef struct {
+	const char *dir;
+	hp_tri a, c;
+	char why_a[256];
+} swap;
+
+static hp_tri swapper(void *vctx, const hp_tree_entry *te, hp_err *why)
+{
+	swap *w = vctx;
+	char *from = NULL, *to = NULL;
+	int fd;
+	hp_fileinfo now;
+	hp_err e;
+	e.msg[0] = '\0';
+	if (strcmp(te->path, "/swap/a") == 0) {
+		from = fx_path(w->dir, "swap/b");
+		to = fx_path(w->dir, "swap/a");
+		assert_int_equal(rename(from, to), 0);
+		w->a = hp_os_tree_entry_open(te, &fd, &now, &e);
+		snprintf(w->why_a, sizeof w->why_a, "%s", e.msg);
+	} else if (strcmp(te->path, "/swap/c") == 0) {
+		to = fx_path(w->dir, "swap/c");
+		assert_int_equal(unlink(to), 0);
+		w->c = hp_os_tree_entry_open(te, &fd, &now, &e);
+	} else if (strcmp(te->path, "/swapdir/sub") == 0) {
+		from = fx_path(w->dir, "swapdir/sub2");
+		to = fx_path(w->dir, "swapdir/sub");
+		assert_int_equal(rename(from, to), 0);
+	}
+	free(from);
+	free(to);
+	(void)why;
+	return HP_FALSE;
+}
+
+static void test_entry_changed_meanwhile(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	char *d = fx_tmpdir();
+	fx_dir(d, "swap", 0755, 0, 0);
+	fx_file(d, "swap/a", "a", 0644, 0, 0);
+	fx_file(d, "swap/b", "b", 0644, 0, 0);
+	fx_file(d, "swap/c", "c", 0644, 0, 0);
+	fx_dir(d, "swapdir", 0755, 0, 0);
+	fx_dir(d, "swapdir/sub", 0755, 0, 0);
+	fx_dir(d, "swapdir/sub2", 0755, 0, 0);
+	fx_file(d, "swapdir/sub2/x", "x", 0644, 0, 0);
+	hp_root r;
+	hp_err e;
+	assert_int_equal(hp_os_root_open(&r, d, HP_ROOT_OFFLINE, &e), HP_TRUE);
+	swap w = {d, HP_TRUE, HP_TRUE, ""};
+	hp_tree_limits lim = {0, 0, 0};
+	int missing;
+	assert_int_equal(hp_os_tree_walk(&r, "/swap", 0, &lim, swapper, &w, &missing, &e), HP_FALSE);
+	assert_int_equal(w.a, HP_UNKNOWN);
+	assert_string_equal(w.why_a, "/swap/a: another file took its name while the walk looked at it");
+	assert_int_equal(w.c, HP_FALSE);
+	/* sub2 is never entered under the name sub: whichever the walk lists
+	 * first, it stops at sub, unknown */
+	assert_int_equal(hp_os_tree_walk(&r, "/swapdir", 0, &lim, swapper, &w, &missing, &e),
+	                 HP_UNKNOWN);
+	assert_string_equal(e.msg,
+	                    "/swapdir/sub: another file took its name while the walk looked at it");
+	hp_os_root_close(&r);
+	fx_rmtree(d);
+}
+
+/* As another uid, a directory it may list but not search (r--): what is
+ * in it cannot be reached, so it is not entered, as one it cannot open. */
+static char *rodir;
+
+static int walk_readonly(void *arg)
+{
+	(void)arg;
+	hp_root r;
+	hp_err e;
+	if (hp_os_root_open(&r, rodir, HP_ROOT_OFFLINE, &e) != HP_TRUE)
+		return 1;
+	rec seen = {{0}, NULL, 0};
+	hp_tree_limits lim = {0, 0, 0};
+	int missing;
+	hp_tri t = hp_os_tree_walk(&r, "/top", HP_RES_DENIED_FALSE, &lim, record, &seen, &missing, &e);
+	int bad = t != HP_FALSE ? 2 : seen.seen.n != 3 ? 3 : 0;
+	for (size_t i = 0; i < seen.seen.n && !bad; i++)
+		if (strstr(seen.seen.v[i], "hidden"))
+			bad = 4;
+	hp_strv_free(&seen.seen);
+	hp_os_root_close(&r);
+	return bad;
+}
+
+static void test_listed_not_searched(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	rodir = fx_tmpdir();
+	fx_dir(rodir, "top", 0755, 0, 0);
+	fx_file(rodir, "top/f", "f", 0644, 0, 0);
+	fx_dir(rodir, "top/ro", 0744, 0, 0);
+	fx_file(rodir, "top/ro/hidden", "x", 0666, 0, 0);
+	assert_int_equal(fx_run_as(FX_OTHER, FX_OTHER, walk_readonly, NULL), 0);
+	fx_rmtree(rodir);
+	rodir = NULL;
+}
+
+/* statx refused (EPERM from a seccomp profile, ENOSYS): every entry is
+ * still seen, its facts read on a descriptor. */
+static int walk_without_statx(int err)
+{
+	const int nr[] = {SYS_statx};
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || fx_seccomp_fail(nr, 1, err) < 0)
+		return 10;
+	rec r = {{0}, NULL, 0};
+	hp_tree_limits lim = {0, 0, 0};
+	hp_err e;
+	int missing;
+	hp_tri t = hp_os_tree_walk(&root, "/pkg", 0, &lim, record, &r, &missing, &e);
+	int bad = t != HP_FALSE ? 11 : r.seen.n != 10 ? 12 : 0;
+	hp_strv_free(&r.seen);
+	return bad;
+}
+
+static void test_statx_refused(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	const int errs[] = {38 /* ENOSYS */, 1 /* EPERM */};
+	for (int i = 0; i < 2; i++) {
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(walk_without_statx(errs[i]));
+		int st;
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +417,10 @@ int main(void)
 	    cmocka_unit_test(test_stop_and_bounds),
 	    cmocka_unit_test(test_time_and_depth),
 	    cmocka_unit_test(test_unreachable),
+	    cmocka_unit_test(test_entries_opened_when_asked),
+	    cmocka_unit_test(test_entry_changed_meanwhile),
+	    cmocka_unit_test(test_listed_not_searched),
+	    cmocka_unit_test(test_statx_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
