@@ -147,6 +147,17 @@ void fx_fifo(const char *root, const char *rel, unsigned mode)
 	free(p);
 }
 
+static int child_status(pid_t pid)
+{
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid", "");
+	if (WIFSIGNALED(st))
+		return 256 + WTERMSIG(st);
+	return WEXITSTATUS(st);
+}
+
 int fx_run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg)
 {
 	pid_t pid = fork();
@@ -158,13 +169,17 @@ int fx_run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg)
 			_exit(255);
 		_exit(fn(arg) & 0xff);
 	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			die("waitpid", "");
-	if (WIFSIGNALED(st))
-		return 256 + WTERMSIG(st);
-	return WEXITSTATUS(st);
+	return child_status(pid);
+}
+
+int fx_in_child(int (*fn)(void *arg), void *arg)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork", "");
+	if (pid == 0)
+		_exit(fn(arg) & 0xff);
+	return child_status(pid);
 }
 
 int fx_count_procs_of_uid(uid_t uid)

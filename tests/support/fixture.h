@@ -37,6 +37,10 @@ char *fx_path(const char *root, const char *rel);
  * its return value is the child's exit status; 255 when the switch failed,
  * 256 + signal when it was killed. */
 int fx_run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg);
+/* fn(arg) in a forked child, as this process is (for a seccomp filter or
+ * another change that must not outlive the test): its exit status, or 256
+ * plus the signal that ended it. */
+int fx_in_child(int (*fn)(void *arg), void *arg);
 
 /* Skip the current cmocka test (with a message) when not root. */
 #define FX_NEED_ROOT()                                          \

@@ -12,7 +12,6 @@
 #include <sys/capability.h>
 #include <sys/syscall.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -172,10 +171,10 @@ static void test_live_links_in_the_directory(void **state)
 /* getxattrat missing (ENOSYS, kernels before 6.13) or refused (EPERM, a
  * seccomp profile): the capability is read through /proc/self/fd instead,
  * with the same answers, live root and image root alike. */
-static int scan_denied(int err)
+static int scan_denied(void *arg)
 {
 	const int nr[] = {464 /* getxattrat */};
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || fx_seccomp_fail(nr, 1, err) < 0)
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || fx_seccomp_fail(nr, 1, *(int *)arg) < 0)
 		return 10;
 	hp_suid_list l;
 	hp_err e;
@@ -190,24 +189,17 @@ static void test_without_getxattrat(void **state)
 {
 	(void)state;
 	FX_NEED_ROOT();
-	const int errs[] = {38 /* ENOSYS */, 1 /* EPERM */};
-	for (int i = 0; i < 2; i++) {
-		pid_t pid = fork();
-		if (pid == 0)
-			_exit(scan_denied(errs[i]));
-		int st;
-		assert_int_equal(waitpid(pid, &st, 0), pid);
-		assert_true(WIFEXITED(st));
-		assert_int_equal(WEXITSTATUS(st), 0);
-	}
+	int errs[] = {38 /* ENOSYS */, 1 /* EPERM */};
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(fx_in_child(scan_denied, &errs[i]), 0);
 }
 
 /* Capabilities that cannot be read (an I/O error, whatever the call) make
  * the scan unknown: never "no capabilities". */
-static int scan_xattr_fails(int err)
+static int scan_xattr_fails(void *arg)
 {
 	const int nr[] = {464 /* getxattrat */, SYS_getxattr, SYS_lgetxattr, SYS_fgetxattr};
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || fx_seccomp_fail(nr, 4, err) < 0)
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || fx_seccomp_fail(nr, 4, *(int *)arg) < 0)
 		return 10;
 	hp_suid_list l;
 	hp_err e;
@@ -226,13 +218,8 @@ static void test_caps_unreadable(void **state)
 {
 	(void)state;
 	FX_NEED_ROOT();
-	pid_t pid = fork();
-	if (pid == 0)
-		_exit(scan_xattr_fails(EIO));
-	int st;
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 0);
+	int err = EIO;
+	assert_int_equal(fx_in_child(scan_xattr_fails, &err), 0);
 }
 
 static void test_bounds_and_errors(void **state)
