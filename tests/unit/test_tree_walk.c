@@ -273,7 +273,7 @@ static void test_entries_opened_when_asked(void **state)
 typedef struct {
 	const char *dir;
 	hp_tri a, c;
-	char why_a[256];
+	char why_a[sizeof(hp_err)];
 } swap;
 
 static hp_tri swapper(void *vctx, const hp_tree_entry *te, hp_err *why)
