@@ -63,10 +63,13 @@ hp_tri hp_os_tree_entry_open(const hp_tree_entry *e, int *fd, hp_fileinfo *now, 
 		hp_err_set(why, "%s: %s", e->path, strerror(errno));
 		return HP_UNKNOWN;
 	}
-	if (hp_os_fd_info(*fd, now, why) != HP_TRUE || !same_file(now, e->info)) {
-		if (!why->msg[0] || same_file(now, e->info))
-			hp_err_set(why, "%s: another file took its name while the walk looked at it",
-			           e->path);
+	hp_tri t = hp_os_fd_info(*fd, now, why);
+	if (t == HP_TRUE && !same_file(now, e->info)) {
+		hp_err_set(why, "%s: another file took its name while the walk looked at it",
+		           e->path);
+		t = HP_UNKNOWN;
+	}
+	if (t != HP_TRUE) {
 		close(*fd);
 		*fd = -1;
 		return HP_UNKNOWN;
