@@ -144,6 +144,12 @@ int hp_os_entry_info(int dirfd, const char *name, hp_fileinfo *fi)
 	return 0;
 }
 
+bool hp_os_same_file_on_mount(const hp_fileinfo *a, const hp_fileinfo *b)
+{
+	return a->has_mnt_id && b->has_mnt_id && a->dev == b->dev && a->ino == b->ino &&
+	       a->mnt_id == b->mnt_id;
+}
+
 DIR *hp_os_opendir_path(int fd)
 {
 	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);

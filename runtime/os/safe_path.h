@@ -29,6 +29,7 @@
 #define HP_SAFE_PATH_H
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -78,6 +79,11 @@ hp_tri hp_os_fd_info(int fd, hp_fileinfo *fi, hp_err *why);
  * of the open directory dirfd, from one statx and nothing else: attrs are
  * only what statx reports. 0, or -1 with errno (a name with a '/': EINVAL). */
 int hp_os_entry_info(int dirfd, const char *name, hp_fileinfo *fi);
+
+/* Whether a and b are one file on one mount (device, inode and mount id;
+ * false when either has no mount id): the key under which a role's
+ * process keeps what it found of a directory. */
+bool hp_os_same_file_on_mount(const hp_fileinfo *a, const hp_fileinfo *b);
 
 /* A stream listing the directory fd names (an O_PATH descriptor a
  * resolution gave), opened through fd so that what is listed is the file

@@ -170,6 +170,12 @@ hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, c
 	lim->entries = 0;
 	hp_tri t;
 	hp_fileinfo top_info;
+	if (strnlen(top, HP_PATH_MAX + 1) > HP_PATH_MAX) {
+		/* the walk builds every path below it in HP_PATH_MAX bytes */
+		hp_err_set(why, "a path longer than %d bytes: %.64s...", HP_PATH_MAX, top);
+		close(tfd);
+		return HP_UNKNOWN;
+	}
 	if (known) {
 		top_info = *known;
 	} else if (hp_os_fd_info(tfd, &top_info, why) != HP_TRUE) {
@@ -272,8 +278,9 @@ hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, c
 			}
 			t = HP_FALSE;
 		}
-		size_t plen = strlen(dirpfx(w)), nlen = strlen(de->d_name);
-		memcpy(w->entry, dirpfx(w), plen);
+		const char *pfx = dirpfx(w);
+		size_t plen = strlen(pfx), nlen = strlen(de->d_name);
+		memcpy(w->entry, pfx, plen);
 		w->entry[plen] = '/';
 		memcpy(w->entry + plen + 1, de->d_name, nlen + 1);
 		hp_tree_entry e = {-1,       dirfd(f->d), de->d_name, &fi, &f->info,

@@ -276,13 +276,9 @@ static hp_value names_value(char **names, size_t n, hp_pool *pool)
  * (the same directory and mount, sysb.h), or NULL */
 static const struct hp_sysb_entries *entries_known(const hp_sysbackend *s, const hp_fileinfo *fi)
 {
-	if (!fi->has_mnt_id)
-		return NULL;
-	for (size_t i = 0; i < s->nentries; i++) {
-		const hp_fileinfo *d = &s->entries[i].dir;
-		if (d->dev == fi->dev && d->ino == fi->ino && d->mnt_id == fi->mnt_id)
+	for (size_t i = 0; i < s->nentries; i++)
+		if (hp_os_same_file_on_mount(&s->entries[i].dir, fi))
 			return &s->entries[i];
-	}
 	return NULL;
 }
 

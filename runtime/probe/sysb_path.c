@@ -582,13 +582,9 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
  * describes, or NULL */
 static const struct hp_sysb_tree *tree_known(const hp_sysbackend *s, const hp_fileinfo *fi)
 {
-	if (!fi->has_mnt_id)
-		return NULL;
-	for (size_t i = 0; i < s->ntrees; i++) {
-		const hp_fileinfo *t = &s->trees[i].top;
-		if (t->dev == fi->dev && t->ino == fi->ino && t->mnt_id == fi->mnt_id)
+	for (size_t i = 0; i < s->ntrees; i++)
+		if (hp_os_same_file_on_mount(&s->trees[i].top, fi))
 			return &s->trees[i];
-	}
 	return NULL;
 }
 

@@ -503,6 +503,28 @@ static void test_read_without_procfs(void **state)
 	assert_int_equal(st, 0);
 }
 
+/* One file on one mount: the device, the inode and the mount id all
+ * agree, and both know their mount id. */
+static void test_same_file_on_mount(void **state)
+{
+	(void)state;
+	hp_fileinfo a = {.dev = 1, .ino = 2, .mnt_id = 3, .has_mnt_id = 1};
+	hp_fileinfo b = a;
+	assert_true(hp_os_same_file_on_mount(&a, &b));
+	b.mnt_id = 4; /* the same directory bound elsewhere */
+	assert_false(hp_os_same_file_on_mount(&a, &b));
+	b = a;
+	b.ino = 5;
+	assert_false(hp_os_same_file_on_mount(&a, &b));
+	b = a;
+	b.dev = 6;
+	assert_false(hp_os_same_file_on_mount(&a, &b));
+	b = a;
+	b.has_mnt_id = 0;
+	assert_false(hp_os_same_file_on_mount(&a, &b));
+	assert_false(hp_os_same_file_on_mount(&b, &a));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -524,6 +546,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_openat2_filtered, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_opendir_path, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_read_without_procfs, setup, teardown),
+	    cmocka_unit_test(test_same_file_on_mount),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,6 +266,19 @@ static void test_entries_opened_when_asked(void **state)
 	assert_int_equal(hp_os_tree_walk(&root, "/pkg", 0, &lim, lazy, &bad, &missing, &e), HP_FALSE);
 	assert_int_equal(bad, 0);
 	assert_int_equal(lim.entries, 9);
+	/* a caller's top too long for the paths built below it: unknown, the
+	 * descriptor closed */
+	char *longtop = hp_xmalloc(HP_PATH_MAX + 2);
+	memset(longtop, 'a', HP_PATH_MAX + 1);
+	longtop[0] = '/';
+	longtop[HP_PATH_MAX + 1] = '\0';
+	int tfd = dup(root.fd);
+	assert_true(tfd >= 0);
+	assert_int_equal(hp_os_tree_walk_at(&root, tfd, NULL, longtop, &lim, lazy, &bad, &e),
+	                 HP_UNKNOWN);
+	assert_true(strncmp(e.msg, "a path longer than", 18) == 0);
+	assert_true(fcntl(tfd, F_GETFD) < 0);
+	free(longtop);
 }
 
 /* A visitor that changes the tree under the walk, as a racing writer
