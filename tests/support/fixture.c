@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 static void die(const char *what, const char *path)
@@ -243,6 +244,31 @@ int fx_set_immutable(const char *path, int on)
 	}
 	close(fd);
 	return r;
+}
+
+size_t fx_acl_blob(unsigned char *b, const unsigned (*ents)[3], size_t n)
+{
+	b[0] = 2, b[1] = b[2] = b[3] = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char *q = b + 4 + 8 * i;
+		q[0] = (unsigned char)ents[i][0], q[1] = (unsigned char)(ents[i][0] >> 8);
+		q[2] = (unsigned char)ents[i][1], q[3] = 0;
+		for (int k = 0; k < 4; k++)
+			q[4 + k] = (unsigned char)(ents[i][2] >> (8 * k));
+	}
+	return 4 + 8 * n;
+}
+
+void fx_set_acl(const char *root, const char *rel, const unsigned (*ents)[3], size_t n)
+{
+	unsigned char b[4 + 8 * 16];
+	if (n > 16)
+		abort();
+	size_t len = fx_acl_blob(b, ents, n);
+	char *p = fx_path(root, rel);
+	if (setxattr(p, "system.posix_acl_access", b, len, 0) != 0)
+		die("setting an ACL on", p);
+	free(p);
 }
 
 fx_rooted *fx_rooted_new(void (*fill)(const char *dir))

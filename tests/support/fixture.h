@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "os/safe_path.h"
 
@@ -61,6 +62,13 @@ int fx_seccomp_fail(const int *nrs, size_t n, int err);
 
 /* Set or clear chattr +i on a file or directory. 0 on success. */
 int fx_set_immutable(const char *path, int on);
+
+/* A system.posix_acl_access value of n entries {tag, perm, id} (the
+ * kernel's layout: a version word, then 8 bytes an entry) in b, which holds
+ * 4 + 8 * n bytes; returns its length. */
+size_t fx_acl_blob(unsigned char *b, const unsigned (*ents)[3], size_t n);
+/* That ACL (at most 16 entries) set on root/rel; abort on failure. */
+void fx_set_acl(const char *root, const char *rel, const unsigned (*ents)[3], size_t n);
 
 /* A fixture tree opened as a root (safe_path.h): a fresh fx_tmpdir that
  * fill (NULL: none) populates, then hp_os_root_open on it; abort on

@@ -31,29 +31,6 @@
 
 typedef fx_rooted fx;
 
-/* An ACL blob: entries are {tag, perm, id}. */
-static size_t acl_blob(unsigned char *b, const unsigned (*ents)[3], size_t n)
-{
-	b[0] = 2, b[1] = b[2] = b[3] = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char *q = b + 4 + 8 * i;
-		q[0] = (unsigned char)ents[i][0], q[1] = 0;
-		q[2] = (unsigned char)ents[i][1], q[3] = 0;
-		for (int k = 0; k < 4; k++)
-			q[4 + k] = (unsigned char)(ents[i][2] >> (8 * k));
-	}
-	return 4 + 8 * n;
-}
-
-static void set_acl(const char *dir, const char *rel, const unsigned (*ents)[3], size_t n)
-{
-	unsigned char b[4 + 8 * 16];
-	size_t len = acl_blob(b, ents, n);
-	char *p = fx_path(dir, rel);
-	assert_int_equal(setxattr(p, "system.posix_acl_access", b, len, 0), 0);
-	free(p);
-}
-
 static void fill_tree(const char *d)
 {
 	fx_file(d, "r600", "x", 0600, 0, 0);
@@ -70,15 +47,15 @@ static void fill_tree(const char *d)
 	/* ACL: the mode says no, the ACL says yes */
 	fx_file(d, "acl_user", "x", 0600, 0, 0);
 	const unsigned u[][3] = {{1, 6, 0}, {2, 6, FX_AGENT}, {4, 0, 0}, {16, 6, 0}, {32, 0, 0}};
-	set_acl(d, "acl_user", u, 5);
+	fx_set_acl(d, "acl_user", u, 5);
 	/* ACL: a named user entry masked away */
 	fx_file(d, "acl_masked", "x", 0600, 0, 0);
 	const unsigned m[][3] = {{1, 6, 0}, {2, 6, FX_AGENT}, {4, 0, 0}, {16, 4, 0}, {32, 0, 0}};
-	set_acl(d, "acl_masked", m, 5);
+	fx_set_acl(d, "acl_masked", m, 5);
 	/* ACL: a named group that grants, the other entry denying */
 	fx_file(d, "acl_group", "x", 0604, 0, 0);
 	const unsigned g[][3] = {{1, 6, 0}, {4, 0, 0}, {8, 6, FX_GROUP}, {16, 7, 0}, {32, 4, 0}};
-	set_acl(d, "acl_group", g, 5);
+	fx_set_acl(d, "acl_group", g, 5);
 }
 
 static int setup(void **state)
@@ -509,29 +486,29 @@ static void test_acl_parse_errors(void **state)
 	assert_int_equal(hp_os_acl_parse(b, 3, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: size 3 is not 4 + 8 * entries");
 	const unsigned v[][3] = {{1, 6, 0}, {4, 4, 0}, {32, 4, 0}};
-	size_t n = acl_blob(b, v, 3);
+	size_t n = fx_acl_blob(b, v, 3);
 	b[0] = 1;
 	assert_int_equal(hp_os_acl_parse(b, n, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: version 1, expected 2");
 	const unsigned bad_tag[][3] = {{1, 6, 0}, {0x40, 4, 0}, {32, 4, 0}};
-	n = acl_blob(b, bad_tag, 3);
+	n = fx_acl_blob(b, bad_tag, 3);
 	assert_int_equal(hp_os_acl_parse(b, n, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: entry 2: unknown tag 0x40");
 	const unsigned nomask[][3] = {{1, 6, 0}, {2, 6, 5}, {4, 4, 0}, {32, 4, 0}};
-	n = acl_blob(b, nomask, 4);
+	n = fx_acl_blob(b, nomask, 4);
 	assert_int_equal(hp_os_acl_parse(b, n, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: named entries without a mask");
 	const unsigned twice[][3] = {{1, 6, 0}, {2, 6, 5},  {2, 4, 5},
 	                             {4, 4, 0}, {16, 7, 0}, {32, 4, 0}};
-	n = acl_blob(b, twice, 6);
+	n = fx_acl_blob(b, twice, 6);
 	assert_int_equal(hp_os_acl_parse(b, n, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: entry 3: id 5 named twice");
 	const unsigned perm[][3] = {{1, 9, 0}, {4, 4, 0}, {32, 4, 0}};
-	n = acl_blob(b, perm, 3);
+	n = fx_acl_blob(b, perm, 3);
 	assert_int_equal(hp_os_acl_parse(b, n, &a, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "ACL: entry 1: permission bits 0x9");
 	const unsigned ok[][3] = {{1, 6, 0}, {4, 4, 0}, {32, 4, 0}};
-	n = acl_blob(b, ok, 3);
+	n = fx_acl_blob(b, ok, 3);
 	assert_int_equal(hp_os_acl_parse(b, n, &a, &e), HP_TRUE);
 	assert_int_equal(a.n, 3);
 	hp_os_acl_free(&a);

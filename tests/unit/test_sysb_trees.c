@@ -1,0 +1,390 @@
+/* test_sysb_trees.c: the live/rootfs backend's answers about what a role
+ * could change below a directory: tree_writable_by for another user,
+ * command_files and tree_writable (a twin tree answered once, an
+ * absolute link still walked), and writable_entries from the image and
+ * live, as the agent, every way a listing's entry or link is writable. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sysb_fixture.h"
+
+/* tree_writable_by: root's walk of a tree the user cannot search (0700),
+ * each file answered for the user's credentials: owned, mode 0666, writable
+ * by its group, a symlink to its file are found; hangar's own are not; the
+ * argument's forms. */
+static void test_tree_writable_by(void **state)
+{
+	FX_NEED_ROOT();
+	sx_fx *f = *state;
+	sx_tree(f->dir);
+	fx_dir(f->dir, "var/lib/hangar", 0700, FX_HANGAR, FX_HANGAR);
+	fx_dir(f->dir, "var/lib/hangar/bin", 0755, FX_HANGAR, FX_HANGAR);
+	fx_file(f->dir, "var/lib/hangar/bin/driver", "x", 0755, FX_AGENT, FX_AGENT);
+	const char *arg = "agent:/var/lib/hangar";
+	assert_string_equal(sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, arg), "true");
+	char *drv = fx_path(f->dir, "var/lib/hangar/bin/driver");
+	assert_int_equal(chown(drv, FX_HANGAR, FX_HANGAR), 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, arg), "false");
+	/* the user owns nothing, but may write by the mode or its group */
+	assert_int_equal(chmod(drv, 0666), 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, arg), "true");
+	assert_int_equal(chmod(drv, 0664), 0);
+	assert_int_equal(chown(drv, FX_HANGAR, FX_AGENT), 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, arg), "true");
+	assert_int_equal(chown(drv, FX_HANGAR, FX_HANGAR), 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, arg), "false");
+	/* a symlink out of the tree to the user's file */
+	fx_file(f->dir, "home/agent/tool", "x", 0755, FX_AGENT, FX_AGENT);
+	fx_link(f->dir, "var/lib/hangar/bin/tool", "/home/agent/tool");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, arg), "true");
+	/* a dangling symlink to where only hangar (and root) could create the
+	 * file: not the agent's */
+	fx_dir(f->dir, "var/lib/hangar/lnk", 0755, FX_HANGAR, FX_HANGAR);
+	fx_link(f->dir, "var/lib/hangar/lnk/x", "/var/lib/hangar-ctl/new");
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "agent:/var/lib/hangar/lnk"), "false");
+	/* the owner of the tree may write it */
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "hangar:/var/lib/hangar/bin/driver"),
+	    "true");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "agent:/nowhere"),
+	                    "false");
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "nosuch:/var/lib/hangar"),
+	    "absent (no user \"nosuch\" in etc/passwd)");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "agent:var/lib"),
+	                    "unknown ('agent:var/lib': the path is not absolute)");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "/var/lib/hangar"),
+	                    "unknown ('/var/lib/hangar': not USER:PATH)");
+	/* past the walk's depth: unknown, never "nothing writable" */
+	char rel[512] = "deep";
+	fx_dir(f->dir, rel, 0755, 0, 0);
+	for (int i = 0; i < 130; i++) {
+		strcat(rel, "/d");
+		fx_dir(f->dir, rel, 0755, 0, 0);
+	}
+	const char *deep = sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "agent:/deep");
+	assert_true(strncmp(deep, "unknown (more than 128 directories deep", 39) == 0);
+	free(drv);
+}
+
+static void test_command_files_and_trees(void **state)
+{
+	FX_NEED_ROOT();
+	sx_fx *f = *state;
+	sx_tree(f->dir);
+	fx_dir(f->dir, "usr/lib", 0755, 0, 0);
+	fx_dir(f->dir, "usr/lib/node_modules", 0755, 0, 0);
+	fx_dir(f->dir, "usr/lib/node_modules/tool", 0755, 0, 0);
+	fx_file(f->dir, "usr/lib/node_modules/tool/package.json", "{}", 0644, 0, 0);
+	fx_file(f->dir, "usr/lib/node_modules/tool/cli.js", "#!/usr/bin/nodejs\n", 0755, 0, 0);
+	fx_file(f->dir, "usr/bin/nodejs", "\177ELF", 0755, 0, 0);
+	fx_link(f->dir, "usr/bin/tool", "../lib/node_modules/tool/cli.js");
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_COMMAND_FILES, "tool:/usr/local/bin:/usr/bin"),
+	    "{ \"/usr/bin/tool\", \"/usr/bin/../lib/node_modules/tool/cli.js\", "
+	    "\"/usr/bin/../lib/node_modules/tool\", \"/usr/bin/../lib/node_modules\", "
+	    "\"/usr/bin/nodejs\" }");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_COMMAND_FILES, "nope:/usr/bin"),
+	                    "absent (no nope on the PATH /usr/bin)");
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_COMMAND_FILES, "tool:bin:/usr/bin"),
+	    "unknown (a directory of the PATH: 'bin' is not an absolute path: it is resolved "
+	    "against the working directory of whoever uses it, which the agent may choose)");
+	/* tree_writable, computed for the agent: a file it owns, a directory
+	 * anyone writes, an ACL; hangar's closed directory and the package are
+	 * out of its reach */
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	sx_acl_user_rw(f->dir, "etc/acl", FX_AGENT);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/bin"), "true");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/local"), "true");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/etc"), "true");
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules"), "false");
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/var/lib/hangar-ctl"), "false");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/nowhere"),
+	                    "false");
+	/* a symlink in the package out to a file the agent owns */
+	fx_link(f->dir, "usr/lib/node_modules/tool/dep.js", "/tmp/agentf");
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules/tool"),
+	    "true");
+	/* a dangling one out to where the agent can create the file (/tmp is
+	 * sticky and open to all), and one where it cannot (/usr/bin is root's) */
+	sx_rm(f->dir, "usr/lib/node_modules/tool/dep.js");
+	fx_link(f->dir, "usr/lib/node_modules/tool/dep.js", "/tmp/later.js");
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules/tool"),
+	    "true");
+	sx_rm(f->dir, "usr/lib/node_modules/tool/dep.js");
+	fx_link(f->dir, "usr/lib/node_modules/tool/dep.js", "/usr/bin/none.js");
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules/tool"),
+	    "false");
+	/* ...and to a directory out of the tree, which is not walked (a new
+	 * role's process: what one found of a tree is kept for it) */
+	sx_rm(f->dir, "usr/lib/node_modules/tool/dep.js");
+	fx_link(f->dir, "usr/lib/node_modules/tool/deps", "/home/agent");
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules"),
+	    "unknown (/usr/lib/node_modules/tool/deps -> /home/agent: a directory outside the "
+	    "tree (not walked))");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "usr/lib"),
+	                    "unknown ('usr/lib' is not an absolute path: it is resolved against "
+	                    "the working directory of whoever uses it, which the agent may "
+	                    "choose)");
+}
+
+/* tree_writable by two paths to one tree (/lib -> usr/lib, as on a merged
+ * /usr): walked once when its links say nothing of the path (relative,
+ * without ".."), each path's own walk when one is absolute: through /lib
+ * an absolute link into the tree's /usr/lib path leads out of the tree
+ * it was asked by, so the answers differ, and the first is not reused. */
+static void test_tree_writable_twins(void **state)
+{
+	FX_NEED_ROOT();
+	sx_fx *f = *state;
+	sx_tree(f->dir);
+	fx_dir(f->dir, "usr/lib", 0755, 0, 0);
+	fx_link(f->dir, "lib", "usr/lib");
+	fx_dir(f->dir, "usr/lib/gconv", 0755, 0, 0);
+	fx_file(f->dir, "usr/lib/gconv/A.so", "x", 0644, 0, 0);
+	fx_link(f->dir, "usr/lib/gconv/B.so", "A.so");
+	fx_dir(f->dir, "usr/lib/pkg", 0755, 0, 0);
+	fx_dir(f->dir, "usr/lib/pkg/sub", 0755, 0, 0);
+	fx_link(f->dir, "usr/lib/pkg/deps", "/usr/lib/pkg/sub");
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/gconv"),
+	                    "false");
+	/* the second path's answer is the first walk's: a file changed since
+	 * (which no role's process sees within one check) is not looked at */
+	char *a = fx_path(f->dir, "usr/lib/gconv/A.so");
+	assert_int_equal(chown(a, FX_AGENT, FX_AGENT), 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/lib/gconv"), "false");
+	assert_int_equal(chown(a, 0, 0), 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/pkg"),
+	                    "false");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/lib/pkg"),
+	                    "unknown (/lib/pkg/deps -> /usr/lib/pkg/sub: a directory outside the "
+	                    "tree (not walked))");
+	/* a file the agent owns: found by the first path, and the second */
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_int_equal(chown(a, FX_AGENT, FX_AGENT), 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/lib/gconv"), "true");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/gconv"),
+	                    "true");
+	free(a);
+}
+
+/* writable_entries: each way a name in a directory can lead to a file the
+ * agent controls, and the names that cannot. */
+static void test_writable_entries(void **state)
+{
+	FX_NEED_ROOT();
+	sx_fx *f = *state;
+	sx_tree(f->dir);
+	fx_dir(f->dir, "opt", 0755, 0, 0);
+	fx_dir(f->dir, "opt/bin", 0755, 0, 0);
+	fx_file(f->dir, "opt/bin/ls", "#!", 0755, 0, 0);
+	fx_file(f->dir, "opt/bin/mine", "#!", 0555, FX_AGENT, FX_AGENT); /* chmod is the owner's */
+	fx_file(f->dir, "opt/bin/wide", "#!", 0666, 0, 0);
+	fx_file(f->dir, "opt/bin/acl", "#!", 0644, 0, 0);
+	sx_acl_user_rw(f->dir, "opt/bin/acl", FX_AGENT);
+	fx_file(f->dir, "opt/bin/hangars", "#!", 0755, FX_HANGAR, FX_HANGAR);
+	fx_dir(f->dir, "opt/bin/sub", 0755, FX_AGENT, FX_AGENT);
+	fx_file(f->dir, "home/agent/tool", "#!", 0755, FX_AGENT, FX_AGENT);
+	fx_link(f->dir, "opt/bin/to-ls", "/usr/bin/ls");
+	fx_link(f->dir, "opt/bin/to-home", "/home/agent/tool");
+	fx_link(f->dir, "opt/bin/to-missing-home", "../../home/agent/later");
+	fx_link(f->dir, "opt/bin/to-missing-root", "/usr/bin/later");
+	fx_link(f->dir, "opt/bin/to-tmp", "/tmp/rootf"); /* sticky: root's file stays root's */
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/opt/bin"),
+	                    "{ \"acl\", \"mine\", \"sub\", \"to-home\", \"to-missing-home\", "
+	                    "\"wide\" }");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/opt/bin/"),
+	                    "{ \"acl\", \"mine\", \"sub\", \"to-home\", \"to-missing-home\", "
+	                    "\"wide\" }");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/usr/bin"),
+	                    "{ \"mine\" }");
+	/* a directory it may write is writable()'s; its entries are root's */
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/usr/local/bin"),
+	                    "{}");
+	/* nothing there, or out of the agent's reach: nothing to change through it */
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/usr/games"), "{}");
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/var/lib/hangar-ctl"), "{}");
+	/* searchable, not readable: it could write a name it knows */
+	fx_dir(f->dir, "opt/hidden", 0711, 0, 0);
+	fx_file(f->dir, "opt/hidden/wide", "#!", 0666, 0, 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/opt/hidden"),
+	                    "{ \"wide\" }");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/etc/passwd"),
+	                    "unknown (/etc/passwd: not a directory (file))");
+	/* hangar owns its own file, nothing of the agent's */
+	sx_as_role(f, HP_ROLE_HANGAR, FX_HANGAR, FX_HANGAR, 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_HANGAR, HP_PROBE_WRITABLE_ENTRIES, "/opt/bin"),
+	                    "{ \"hangars\", \"wide\" }");
+}
+
+/* writable_entries live, as the agent's own process: the kernel asked of
+ * each entry the owner and mode do not already rule out (an ACL entry, a
+ * group the agent is not in), symlinks followed, and a directory reached
+ * by a second path (a symlink to it) listed once with the same answer. */
+typedef struct {
+	const char *dir;
+	char got[5][512];
+} live_entries;
+
+static int entries_as_agent(void *arg)
+{
+	live_entries *c = arg;
+	hp_sys_opts o = {.kind = HP_SYS_LIVE};
+	hp_err e;
+	hp_sysbackend *s = hp_probe_sys_open(&o, &e);
+	if (!s)
+		return 1;
+	hp_sys_role ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.role = HP_ROLE_AGENT;
+	ctx.as_role = true;
+	ctx.cred = (hp_cred){FX_AGENT, FX_AGENT, NULL, 0, 0};
+	hp_probe_sys_set_role(s, &ctx);
+	hp_pool pool;
+	hp_pool_init(&pool, 1 << 20);
+	const char *rel[] = {"opt/bin", "alias", "opt/bin", "opt/pub", "opt/procl"};
+	for (int i = 0; i < 5; i++) {
+		char *p = fx_path(c->dir, rel[i]);
+		hp_value a = hp_v_str(p, (uint32_t)strlen(p));
+		hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT,
+		                            HP_PROBE_WRITABLE_ENTRIES, &a, &pool);
+		hp_buf b = {0};
+		hp_value_format(&b, &v);
+		snprintf(c->got[i], sizeof c->got[i], "%s", b.data ? b.data : "");
+		hp_buf_free(&b);
+		free(p);
+	}
+	hp_pool_free(&pool);
+	hp_backend_destroy(hp_probe_sys_backend(s));
+	return 0;
+}
+
+static void test_writable_entries_live(void **state)
+{
+	FX_NEED_ROOT();
+	sx_fx *f = *state;
+	const char *d = f->dir;
+	fx_dir(d, "opt", 0755, 0, 0);
+	fx_dir(d, "opt/bin", 0755, 0, 0);
+	fx_file(d, "opt/bin/ls", "#!", 0755, 0, 0);            /* ruled out by its mode */
+	fx_file(d, "opt/bin/grp", "#!", 0664, 0, FX_GROUP);    /* a group's: the kernel says no */
+	fx_file(d, "opt/bin/mine", "#!", 0555, FX_AGENT, FX_AGENT);
+	fx_file(d, "opt/bin/wide", "#!", 0666, 0, 0);
+	fx_file(d, "opt/bin/acl", "#!", 0644, 0, 0);
+	sx_acl_user_rw(d, "opt/bin/acl", FX_AGENT);               /* the mode says no, the ACL yes */
+	fx_dir(d, "opt/bin/sub", 0755, FX_AGENT, FX_AGENT);
+	fx_dir(d, "home", 0755, 0, 0);
+	fx_dir(d, "home/agent", 0755, FX_AGENT, FX_AGENT);
+	fx_file(d, "home/agent/tool", "#!", 0755, FX_AGENT, FX_AGENT);
+	fx_file(d, "rootf", "x", 0644, 0, 0);
+	char *home_tool = fx_path(d, "home/agent/tool"), *rootf = fx_path(d, "rootf"),
+	     *later = fx_path(d, "home/agent/later"), *bin = fx_path(d, "opt/bin");
+	fx_link(d, "opt/bin/to-home", home_tool);
+	fx_link(d, "opt/bin/to-root", rootf);
+	fx_link(d, "opt/bin/to-missing-home", later);
+	fx_link(d, "opt/bin/to-ls", "ls");
+	/* links to a name beside them, judged without walking to it again */
+	fx_link(d, "opt/bin/sib-wide", "wide");
+	fx_link(d, "opt/bin/sib-mine", "mine");
+	fx_link(d, "opt/bin/sib-gone", "gone");
+	fx_link(d, "opt/bin/sib-sub", "sub");
+	fx_dir(d, "opt/pub", 01777, 0, 0);
+	fx_file(d, "opt/pub/rf", "#!", 0644, 0, 0);
+	fx_file(d, "opt/pub/af", "#!", 0644, FX_AGENT, FX_AGENT);
+	fx_link(d, "opt/pub/l-rf", "rf");   /* root's link to root's file: sticky keeps both */
+	fx_link(d, "opt/pub/l-af", "af");   /* to the agent's own file */
+	fx_link(d, "opt/pub/l-gone", "gone"); /* the agent may create the name */
+	fx_link(d, "opt/pub/l-mine", "rf");   /* the agent's own link: it may replace it */
+	char *lm = fx_path(d, "opt/pub/l-mine");
+	assert_int_equal(lchown(lm, FX_AGENT, FX_AGENT), 0);
+	free(lm);
+	/* links to a name elsewhere, judged from the listing's own look at
+	 * them: the target's way from where the link is ("..", a symlinked
+	 * directory on it), and the link's own step in a sticky directory */
+	fx_dir(d, "opt/w", 0777, 0, 0);
+	fx_file(d, "opt/w/tool", "#!", 0755, 0, 0);
+	fx_dir(d, "opt/ro", 0755, 0, 0);
+	fx_file(d, "opt/ro/tool", "#!", 0755, 0, 0);
+	fx_dir(d, "opt/ro/sub", 0755, FX_AGENT, FX_AGENT);
+	fx_file(d, "opt/ro/sub/tool", "#!", 0755, 0, 0);
+	fx_link(d, "opt/wl", "w");
+	fx_link(d, "opt/bin/up-w", "../w/tool");      /* its directory writable */
+	fx_link(d, "opt/bin/up-ro", "../ro/tool");    /* nothing on the way: no */
+	fx_link(d, "opt/bin/up-deep", "../ro/sub/tool"); /* the agent owns a directory on it */
+	fx_link(d, "opt/bin/up-via", "../wl/tool");   /* through a link to a writable one */
+	fx_link(d, "opt/bin/up-many", "./../ro/../w/./tool");
+	fx_link(d, "opt/ro/hop", "../w/tool");
+	fx_dir(d, "opt/pub/rsub", 0755, 0, 0);
+	fx_link(d, "opt/bin/up-dotdot", "../pub/rsub/.."); /* ends on pub, after rsub */
+	fx_file(d, "opt/ro/wide", "#!", 0666, 0, 0);
+	fx_file(d, "opt/ro/acl", "#!", 0644, 0, 0);
+	sx_acl_user_rw(d, "opt/ro/acl", FX_AGENT);
+	fx_link(d, "opt/bin/up-wide", "../ro/wide"); /* the file it ends on, by its mode */
+	fx_link(d, "opt/bin/up-acl", "../ro/acl");   /* by its ACL */
+	fx_link(d, "opt/bin/up-chain", "../ro/hop");  /* a link again where it ends */
+	fx_link(d, "opt/pub/far-root", "../bin/ls");  /* root's, sticky keeps it */
+	fx_link(d, "opt/pub/far-mine", "../bin/ls");  /* the agent's own, in a sticky one */
+	char *fm = fx_path(d, "opt/pub/far-mine");
+	assert_int_equal(lchown(fm, FX_AGENT, FX_AGENT), 0);
+	free(fm);
+	fx_link(d, "alias", bin);
+	/* a link through /proc/self/root leads where the kernel says, not
+	 * where its text reads: never a "no" */
+	fx_dir(d, "opt/procl", 0755, 0, 0);
+	char *via = hp_xasprintf("/proc/self/root%s", rootf);
+	fx_link(d, "opt/procl/via-proc", via);
+	free(via);
+	free(home_tool);
+	free(rootf);
+	free(later);
+	free(bin);
+	live_entries *c =
+	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(c != MAP_FAILED);
+	c->dir = d;
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, entries_as_agent, c), 0);
+	const char *want = "{ \"acl\", \"mine\", \"sib-mine\", \"sib-sub\", \"sib-wide\", \"sub\", "
+	                   "\"to-home\", \"to-missing-home\", \"up-acl\", \"up-chain\", \"up-deep\", "
+	                   "\"up-dotdot\", \"up-many\", \"up-via\", \"up-w\", \"up-wide\", \"wide\" }";
+	assert_string_equal(c->got[0], want);
+	assert_string_equal(c->got[1], want);
+	assert_string_equal(c->got[2], want);
+	assert_string_equal(c->got[3],
+	                    "{ \"af\", \"far-mine\", \"l-af\", \"l-gone\", \"l-mine\" }");
+	assert_true(strncmp(c->got[4], "unknown", 7) == 0);
+	assert_non_null(strstr(c->got[4], "via-proc"));
+	munmap(c, sizeof *c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_writable_entries, sx_setup, sx_teardown),
+	    cmocka_unit_test_setup_teardown(test_writable_entries_live, sx_setup, sx_teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_writable_by, sx_setup, sx_teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_writable_twins, sx_setup, sx_teardown),
+	    cmocka_unit_test_setup_teardown(test_command_files_and_trees, sx_setup, sx_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
