@@ -244,7 +244,7 @@ static void test_writable_entries(void **state)
  * by a second path (a symlink to it) listed once with the same answer. */
 typedef struct {
 	const char *dir;
-	char got[5][512];
+	char got[6][1024];
 } live_entries;
 
 static int entries_as_agent(void *arg)
@@ -263,8 +263,8 @@ static int entries_as_agent(void *arg)
 	hp_probe_sys_set_role(s, &ctx);
 	hp_pool pool;
 	hp_pool_init(&pool, 1 << 20);
-	const char *rel[] = {"opt/bin", "alias", "opt/bin", "opt/pub", "opt/procl"};
-	for (int i = 0; i < 5; i++) {
+	const char *rel[] = {"opt/bin", "alias", "opt/bin", "opt/pub", "opt/procl", "opt/many"};
+	for (int i = 0; i < 6; i++) {
 		char *p = fx_path(c->dir, rel[i]);
 		hp_value a = hp_v_str(p, (uint32_t)strlen(p));
 		hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT,
@@ -348,6 +348,31 @@ static void test_writable_entries_live(void **state)
 	char *fm = fx_path(d, "opt/pub/far-mine");
 	assert_int_equal(lchown(fm, FX_AGENT, FX_AGENT), 0);
 	free(fm);
+	/* links with one text: each judged by its own name's step too */
+	fx_link(d, "opt/bin/up-w2", "../w/tool");
+	fx_link(d, "opt/bin/up-ro2", "../ro/tool");
+	fx_link(d, "opt/pub/same-a", "../bin/ls");  /* root's: no */
+	fx_link(d, "opt/pub/same-b", "../bin/ls");  /* the agent's, after root's: yes */
+	char *sb = fx_path(d, "opt/pub/same-b");
+	assert_int_equal(lchown(sb, FX_AGENT, FX_AGENT), 0);
+	free(sb);
+	/* many texts that differ only in "./" steps, half of them to a file
+	 * the agent can replace through its directory: each link answered
+	 * by its own text */
+	fx_dir(d, "opt/many", 0755, 0, 0);
+	char many_want[1024] = "{ ";
+	for (int k = 0; k < 24; k++) {
+		char rel[64], text[128];
+		for (int w = 0; w < 2; w++) {
+			snprintf(rel, sizeof rel, "opt/many/v%02d-%s", k, w ? "w" : "ro");
+			snprintf(text, sizeof text, "../%s/%.*stool", w ? "w" : "ro", 2 * k,
+			         "./././././././././././././././././././././././././././././././././././.");
+			fx_link(d, rel, text);
+		}
+		snprintf(many_want + strlen(many_want), sizeof many_want - strlen(many_want),
+		         "%s\"v%02d-w\"", k ? ", " : "", k);
+	}
+	strcat(many_want, " }");
 	fx_link(d, "alias", bin);
 	/* a link through /proc/self/root leads where the kernel says, not
 	 * where its text reads: never a "no" */
@@ -366,14 +391,16 @@ static void test_writable_entries_live(void **state)
 	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, entries_as_agent, c), 0);
 	const char *want = "{ \"acl\", \"mine\", \"sib-mine\", \"sib-sub\", \"sib-wide\", \"sub\", "
 	                   "\"to-home\", \"to-missing-home\", \"up-acl\", \"up-chain\", \"up-deep\", "
-	                   "\"up-dotdot\", \"up-many\", \"up-via\", \"up-w\", \"up-wide\", \"wide\" }";
+	                   "\"up-dotdot\", \"up-many\", \"up-via\", \"up-w\", \"up-w2\", \"up-wide\", "
+	                   "\"wide\" }";
 	assert_string_equal(c->got[0], want);
 	assert_string_equal(c->got[1], want);
 	assert_string_equal(c->got[2], want);
 	assert_string_equal(c->got[3],
-	                    "{ \"af\", \"far-mine\", \"l-af\", \"l-gone\", \"l-mine\" }");
+	                    "{ \"af\", \"far-mine\", \"l-af\", \"l-gone\", \"l-mine\", \"same-b\" }");
 	assert_true(strncmp(c->got[4], "unknown", 7) == 0);
 	assert_non_null(strstr(c->got[4], "via-proc"));
+	assert_string_equal(c->got[5], many_want);
 	munmap(c, sizeof *c);
 }
 
