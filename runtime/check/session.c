@@ -512,8 +512,7 @@ static void start_canaries(sess *x, hp_role r, hp_canary c[HP_ROLE_COUNT], hp_sy
 	bool wanted =
 	    u->probe[HP_PROBE_SIGNAL] || u->probe[HP_PROBE_PTRACE] || u->probe[HP_PROBE_PROC_MEM];
 	for (int t = 0; t < HP_ROLE_COUNT; t++) {
-		c[t].pid = 0;
-		c[t].pidfd = -1;
+		hp_os_canary_init(&c[t]);
 		if (!wanted || !(u->roles & (1u << t)))
 			continue;
 		const role_ident *ti = ident_of(x, (hp_role)t);
@@ -528,7 +527,10 @@ static void start_canaries(sess *x, hp_role r, hp_canary c[HP_ROLE_COUNT], hp_sy
 			/* as the role's real process is after its execve */
 			cid.dumpable = 1;
 			int dl = left_ms(x) < 2000 ? left_ms(x) : 2000;
-			if (dl < MIN_CHILD_MS || hp_os_canary_start(&c[t], &cid, dl, &e) != HP_TRUE)
+			/* its report is the role's child's to read, before it
+			 * tries anything on it (hp_os_canary_ready): the child
+			 * starts while the canary switches */
+			if (dl < MIN_CHILD_MS || hp_os_canary_spawn(&c[t], &cid, dl, &e) != HP_TRUE)
 				whys[t] = hp_xstrdup(
 				    dl < MIN_CHILD_MS ? "the check's deadline passed" : e.msg);
 		}
@@ -548,23 +550,24 @@ static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, r
 	j->role = r;
 	j->out = out;
 	j->live = x->o->source == HP_SESSION_LIVE;
-	for (int t = 0; t < HP_ROLE_COUNT; t++) {
-		j->can[t].pid = 0;
-		j->can[t].pidfd = -1;
-	}
+	for (int t = 0; t < HP_ROLE_COUNT; t++)
+		hp_os_canary_init(&j->can[t]);
 	hp_sys_role ctx;
 	memset(&ctx, 0, sizeof ctx);
 	ctx.role = r;
 	ctx.as_role = true;
 	ctx.cred = ri->cred;
-	int keep[3 + HP_ROLE_COUNT]; /* the root, canaries, the sudo job, the helper */
+	int keep[3 + 2 * HP_ROLE_COUNT]; /* the root, canaries and their reports, the sudo job, the helper */
 	size_t nkeep = 0;
 	keep[nkeep++] = hp_probe_sys_root(x->sys)->fd;
 	if (j->live) {
 		start_canaries(x, r, j->can, &ctx, j->cwhy);
-		for (int t = 0; t < HP_ROLE_COUNT; t++)
+		for (int t = 0; t < HP_ROLE_COUNT; t++) {
 			if (j->can[t].pidfd >= 0)
 				keep[nkeep++] = j->can[t].pidfd;
+			if (j->can[t].word_fd >= 0)
+				keep[nkeep++] = j->can[t].word_fd;
+		}
 		if (hand_sudo_job(x, r, &ctx))
 			keep[nkeep++] = ctx.sudo_fd;
 	}
@@ -598,7 +601,15 @@ static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, r
 	                    .max_records = 4};
 	hp_err e;
 	x->s->ran[r] = true;
-	if (hp_os_child_start(&co, role_child, &a, &j->child, &e) != HP_TRUE) {
+	hp_tri started = hp_os_child_start(&co, role_child, &a, &j->child, &e);
+	/* the canaries' reports went with the child: this process does not
+	 * read them */
+	for (int t = 0; t < HP_ROLE_COUNT; t++)
+		if (j->can[t].word_fd >= 0) {
+			close(j->can[t].word_fd);
+			j->can[t].word_fd = -1;
+		}
+	if (started != HP_TRUE) {
 		char *m = hp_xasprintf("role %s: %s", hp_role_names[r], e.msg);
 		stopped(out, r, m);
 		free(m);

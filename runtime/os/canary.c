@@ -44,6 +44,10 @@ static void canary_main(const hp_identity *id, int wfd, pid_t parent)
 
 void hp_os_canary_stop(hp_canary *c)
 {
+	if (c->word_fd >= 0) {
+		close(c->word_fd);
+		c->word_fd = -1;
+	}
 	if (c->pid <= 0)
 		return;
 	(void)hp_os_kill_reap(c->pid, c->pidfd);
@@ -53,10 +57,20 @@ void hp_os_canary_stop(hp_canary *c)
 	c->pidfd = -1;
 }
 
-hp_tri hp_os_canary_start(hp_canary *c, const hp_identity *id, int deadline_ms, hp_err *why)
+void hp_os_canary_init(hp_canary *c)
 {
 	c->pid = 0;
 	c->pidfd = -1;
+	c->word_fd = -1;
+	c->wait_ms = 0;
+	c->ready = HP_UNKNOWN;
+	hp_err_set(&c->why, "canary: not started");
+}
+
+hp_tri hp_os_canary_spawn(hp_canary *c, const hp_identity *id, int wait_ms, hp_err *why)
+{
+	hp_os_canary_init(c);
+	c->wait_ms = wait_ms;
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		hp_err_set(why, "canary: pipe: %s", strerror(errno));
@@ -77,34 +91,54 @@ hp_tri hp_os_canary_start(hp_canary *c, const hp_identity *id, int deadline_ms, 
 	close(p[1]);
 	c->pid = pid;
 	c->pidfd = hp_os_sys_pidfd_open(pid, 0);
-	char buf[600];
-	size_t n = 0;
-	int64_t end = hp_os_now_ms() + deadline_ms;
-	for (;;) {
-		int64_t left = end - hp_os_now_ms();
-		struct pollfd pf = {p[0], POLLIN, 0};
-		int r = left > 0 ? poll(&pf, 1, (int)left) : 0;
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		ssize_t k = read(p[0], buf + n, sizeof buf - 1 - n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		n += (size_t)k;
-		if (n == sizeof buf - 1)
-			break;
+	c->word_fd = p[0];
+	return HP_TRUE;
+}
+
+hp_tri hp_os_canary_ready(hp_canary *c, hp_err *why)
+{
+	if (c->word_fd >= 0) {
+		char buf[600];
+		size_t n = 0;
+		int64_t end = hp_os_now_ms() + c->wait_ms;
+		for (;;) {
+			int64_t left = end - hp_os_now_ms();
+			struct pollfd pf = {c->word_fd, POLLIN, 0};
+			int r = left > 0 ? poll(&pf, 1, (int)left) : 0;
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			ssize_t k = read(c->word_fd, buf + n, sizeof buf - 1 - n);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				break;
+			n += (size_t)k;
+			if (n == sizeof buf - 1)
+				break;
+		}
+		close(c->word_fd);
+		c->word_fd = -1;
+		buf[n] = '\0';
+		if (strcmp(buf, "ok") == 0)
+			c->ready = HP_TRUE;
+		else if (n == 0)
+			hp_err_set(&c->why, "canary: no word from it within %d ms", c->wait_ms);
+		else
+			hp_err_set(&c->why, "%s", buf);
 	}
-	close(p[0]);
-	buf[n] = '\0';
-	if (strcmp(buf, "ok") == 0)
+	if (c->ready != HP_TRUE)
+		*why = c->why;
+	return c->ready;
+}
+
+hp_tri hp_os_canary_start(hp_canary *c, const hp_identity *id, int deadline_ms, hp_err *why)
+{
+	if (hp_os_canary_spawn(c, id, deadline_ms, why) != HP_TRUE)
+		return HP_UNKNOWN;
+	if (hp_os_canary_ready(c, why) == HP_TRUE)
 		return HP_TRUE;
-	if (n == 0)
-		hp_err_set(why, "canary: no word from it within %d ms", deadline_ms);
-	else
-		hp_err_set(why, "%s", buf);
 	hp_os_canary_stop(c);
 	return HP_UNKNOWN;
 }

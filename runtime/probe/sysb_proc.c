@@ -110,14 +110,19 @@ static hp_value canary_probe(hp_sysbackend *s, hp_probe_id p, unsigned target, h
 {
 	if (target >= HP_ROLE_COUNT)
 		return hp_probe_sysb_unknown(pool, p, "%s: no such role", hp_probes[p].name);
-	const hp_canary *c = s->role.canary[target];
-	if (!c || c->pid <= 0) {
-		const char *why = s->role.canary_why[target];
+	hp_canary *c = s->role.canary[target];
+	hp_err e;
+	const char *why = s->role.canary_why[target];
+	bool ready = c && c->pid > 0;
+	/* nothing is tried on a canary that has not said it runs as its role */
+	if (ready && hp_os_canary_ready(c, &e) != HP_TRUE) {
+		ready = false;
+		why = e.msg;
+	}
+	if (!ready)
 		return hp_probe_sysb_unknown(pool, p, "%s(canary %s): no canary of %s is running%s%s",
 		                       hp_probes[p].name, hp_role_names[target],
 		                       hp_role_names[target], why ? ": " : "", why ? why : "");
-	}
-	hp_err e;
 	hp_tri t;
 	if (p == HP_PROBE_SIGNAL)
 		t = hp_os_canary_signal(c, &e);

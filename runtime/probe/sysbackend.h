@@ -86,8 +86,9 @@ typedef struct {
 	/* The role's credentials, for computed answers (rootfs). */
 	hp_cred cred;
 	/* Canaries of other roles, started by the parent (NULL or pid 0:
-	 * none, and canary_why says why, or NULL: none was needed). */
-	const hp_canary *canary[HP_ROLE_COUNT];
+	 * none, and canary_why says why, or NULL: none was needed); each
+	 * one's report is read here before it is tried (hp_os_canary_ready). */
+	hp_canary *canary[HP_ROLE_COUNT];
 	const char *canary_why[HP_ROLE_COUNT];
 	/* `sudo` for this role, asked by a job the parent started before the
 	 * role's child (sudo needs a plain process of the role, which a child

@@ -1,6 +1,7 @@
 /* test_canary.c: one role reaching another's process: signal, ptrace and
- * /proc/PID/mem from a role's child against a canary; an agent process
- * hammering the agent-role children while they switch; nothing left over. */
+ * /proc/PID/mem from a role's child against a canary; the canary's report
+ * read by the prober before anything is tried; an agent process hammering
+ * the agent-role children while they switch; nothing left over. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +26,7 @@
 #include "fixture.h"
 #include "os/identity.h"
 #include "os/sysx.h"
+#include "probe/sysbackend.h"
 
 static hp_identity hangar, agent, agent_plain;
 
@@ -156,6 +158,149 @@ static void test_failed_switch_and_dead_canary(void **state)
 	hp_os_canary_stop(&c);
 }
 
+/* A canary started without waiting for its report: the prober (here the
+ * agent's child) reads it before it tries anything, once; a canary whose
+ * switch failed is never tried, and says why. */
+static int ready_then_probe(void *arg, hp_frame_writer *out)
+{
+	hp_canary *c = arg;
+	hp_err e;
+	hp_tri r = hp_os_canary_ready(c, &e);
+	hp_frame_add_u64(out, 4, r);
+	hp_frame_add_str(out, 14, r == HP_TRUE ? "" : e.msg);
+	hp_frame_add_u64(out, 5, c->word_fd < 0);            /* read and closed */
+	hp_frame_add_u64(out, 6, hp_os_canary_ready(c, &e) == r); /* kept */
+	if (r == HP_TRUE)
+		probe_all(c, out);
+	return 0;
+}
+
+static void prober_reads(hp_canary *c, hp_tri want_ready, const char *want_why)
+{
+	int keep[2] = {c->pidfd, c->word_fd};
+	hp_child_opts o = {.identity = &agent,
+	                   .cwd_fd = -1,
+	                   .keep_fds = keep,
+	                   .nkeep = 2,
+	                   .deadline_ms = 5000,
+	                   .max_msg = 65536,
+	                   .max_records = 16};
+	hp_frame f;
+	hp_err e;
+	hp_tri t = hp_os_child_run(&o, ready_then_probe, c, &f, &e);
+	if (t != HP_TRUE)
+		print_error("%s\n", e.msg);
+	assert_int_equal(t, HP_TRUE);
+	uint64_t v;
+	char *why;
+	assert_int_equal(hp_frame_rec_u64(hp_frame_find(&f, 4), &v), 0);
+	assert_int_equal(v, want_ready);
+	assert_int_equal(hp_frame_rec_str(hp_frame_find(&f, 14), &why), 0);
+	assert_string_equal(why, want_why);
+	free(why);
+	assert_int_equal(hp_frame_rec_u64(hp_frame_find(&f, 5), &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(hp_frame_rec_u64(hp_frame_find(&f, 6), &v), 0);
+	assert_int_equal(v, 1);
+	for (uint16_t k = 1; k <= 3; k++) {
+		const hp_frame_rec *rec = hp_frame_find(&f, k);
+		if (want_ready != HP_TRUE) {
+			assert_null(rec); /* nothing tried */
+			continue;
+		}
+		assert_int_equal(hp_frame_rec_u64(rec, &v), 0);
+		assert_int_equal(v, HP_FALSE);
+	}
+	hp_frame_free(&f);
+}
+
+static void test_report_read_by_prober(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_canary c;
+	hp_err e;
+	assert_int_equal(hp_os_canary_spawn(&c, &hangar, 5000, &e), HP_TRUE);
+	assert_true(c.pid > 0);
+	assert_true(c.word_fd >= 0);
+	prober_reads(&c, HP_TRUE, "");
+	hp_os_canary_stop(&c);
+	assert_int_equal(c.word_fd, -1);
+	hp_identity bad = hangar;
+	bad.uid = (uid_t)-1;
+	assert_int_equal(hp_os_canary_spawn(&c, &bad, 5000, &e), HP_TRUE);
+	prober_reads(&c, HP_UNKNOWN,
+	             "identity: uid or gid is -1 (4294967295), which means \"unchanged\"");
+	hp_os_canary_stop(&c);
+	assert_int_equal(c.pid, 0);
+	/* a canary never started is not ready */
+	hp_os_canary_init(&c);
+	assert_int_equal(hp_os_canary_ready(&c, &e), HP_UNKNOWN);
+	assert_string_equal(e.msg, "canary: not started");
+	assert_int_equal(fx_count_procs_of_uid(FX_HANGAR), 0);
+}
+
+/* The signal probe of the live backend, asked as the agent of a hangar
+ * canary started without waiting: an answer for one that says "ok", and
+ * for one whose switch failed the probe is unknown with its reason (it is
+ * never tried: such a canary may still be root when it is asked). */
+typedef struct {
+	hp_canary *c;
+	char got[512];
+} probe_ask;
+
+static int signal_as_agent(void *arg)
+{
+	probe_ask *q = arg;
+	hp_sys_opts o = {.kind = HP_SYS_LIVE};
+	hp_err e;
+	hp_sysbackend *s = hp_probe_sys_open(&o, &e);
+	if (!s)
+		return 1;
+	hp_sys_role ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.role = HP_ROLE_AGENT;
+	ctx.as_role = true;
+	ctx.cred = (hp_cred){FX_AGENT, FX_AGENT, NULL, 0, 0};
+	ctx.canary[HP_ROLE_HANGAR] = q->c;
+	hp_probe_sys_set_role(s, &ctx);
+	hp_pool pool;
+	hp_pool_init(&pool, 1 << 20);
+	hp_value r = hp_v_role(HP_ROLE_HANGAR);
+	hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT, HP_PROBE_SIGNAL, &r, &pool);
+	hp_buf b = {0};
+	hp_value_format(&b, &v);
+	snprintf(q->got, sizeof q->got, "%s", b.data ? b.data : "");
+	hp_buf_free(&b);
+	hp_pool_free(&pool);
+	hp_backend_destroy(hp_probe_sys_backend(s));
+	return 0;
+}
+
+static void test_probe_waits_for_report(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	probe_ask *q = mmap(NULL, sizeof *q, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(q != MAP_FAILED);
+	hp_canary c;
+	hp_err e;
+	q->c = &c;
+	assert_int_equal(hp_os_canary_spawn(&c, &hangar, 5000, &e), HP_TRUE);
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, signal_as_agent, q), 0);
+	assert_string_equal(q->got, "false");
+	hp_os_canary_stop(&c);
+	hp_identity bad = hangar;
+	bad.gid = (gid_t)-1;
+	assert_int_equal(hp_os_canary_spawn(&c, &bad, 5000, &e), HP_TRUE);
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, signal_as_agent, q), 0);
+	assert_string_equal(q->got, "unknown (signal(canary hangar): no canary of hangar is running: "
+	                            "identity: uid or gid is -1 (4294967295), which means "
+	                            "\"unchanged\")");
+	hp_os_canary_stop(&c);
+	munmap(q, sizeof *q);
+}
+
 /* An agent process hammers PTRACE_SEIZE, /proc/PID/mem and pidfd_getfd on
  * every process of the agent uid while agent-role children are forked and
  * switched again and again (bubblewrap CVE-2016-8659). The machine's
@@ -273,6 +418,8 @@ int main(void)
 	    cmocka_unit_test(test_same_uid_dumpable_is_reachable),
 	    cmocka_unit_test(test_agent_cannot_trace_agent_role_child),
 	    cmocka_unit_test(test_failed_switch_and_dead_canary),
+	    cmocka_unit_test(test_report_read_by_prober),
+	    cmocka_unit_test(test_probe_waits_for_report),
 	    cmocka_unit_test(test_hammering_while_switching),
 	};
 	return cmocka_run_group_tests(tests, setup_ids, NULL);
