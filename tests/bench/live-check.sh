@@ -32,6 +32,8 @@
 # Run from the
 # top of the tree after `make`:
 #   sh tests/bench/live-check.sh [N]
+# HP=BINARY measures another build of the check (a static one, from
+# ./configure --enable-static, say) against the same script and floor.
 set -eu
 N=${1:-30}
 if [ "$N" -lt 20 ]; then
@@ -39,7 +41,7 @@ if [ "$N" -lt 20 ]; then
 	exit 2
 fi
 SRC=$(pwd)
-HP=$SRC/build/hangar-policy
+HP=${HP:-$SRC/build/hangar-policy}
 T=$(mktemp -d)
 export SRC HP T N
 trap 'rm -rf "$T"' EXIT
