@@ -98,12 +98,35 @@ void sx_as_role(sx_fx *f, hp_role r, uid_t uid, gid_t gid, uint64_t caps)
 	hp_probe_sys_set_role(sx_sb(f), &ctx);
 }
 
-const char *sx_show(sx_fx *f, hp_value v)
+hp_sysbackend *sx_open_live(hp_role r, uid_t uid, gid_t gid, hp_canary *const *canary)
+{
+	hp_sys_opts o = {.kind = HP_SYS_LIVE};
+	hp_err e;
+	hp_sysbackend *s = hp_probe_sys_open(&o, &e);
+	if (!s)
+		return NULL;
+	hp_sys_role ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.role = r;
+	ctx.as_role = true;
+	ctx.cred = (hp_cred){uid, gid, NULL, 0, 0};
+	for (int t = 0; canary && t < HP_ROLE_COUNT; t++)
+		ctx.canary[t] = canary[t];
+	hp_probe_sys_set_role(s, &ctx);
+	return s;
+}
+
+void sx_format(hp_value v, char *out, size_t n)
 {
 	hp_buf b = {0};
 	hp_value_format(&b, &v);
-	snprintf(f->buf, sizeof f->buf, "%s", b.data ? b.data : "");
+	snprintf(out, n, "%s", b.data ? b.data : "");
 	hp_buf_free(&b);
+}
+
+const char *sx_show(sx_fx *f, hp_value v)
+{
+	sx_format(v, f->buf, sizeof f->buf);
 	return f->buf;
 }
 

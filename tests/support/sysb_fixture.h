@@ -6,6 +6,7 @@
 #ifndef HP_TEST_SYSB_FIXTURE_H
 #define HP_TEST_SYSB_FIXTURE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -48,8 +49,15 @@ hp_sysbackend *sx_sb(sx_fx *f);
 /* The role the next questions are asked as: its credentials. */
 void sx_as_role(sx_fx *f, hp_role r, uid_t uid, gid_t gid, uint64_t caps);
 
-/* A value as the evidence shows it (in f->buf, valid until the next call),
- * and probes asked with a string, an integer or no argument. */
+/* The live backend of this process as role r with the credentials uid
+ * and gid (the process has them: as_role) and the canaries given (NULL:
+ * none); NULL when it cannot be opened. */
+hp_sysbackend *sx_open_live(hp_role r, uid_t uid, gid_t gid, hp_canary *const *canary);
+
+/* A value as the evidence shows it, in out (sx_show: in f->buf, valid until
+ * the next call), and probes asked with a string, an integer or no
+ * argument. */
+void sx_format(hp_value v, char *out, size_t n);
 const char *sx_show(sx_fx *f, hp_value v);
 const char *sx_ask_str(sx_fx *f, hp_role r, hp_probe_id p, const char *arg);
 const char *sx_ask_int(sx_fx *f, hp_role r, hp_probe_id p, int64_t arg);

@@ -26,7 +26,7 @@
 #include "fixture.h"
 #include "os/identity.h"
 #include "os/sysx.h"
-#include "probe/sysbackend.h"
+#include "sysb_fixture.h"
 
 static hp_identity hangar, agent, agent_plain;
 
@@ -252,26 +252,16 @@ typedef struct {
 static int signal_as_agent(void *arg)
 {
 	probe_ask *q = arg;
-	hp_sys_opts o = {.kind = HP_SYS_LIVE};
-	hp_err e;
-	hp_sysbackend *s = hp_probe_sys_open(&o, &e);
+	hp_canary *can[HP_ROLE_COUNT] = {0};
+	can[HP_ROLE_HANGAR] = q->c;
+	hp_sysbackend *s = sx_open_live(HP_ROLE_AGENT, FX_AGENT, FX_AGENT, can);
 	if (!s)
 		return 1;
-	hp_sys_role ctx;
-	memset(&ctx, 0, sizeof ctx);
-	ctx.role = HP_ROLE_AGENT;
-	ctx.as_role = true;
-	ctx.cred = (hp_cred){FX_AGENT, FX_AGENT, NULL, 0, 0};
-	ctx.canary[HP_ROLE_HANGAR] = q->c;
-	hp_probe_sys_set_role(s, &ctx);
 	hp_pool pool;
 	hp_pool_init(&pool, 1 << 20);
 	hp_value r = hp_v_role(HP_ROLE_HANGAR);
-	hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT, HP_PROBE_SIGNAL, &r, &pool);
-	hp_buf b = {0};
-	hp_value_format(&b, &v);
-	snprintf(q->got, sizeof q->got, "%s", b.data ? b.data : "");
-	hp_buf_free(&b);
+	sx_format(hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT, HP_PROBE_SIGNAL, &r, &pool),
+	          q->got, sizeof q->got);
 	hp_pool_free(&pool);
 	hp_backend_destroy(hp_probe_sys_backend(s));
 	return 0;

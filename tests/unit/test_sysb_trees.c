@@ -250,17 +250,9 @@ typedef struct {
 static int entries_as_agent(void *arg)
 {
 	live_entries *c = arg;
-	hp_sys_opts o = {.kind = HP_SYS_LIVE};
-	hp_err e;
-	hp_sysbackend *s = hp_probe_sys_open(&o, &e);
+	hp_sysbackend *s = sx_open_live(HP_ROLE_AGENT, FX_AGENT, FX_AGENT, NULL);
 	if (!s)
 		return 1;
-	hp_sys_role ctx;
-	memset(&ctx, 0, sizeof ctx);
-	ctx.role = HP_ROLE_AGENT;
-	ctx.as_role = true;
-	ctx.cred = (hp_cred){FX_AGENT, FX_AGENT, NULL, 0, 0};
-	hp_probe_sys_set_role(s, &ctx);
 	hp_pool pool;
 	hp_pool_init(&pool, 1 << 20);
 	const char *rel[] = {"opt/bin", "alias", "opt/bin", "opt/pub", "opt/procl", "opt/many"};
@@ -269,10 +261,7 @@ static int entries_as_agent(void *arg)
 		hp_value a = hp_v_str(p, (uint32_t)strlen(p));
 		hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT,
 		                            HP_PROBE_WRITABLE_ENTRIES, &a, &pool);
-		hp_buf b = {0};
-		hp_value_format(&b, &v);
-		snprintf(c->got[i], sizeof c->got[i], "%s", b.data ? b.data : "");
-		hp_buf_free(&b);
+		sx_format(v, c->got[i], sizeof c->got[i]);
 		free(p);
 	}
 	hp_pool_free(&pool);
