@@ -44,12 +44,12 @@ static void canary_main(const hp_identity *id, int wfd, pid_t parent)
 
 void hp_os_canary_stop(hp_canary *c)
 {
+	if (c->pid <= 0)
+		return; /* never started: no descriptor is its (spawn sets them with the pid) */
 	if (c->word_fd >= 0) {
 		close(c->word_fd);
 		c->word_fd = -1;
 	}
-	if (c->pid <= 0)
-		return;
 	(void)hp_os_kill_reap(c->pid, c->pidfd);
 	if (c->pidfd >= 0)
 		close(c->pidfd);
@@ -63,6 +63,7 @@ void hp_os_canary_init(hp_canary *c)
 	c->pidfd = -1;
 	c->word_fd = -1;
 	c->wait_ms = 0;
+	c->end_ms = 0;
 	c->ready = HP_UNKNOWN;
 	hp_err_set(&c->why, "canary: not started");
 }
@@ -71,6 +72,7 @@ hp_tri hp_os_canary_spawn(hp_canary *c, const hp_identity *id, int wait_ms, hp_e
 {
 	hp_os_canary_init(c);
 	c->wait_ms = wait_ms;
+	c->end_ms = hp_os_now_ms() + wait_ms;
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		hp_err_set(why, "canary: pipe: %s", strerror(errno));
@@ -100,11 +102,12 @@ hp_tri hp_os_canary_ready(hp_canary *c, hp_err *why)
 	if (c->word_fd >= 0) {
 		char buf[600];
 		size_t n = 0;
-		int64_t end = hp_os_now_ms() + c->wait_ms;
 		for (;;) {
-			int64_t left = end - hp_os_now_ms();
+			/* past the end, what the canary wrote is still read:
+			 * only a report not there by then is missing */
+			int64_t left = c->end_ms - hp_os_now_ms();
 			struct pollfd pf = {c->word_fd, POLLIN, 0};
-			int r = left > 0 ? poll(&pf, 1, (int)left) : 0;
+			int r = poll(&pf, 1, left > 0 ? (int)left : 0);
 			if (r < 0 && errno == EINTR)
 				continue;
 			if (r <= 0)

@@ -26,6 +26,7 @@
 #ifndef HP_CANARY_H
 #define HP_CANARY_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "os/identity.h"
@@ -36,7 +37,8 @@ typedef struct {
 	pid_t pid;    /* 0 when not running */
 	int pidfd;    /* -1 without pidfds */
 	int word_fd;  /* its report, not read yet; -1 once read */
-	int wait_ms;  /* how long the report may take */
+	int wait_ms;  /* how long the report may take, from the fork */
+	int64_t end_ms; /* when that is (hp_os_now_ms's clock) */
 	hp_tri ready; /* once read: true when it said "ok", else why says why */
 	hp_err why;
 } hp_canary;
@@ -48,9 +50,9 @@ void hp_os_canary_init(hp_canary *c);
  * own copy once that child runs). Unknown, with nothing running, when it
  * cannot be forked. */
 hp_tri hp_os_canary_spawn(hp_canary *c, const hp_identity *id, int wait_ms, hp_err *why);
-/* Its report, read once (at most wait_ms from the first call): true when
- * the canary runs as its role, else unknown with its reason or "no word
- * from it". */
+/* Its report, read once (waiting at most until wait_ms after the fork,
+ * however late it is asked): true when the canary runs as its role, else
+ * unknown with its reason or "no word from it". */
 hp_tri hp_os_canary_ready(hp_canary *c, hp_err *why);
 /* Both at once; a canary that is not ready is stopped. */
 hp_tri hp_os_canary_start(hp_canary *c, const hp_identity *id, int deadline_ms, hp_err *why);

@@ -209,6 +209,12 @@ hp_value hp_probe_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg
 			return hp_probe_sysb_unknown(pool, p, "procs_visible(%lld): not a uid",
 			                       (long long)uid);
 		hp_err e;
+		/* the canaries this process was handed have switched (or
+		 * failed) before the processes are counted, as when the
+		 * check waited for them before it started this process */
+		for (int r = 0; r < HP_ROLE_COUNT; r++)
+			if (s->role.canary[r] && s->role.canary[r]->pid > 0)
+				(void)hp_os_canary_ready(s->role.canary[r], &e);
 		hp_tri t = hp_os_procs_visible((uid_t)uid, HP_PROCS_MAX_DEFAULT, &e);
 		if (t == HP_UNKNOWN)
 			return hp_probe_sysb_unknown(pool, p, "%s", e.msg);

@@ -240,6 +240,50 @@ static void test_report_read_by_prober(void **state)
 	assert_int_equal(fx_count_procs_of_uid(FX_HANGAR), 0);
 }
 
+/* The report's wait is measured from the fork, however late it is asked:
+ * a report there in time is read after the wait has passed, and one that
+ * never comes makes a late ask unknown at once (not a prober held past
+ * its own deadline). */
+static void test_report_wait_from_fork(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_canary c;
+	hp_err e;
+	assert_int_equal(hp_os_canary_spawn(&c, &hangar, 100, &e), HP_TRUE);
+	usleep(300 * 1000);
+	assert_int_equal(hp_os_canary_ready(&c, &e), HP_TRUE);
+	hp_os_canary_stop(&c);
+	assert_int_equal(hp_os_canary_spawn(&c, &hangar, 100, &e), HP_TRUE);
+	/* its report swapped for a pipe nobody writes */
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	close(c.word_fd);
+	c.word_fd = p[0];
+	usleep(300 * 1000);
+	int64_t t0 = hp_os_now_ms();
+	assert_int_equal(hp_os_canary_ready(&c, &e), HP_UNKNOWN);
+	assert_true(hp_os_now_ms() - t0 < 50);
+	assert_string_equal(e.msg, "canary: no word from it within 100 ms");
+	close(p[1]);
+	hp_os_canary_stop(&c);
+	assert_int_equal(c.word_fd, -1);
+	/* a canary never started (zeroed) holds no descriptor to close: fd 0
+	 * stays open */
+	int saved = dup(0), null = open("/dev/null", O_RDONLY);
+	assert_true(null >= 0);
+	assert_int_equal(dup2(null, 0), 0);
+	memset(&c, 0, sizeof c);
+	hp_os_canary_stop(&c);
+	assert_true(fcntl(0, F_GETFD) >= 0);
+	if (saved >= 0) {
+		dup2(saved, 0);
+		close(saved);
+	}
+	close(null);
+	assert_int_equal(fx_count_procs_of_uid(FX_HANGAR), 0);
+}
+
 /* The signal probe of the live backend, asked as the agent of a hangar
  * canary started without waiting: an answer for one that says "ok", and
  * for one whose switch failed the probe is unknown with its reason (it is
@@ -410,6 +454,7 @@ int main(void)
 	    cmocka_unit_test(test_failed_switch_and_dead_canary),
 	    cmocka_unit_test(test_report_read_by_prober),
 	    cmocka_unit_test(test_probe_waits_for_report),
+	    cmocka_unit_test(test_report_wait_from_fork),
 	    cmocka_unit_test(test_hammering_while_switching),
 	};
 	return cmocka_run_group_tests(tests, setup_ids, NULL);
