@@ -58,22 +58,30 @@ static int probe_all(void *arg, hp_frame_writer *out)
 	return 0;
 }
 
-/* Answers of signal, ptrace, proc_mem from a child with identity id. */
-static void probe_as(const hp_identity *id, hp_canary *c, hp_tri want[3])
+/* fn(c) in a child with identity id (NULL: root) that keeps the nkeep
+ * descriptors keep; its records in f. */
+static void run_prober(const hp_identity *id, int *keep, size_t nkeep,
+                       int (*fn)(void *, hp_frame_writer *), hp_canary *c, hp_frame *f)
 {
 	hp_child_opts o = {.identity = id,
 	                   .cwd_fd = -1,
-	                   .keep_fds = &c->pidfd,
-	                   .nkeep = 1,
+	                   .keep_fds = keep,
+	                   .nkeep = nkeep,
 	                   .deadline_ms = 5000,
 	                   .max_msg = 65536,
 	                   .max_records = 16};
-	hp_frame f;
 	hp_err e;
-	hp_tri t = hp_os_child_run(&o, probe_all, c, &f, &e);
+	hp_tri t = hp_os_child_run(&o, fn, c, f, &e);
 	if (t != HP_TRUE)
 		print_error("%s\n", e.msg);
 	assert_int_equal(t, HP_TRUE);
+}
+
+/* Answers of signal, ptrace, proc_mem from a child with identity id. */
+static void probe_as(const hp_identity *id, hp_canary *c, hp_tri want[3])
+{
+	hp_frame f;
+	run_prober(id, &c->pidfd, 1, probe_all, c, &f);
 	for (uint16_t k = 1; k <= 3; k++) {
 		uint64_t v;
 		char *s;
@@ -178,19 +186,8 @@ static int ready_then_probe(void *arg, hp_frame_writer *out)
 static void prober_reads(hp_canary *c, hp_tri want_ready, const char *want_why)
 {
 	int keep[2] = {c->pidfd, c->word_fd};
-	hp_child_opts o = {.identity = &agent,
-	                   .cwd_fd = -1,
-	                   .keep_fds = keep,
-	                   .nkeep = 2,
-	                   .deadline_ms = 5000,
-	                   .max_msg = 65536,
-	                   .max_records = 16};
 	hp_frame f;
-	hp_err e;
-	hp_tri t = hp_os_child_run(&o, ready_then_probe, c, &f, &e);
-	if (t != HP_TRUE)
-		print_error("%s\n", e.msg);
-	assert_int_equal(t, HP_TRUE);
+	run_prober(&agent, keep, 2, ready_then_probe, c, &f);
 	uint64_t v;
 	char *why;
 	assert_int_equal(hp_frame_rec_u64(hp_frame_find(&f, 4), &v), 0);
