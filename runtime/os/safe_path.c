@@ -316,6 +316,19 @@ static int same_mount(const hp_fileinfo *a, const hp_fileinfo *b)
 	return a->dev == b->dev;
 }
 
+/* Whether a step to the listed entry e may take it from the memo: where no
+ * descriptor is needed, a symlink followed or the end of a walk that reads
+ * nothing through it (walkmemo.h); never a directory, which the walk
+ * steps into on a descriptor. */
+static bool listed_takes(const hp_listed *e, int last, unsigned flags)
+{
+	if (e->info.type == HP_FT_DIR)
+		return false;
+	if (!last || (flags & HP_RES_NO_FD))
+		return true;
+	return e->info.type == HP_FT_SYMLINK && !(flags & HP_RES_NOFOLLOW);
+}
+
 hp_tri hp_os_resolve_walk(const hp_root *r, const char *path, unsigned flags, hp_step_fn visit,
                        void *ctx, int *out, hp_err *why)
 {
@@ -398,8 +411,13 @@ hp_tri hp_os_resolve_walk_memo(const hp_root *r, const char *path, unsigned flag
 		const hp_fileinfo *known = NULL;
 		int fd = memo ? hp_os_walkmemo_get(memo, dinfo, comp, &known) : -1;
 		bool borrowed = fd >= 0;
+		hp_listed *listed = !borrowed && memo ? hp_os_walkmemo_listed(memo, dinfo, comp) : NULL;
+		if (listed && !listed_takes(listed, last, flags))
+			listed = NULL;
 		if (borrowed) {
 			fi = *known;
+		} else if (listed) {
+			fi = listed->info;
 		} else if (last && (flags & HP_RES_NO_FD) && hp_os_entry_info(dirfd, comp, &fi) == 0 &&
 		           fi.type != HP_FT_DIR) {
 			/* looked at by name, fd stays -1: what the name holds is
@@ -446,8 +464,16 @@ hp_tri hp_os_resolve_walk_memo(const hp_root *r, const char *path, unsigned flag
 				res = lookup_error(path, ELOOP, flags, why);
 				goto done;
 			}
-			ssize_t ln = fd >= 0 ? readlinkat(fd, "", link, HP_PATH_MAX + 1)
-			                     : readlinkat(dirfd, comp, link, HP_PATH_MAX + 1);
+			ssize_t ln;
+			if (listed && listed->text) {
+				ln = (ssize_t)strlen(listed->text);
+				memcpy(link, listed->text, (size_t)ln);
+			} else {
+				ln = fd >= 0 ? readlinkat(fd, "", link, HP_PATH_MAX + 1)
+				             : readlinkat(dirfd, comp, link, HP_PATH_MAX + 1);
+				if (listed && ln > 0 && ln <= HP_PATH_MAX && !memchr(link, '\0', (size_t)ln))
+					listed->text = hp_xstrndup(link, (size_t)ln);
+			}
 			int e = errno;
 			drop(fd, borrowed);
 			if (ln < 0 || ln > HP_PATH_MAX) {

@@ -152,7 +152,10 @@ typedef struct {
 	int dirfd;
 	const hp_fileinfo *dir;
 	const char *name;
-	int entryfd; /* O_PATH | O_NOFOLLOW on the entry itself */
+	/* O_PATH | O_NOFOLLOW on the entry itself; always for a directory,
+	 * and -1 for another entry looked at by name (HP_RES_NO_FD's end) or
+	 * taken from a walk memo (walkmemo.h) */
+	int entryfd;
 	const hp_fileinfo *entry;
 } hp_step;
 

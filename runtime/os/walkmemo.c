@@ -1,6 +1,7 @@
 /* walkmemo.c: the steps into directories a process's walks have taken
  * (walkmemo.h), in a small array searched from the newest: a scan steps
- * through a few dozen directories. */
+ * through a few dozen directories; and the listings it read, each sorted
+ * by name, found by their directory the same way. */
 #include "os/walkmemo.h"
 
 #include <fcntl.h>
@@ -20,6 +21,12 @@ typedef struct {
 	hp_fileinfo info;
 } step;
 
+typedef struct {
+	hp_fileinfo dir;
+	hp_listed *v;
+	size_t n;
+} listing;
+
 struct hp_walkmemo {
 	step steps[HP_WALKMEMO_MAX];
 	size_t n;
@@ -28,6 +35,8 @@ struct hp_walkmemo {
 	dev_t root_dev;
 	ino_t root_ino;
 	hp_fileinfo root_info;
+	listing lists[HP_WALKMEMO_LISTINGS];
+	size_t nlists, nlisted;
 };
 
 hp_walkmemo *hp_os_walkmemo_new(void)
@@ -66,6 +75,13 @@ void hp_os_walkmemo_free(hp_walkmemo *m)
 		close(m->steps[i].fd);
 		free(m->steps[i].name);
 	}
+	for (size_t i = 0; i < m->nlists; i++) {
+		for (size_t j = 0; j < m->lists[i].n; j++) {
+			free(m->lists[i].v[j].name);
+			free(m->lists[i].v[j].text);
+		}
+		free(m->lists[i].v);
+	}
 	free(m);
 }
 
@@ -101,4 +117,35 @@ void hp_os_walkmemo_put(hp_walkmemo *m, const hp_fileinfo *dir, const char *name
 	s->name = hp_xstrdup(name);
 	s->fd = dup;
 	s->info = *info;
+}
+
+bool hp_os_walkmemo_keep_listing(hp_walkmemo *m, const hp_fileinfo *dir, hp_listed *v,
+                                 size_t n)
+{
+	if (!dir->has_mnt_id || m->nlists == HP_WALKMEMO_LISTINGS ||
+	    n > HP_WALKMEMO_LISTED - m->nlisted)
+		return false;
+	m->lists[m->nlists++] = (listing){*dir, v, n};
+	m->nlisted += n;
+	return true;
+}
+
+static int cmp_name(const void *key, const void *e)
+{
+	return strcmp(key, ((const hp_listed *)e)->name);
+}
+
+hp_listed *hp_os_walkmemo_listed(const hp_walkmemo *m, const hp_fileinfo *dir,
+                                 const char *name)
+{
+	if (!dir->has_mnt_id)
+		return NULL;
+	for (size_t i = m->nlists; i-- > 0;) {
+		const listing *l = &m->lists[i];
+		if (hp_os_same_file_on_mount(&l->dir, dir)) {
+			hp_listed *e = l->n ? bsearch(name, l->v, l->n, sizeof *l->v, cmp_name) : NULL;
+			return e && e->have ? e : NULL;
+		}
+	}
+	return NULL;
 }

@@ -17,13 +17,29 @@
  * belongs to one scan (the live backend keeps one per role process and
  * drops it with the role), in which a later step would have seen the same
  * unless someone replaced a directory meanwhile, which only one who can
- * write its parent can do (and that step is then the scan's answer). */
+ * write its parent can do (and that step is then the scan's answer). The
+ * same holds of a listed entry: its name is replaced only through its
+ * directory, and its owner and mode changed only by its owner, whom the
+ * scan finds to be the role, or by root. */
 #ifndef HP_WALKMEMO_H
 #define HP_WALKMEMO_H
 
 #include "os/safe_path.h"
 
-enum { HP_WALKMEMO_MAX = 256 };
+enum {
+	HP_WALKMEMO_MAX = 256,
+	HP_WALKMEMO_LISTINGS = 256,
+	HP_WALKMEMO_LISTED = 1 << 17,
+};
+
+/* One entry of a listing: its name, and its facts when have (one statx on
+ * the directory's own mount gave them); text, a symlink's once read. */
+typedef struct {
+	char *name;
+	hp_fileinfo info;
+	bool have;
+	char *text;
+} hp_listed;
 
 /* hp_walkmemo is declared in safe_path.h, whose walker takes one. */
 
@@ -43,5 +59,17 @@ int hp_os_walkmemo_get(const hp_walkmemo *m, const hp_fileinfo *dir, const char 
  * missing). */
 void hp_os_walkmemo_put(hp_walkmemo *m, const hp_fileinfo *dir, const char *name, int fd,
                         const hp_fileinfo *info);
+
+/* Give the memo the listing of dir: n entries sorted by name (strcmp), the
+ * array, its names and texts malloc'd. True when it keeps them (freed
+ * with the memo; the caller may go on reading them and adding texts
+ * until then); false when it does not (dir has no mount id, the memo is
+ * full) and they stay the caller's. */
+bool hp_os_walkmemo_keep_listing(hp_walkmemo *m, const hp_fileinfo *dir, hp_listed *v,
+                                 size_t n);
+
+/* The entry name of a kept listing of dir with its facts, or NULL. */
+hp_listed *hp_os_walkmemo_listed(const hp_walkmemo *m, const hp_fileinfo *dir,
+                                 const char *name);
 
 #endif

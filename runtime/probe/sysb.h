@@ -48,8 +48,8 @@ struct hp_sysbackend {
 
 	/* the path probes' memory of this role's process (sysb_path.c): its
 	 * own uid and CAP_FOWNER, read once; what it may do in each directory
-	 * (os/dircache.h); the directories its walks stepped into
-	 * (os/walkmemo.h); writable_entries' answers by directory, so /bin
+	 * (os/dircache.h); the directories its walks stepped into and the
+	 * listings writable_entries read (os/walkmemo.h); writable_entries' answers by directory, so /bin
 	 * and /usr/bin on a merged /usr are listed once, and tree_writable's
 	 * by tree. Dropped with the role
 	 * (hp_probe_sysb_path_reset). */

@@ -1,7 +1,8 @@
 /* sysb_entries.c: writable_entries, the names in a directory whose file
  * the role could change: each entry judged from one statx where its owner
  * and mode decide, every symlink among them from what the listing read
- * (its facts and text) and the walk of its way, and each directory's
+ * (its facts and text, kept in the walk memo for later walks) and the walk
+ * of its way, and each directory's
  * answer kept for the role's process. docs/runtime.md, "How, live". */
 #include "probe/sysb.h"
 
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "os/replace.h"
+#include "os/walkmemo.h"
 
 enum { ENTRIES_MAX = 65536 };
 
@@ -68,34 +70,52 @@ static hp_tri way_of(hp_sysbackend *s, const char *dir, dir_way *w)
 }
 
 /* A directory's entries as one listing read them, sorted by name: each
- * with its facts when one statx gave them on the directory's own mount. */
+ * with its facts when one statx gave them on the directory's own mount
+ * (hp_listed). Once read whole, the role's walk memo keeps it (walkmemo.h),
+ * so that the walks of its links, and of any later probe, take what it
+ * looked at from there. */
 typedef struct {
-	char *name;
-	hp_fileinfo fi;
-	bool have;
-} listed;
-
-typedef struct {
-	listed *v;
+	hp_listed *v;
 	size_t n, cap;
+	bool kept; /* the memo's */
 } listing;
 
 static int cmp_listed(const void *a, const void *b)
 {
-	return strcmp(((const listed *)a)->name, ((const listed *)b)->name);
+	return strcmp(((const hp_listed *)a)->name, ((const hp_listed *)b)->name);
 }
 
-static const listed *listing_find(const listing *l, const char *name)
+static const hp_listed *listing_find(const listing *l, const char *name)
 {
-	listed key = {.name = (char *)name};
+	hp_listed key = {.name = (char *)name};
 	return l->n ? bsearch(&key, l->v, l->n, sizeof *l->v, cmp_listed) : NULL;
 }
 
 static void listing_free(listing *l)
 {
-	for (size_t i = 0; i < l->n; i++)
+	if (l->kept)
+		return;
+	for (size_t i = 0; i < l->n; i++) {
 		free(l->v[i].name);
+		free(l->v[i].text);
+	}
 	free(l->v);
+}
+
+/* The text of the listed symlink en in dfd into text (HP_PATH_MAX + 1
+ * bytes, not terminated), as readlinkat answers it: read once, by the
+ * listing or by a walk that came through it first. */
+static ssize_t link_text(int dfd, hp_listed *en, char *text)
+{
+	if (en->text) {
+		size_t n = strlen(en->text);
+		memcpy(text, en->text, n);
+		return (ssize_t)n;
+	}
+	ssize_t n = readlinkat(dfd, en->name, text, HP_PATH_MAX + 1);
+	if (n > 0 && n <= HP_PATH_MAX && !memchr(text, '\0', (size_t)n))
+		en->text = hp_xstrndup(text, (size_t)n);
+	return n;
 }
 
 /* link_changeable for a symlink whose target is a name in its own
@@ -115,13 +135,13 @@ static int sibling_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long m
 {
 	if (strchr(t, '/') || strlen(t) >= 256 || strcmp(t, ".") == 0 || strcmp(t, "..") == 0)
 		return -1;
-	const listed *tl = listing_find(l, t);
+	const hp_listed *tl = listing_find(l, t);
 	if (tl && !tl->have)
 		return -1;
 	bool missing = !tl;
 	hp_fileinfo tfi;
 	if (tl)
-		tfi = tl->fi;
+		tfi = tl->info;
 	if (tl && (tfi.type == HP_FT_SYMLINK || tfi.type == HP_FT_DIR))
 		return -1;
 	hp_err e;
@@ -362,26 +382,29 @@ hp_value hp_probe_sysb_writable_entries(hp_sysbackend *s, hp_probe_id p, const c
 			break;
 		}
 		l.v = hp_xgrow(l.v, &l.cap, l.n + 1, sizeof *l.v);
-		listed *en = &l.v[l.n++];
+		hp_listed *en = &l.v[l.n++];
 		en->name = hp_xstrdup(de->d_name);
-		en->have = magic && hp_os_entry_info(dirfd(d), de->d_name, &en->fi) == 0 &&
-		           en->fi.has_mnt_id && en->fi.mnt_id == fi.mnt_id;
+		en->text = NULL;
+		en->have = magic && hp_os_entry_info(dirfd(d), de->d_name, &en->info) == 0 &&
+		           en->info.has_mnt_id && en->info.mnt_id == fi.mnt_id;
 	}
 	if (l.n)
 		qsort(l.v, l.n, sizeof *l.v, cmp_listed);
+	if (magic && t != HP_UNKNOWN)
+		l.kept = hp_os_walkmemo_keep_listing(hp_probe_sysb_walks(s), &fi, l.v, l.n);
 	for (size_t i = 0; i < l.n && t != HP_UNKNOWN; i++) {
-		const listed *en = &l.v[i];
+		hp_listed *en = &l.v[i];
 		const char *name = en->name;
 		hp_tri c = HP_UNKNOWN;
-		bool link = en->have && en->fi.type == HP_FT_SYMLINK;
+		bool link = en->have && en->info.type == HP_FT_SYMLINK;
 		if (en->have && !link)
-			c = hp_os_access_ruled_out(&en->fi, magic, hp_probe_sysb_self(s), HP_ACC_WRITE);
-		ssize_t tn = link ? readlinkat(dirfd(d), name, text, HP_PATH_MAX + 1) : -1;
+			c = hp_os_access_ruled_out(&en->info, magic, hp_probe_sysb_self(s), HP_ACC_WRITE);
+		ssize_t tn = link ? link_text(dirfd(d), en, text) : -1;
 		if (link && (tn <= 0 || tn > HP_PATH_MAX || memchr(text, '\0', (size_t)tn)))
 			c = link_changeable(s, dir, name, &e);
 		else if (link && (text[tn] = '\0', sibling_link(s, dirfd(d), &fi, magic, &l, dir, name,
-		                                                &en->fi, text, &way, &c) < 0))
-			c = listed_link(s, dirfd(d), &fi, magic, dir, name, &en->fi, text, &way, &e);
+		                                                &en->info, text, &way, &c) < 0))
+			c = listed_link(s, dirfd(d), &fi, magic, dir, name, &en->info, text, &way, &e);
 		else if (c == HP_UNKNOWN)
 			c = entry_changeable(s, dirfd(d), dir, name, &e);
 		if (c == HP_UNKNOWN)
