@@ -9,6 +9,13 @@
 #include "model/bytecode.h"
 #include "vm/vm.h"
 
+/* The short forms code is assembled with, on a builder named w: an
+ * instruction, a string's index, an int or caps constant's. */
+#define E(op, a, b, c) hp_bcw_emit(w, HP_I_##op, a, b, c)
+#define S(s) hp_bcw_str(w, s)
+#define K(v) hp_bcw_const(w, HP_T_INT, (uint64_t)(v))
+#define CAPS(v) hp_bcw_const(w, HP_T_CAPS, (uint64_t)(v))
+
 /* A builder for policy "test" version 1, at t.hpol:1:1. */
 hp_bcw *bt_new(void);
 /* The region from start to the next instruction to be emitted. */

@@ -10,17 +10,8 @@
 #include <string.h>
 
 #include "probe/facts.h"
+#include "expect.h"
 
-static bool printing;
-
-#define EXPECT(got, want)                                              \
-	do {                                                           \
-		const char *g_ = (got);                                \
-		if (printing)                                          \
-			printf("%s:%d: %s\n", __func__, __LINE__, g_); \
-		else                                                   \
-			assert_string_equal(g_, want);                 \
-	} while (0)
 
 static char text[2048];
 
@@ -361,7 +352,7 @@ static void test_limits(void **state)
 int main(int argc, char **argv)
 {
 	(void)argv;
-	printing = argc > 1;
+	expect_printing = argc > 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_answers),
 	    cmocka_unit_test(test_structure_errors),

@@ -12,9 +12,8 @@
 
 #include "bctest.h"
 #include "check/combine.h"
+#include "expect.h"
 
-#define E(op, a, b, c) hp_bcw_emit(w, HP_I_##op, a, b, c)
-#define S(s) hp_bcw_str(w, s)
 #define LOC ((hp_bcw_loc){"t.hpol", 3, 5})
 
 static const bt_answer answers[] = {
@@ -23,16 +22,6 @@ static const bt_answer answers[] = {
     {HP_ROLE_AGENT, HP_PROBE_SUDO, NULL, {HP_VAL_SKIPPED, HP_T_BOOL, {.reason = "offline"}}},
 };
 
-static bool printing;
-
-#define EXPECT(got, want)                                              \
-	do {                                                           \
-		const char *g_ = (got);                                \
-		if (printing)                                          \
-			printf("%s:%d: %s\n", __func__, __LINE__, g_); \
-		else                                                   \
-			assert_string_equal(g_, want);                 \
-	} while (0)
 
 typedef struct {
 	hp_bc *bc;
@@ -217,7 +206,7 @@ static void test_combine(void **state)
 int main(int argc, char **argv)
 {
 	(void)argv;
-	printing = argc > 1;
+	expect_printing = argc > 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_round_trip),
 	    cmocka_unit_test(test_rejections),

@@ -13,10 +13,6 @@
 #include "bctest.h"
 #include "check/combine.h"
 
-#define E(op, a, b, c) hp_bcw_emit(w, HP_I_##op, a, b, c)
-#define S(s) hp_bcw_str(w, s)
-#define K(v) hp_bcw_const(w, HP_T_INT, (uint64_t)(v))
-#define CAPS(v) hp_bcw_const(w, HP_T_CAPS, (uint64_t)(v))
 
 static hp_str groups_items[2] = {{"agent", 5}, {"docker", 6}};
 static hp_user agent_user = {{"agent", 5},     1000, 1000, {"/home/agent", 11}, {"/bin/bash", 9},
