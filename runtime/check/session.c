@@ -434,7 +434,6 @@ static bool role_will_run(sess *x, hp_role r)
 static void start_sudo_jobs(sess *x)
 {
 	for (int r = 0; r < HP_ROLE_COUNT; r++) {
-		hp_sudo_ahead_init(&x->sudo[r]);
 		if (!x->use[r].probe[HP_PROBE_SUDO] || !role_will_run(x, (hp_role)r))
 			continue;
 		hp_sudo_ask a = {.root = hp_probe_sys_root(x->sys),
@@ -804,6 +803,8 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 	x.s = s;
 	x.root = geteuid() == 0;
 	x.end = start + (o->deadline_ms ? o->deadline_ms : HP_SESSION_DEFAULT_MS);
+	for (int r = 0; r < HP_ROLE_COUNT; r++)
+		hp_sudo_ahead_init(&x.sudo[r]);
 	for (int r = 0; r < HP_ROLE_COUNT; r++)
 		if ((o->roles & (1u << r)) && bc->role_index[r] < 0) {
 			hp_err_set(err, "--role %s: the policy declares no role %s",

@@ -1,20 +1,19 @@
 /* sudo_ahead.c: a role's sudo probe in a job of its own (sudo_ahead.h). */
 #include "check/sudo_ahead.h"
 
+#include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "os/child.h"
 #include "os/sudo_live.h"
-#include "os/sysx.h"
 
 enum {
-	MAX_SUDO_DIRS = 64, /* directories searched for sudo */
+	MAX_SUDO_DIRS = 64,   /* directories searched for sudo */
 	SUDO_OUT_CAP = 65536, /* bytes of one run's output */
+	JOB_SLACK_MS = 2000,  /* the job's own deadline beyond its sudo runs */
 };
 
 /* The check's own PATH, then the standard directories, each once. */
@@ -42,100 +41,125 @@ static size_t sudo_dirs(char **dirs, char **path_copy)
 	return k;
 }
 
-/* The answer, in the job: as the role's user when the check is root, else
- * as this process is (the only identity it has). */
-static hp_tri ask(const hp_sudo_ask *a, hp_err *why)
+/* What the job's process needs: the question, and where the answer goes. */
+typedef struct {
+	const hp_sudo_ask *a;
+	int answer_fd;
+} job_arg;
+
+/* The answer on the pipe: '0' + the hp_tri, then why. A short write
+ * leaves the reader with less: no answer, or a cut reason. */
+static void put_answer(int fd, hp_tri t, const char *why)
 {
+	char c = (char)('0' + t);
+	if (write(fd, &c, 1) == 1)
+		(void)!write(fd, why, strlen(why));
+}
+
+/* In the job: already the role's user (or, without root, this process as
+ * it is), in a pid namespace of its own where it can have one. */
+static int job_main(void *varg, hp_frame_writer *out)
+{
+	(void)out;
+	const job_arg *ja = varg;
+	const hp_sudo_ask *a = ja->a;
 	char *dirs[MAX_SUDO_DIRS + 8];
 	char *copy;
 	size_t n = sudo_dirs(dirs, &copy);
 	unsigned per = a->sudo_ms;
 	if ((unsigned)a->left_ms / 4 < per)
 		per = (unsigned)a->left_ms / 4;
+	hp_err e;
+	e.msg[0] = '\0';
 	hp_tri t;
 	if (per < 10) {
-		hp_err_set(why, "sudo: not asked: the check's deadline is too close");
-		free(copy);
-		return HP_UNKNOWN;
-	}
-	hp_sudo_opts so = {.deadline_ms = (int)per, .out_cap = SUDO_OUT_CAP};
-	if (a->as_root) {
-		hp_identity plain = *a->id;
-		plain.kind = HP_ID_PLAIN;
-		plain.no_new_privs = 0;
-		plain.dumpable = 0;
-		t = hp_os_sudo_probe_as(a->root, &plain, (const char *const *)dirs, n, &so, why);
-	} else {
-		hp_sudo_job sj = {a->root, (const char *const *)dirs, n, &so};
-		hp_child_opts co = {.identity = NULL,
-		                    .cwd_fd = a->root->fd,
-		                    .keep_fds = &a->root->fd,
-		                    .nkeep = 1,
-		                    .deadline_ms = a->left_ms,
-		                    .max_msg = 4096,
-		                    .max_records = 4};
-		hp_frame f;
-		hp_err e;
+		hp_err_set(&e, "sudo: not asked: the check's deadline is too close");
 		t = HP_UNKNOWN;
-		if (hp_os_child_run(&co, hp_os_sudo_child, &sj, &f, &e) != HP_TRUE) {
-			hp_err_set(why, "sudo: %s", e.msg);
-		} else {
-			t = hp_os_sudo_child_answer(&f, why);
-			hp_frame_free(&f);
-		}
+	} else {
+		hp_sudo_opts so = {.deadline_ms = (int)per, .out_cap = SUDO_OUT_CAP};
+		t = hp_os_sudo_probe(a->root, (const char *const *)dirs, n, &so, &e);
 	}
+	put_answer(ja->answer_fd, t, e.msg);
 	free(copy);
-	return t;
+	return 0;
 }
 
 void hp_sudo_ahead_init(hp_sudo_ahead *j)
 {
 	j->pid = 0;
-	j->pidfd = j->fd = -1;
+	j->pidfd = j->fd = j->write_fd = j->done_fd = -1;
 }
 
-bool hp_sudo_ahead_start(hp_sudo_ahead *j, const hp_sudo_ask *a)
+bool hp_sudo_ahead_open(hp_sudo_ahead *j)
 {
 	hp_sudo_ahead_init(j);
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return false;
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return false;
-	}
-	if (pid == 0) {
-		hp_os_reset_signals();
-		setpgid(0, 0);
-		close(p[0]);
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
-			_exit(1);
-		hp_err e;
-		e.msg[0] = '\0';
-		char t = (char)('0' + ask(a, &e));
-		if (write(p[1], &t, 1) == 1)
-			(void)!write(p[1], e.msg, strlen(e.msg));
-		_exit(0);
-	}
-	close(p[1]);
-	setpgid(pid, pid);
-	j->pid = pid;
-	j->pidfd = hp_os_sys_pidfd_open(pid, 0);
 	j->fd = p[0];
+	j->write_fd = p[1];
+	return true;
+}
+
+bool hp_sudo_ahead_start(hp_sudo_ahead *j, const hp_sudo_ask *a)
+{
+	if (j->write_fd < 0 && !hp_sudo_ahead_open(j))
+		return false;
+	/* as root, the job becomes the role's user the way any of its
+	 * processes could be (sudo refuses to run under no_new_privs, which
+	 * must never read as "no sudo"); without root it is this process */
+	hp_identity plain;
+	if (a->as_root) {
+		plain = *a->id;
+		plain.kind = HP_ID_PLAIN;
+		plain.no_new_privs = 0;
+		plain.dumpable = 0;
+	}
+	int keep[2] = {a->root->fd, j->write_fd};
+	/* two runs per candidate at most, plus room for the checks */
+	int64_t total = (int64_t)a->sudo_ms * 2 * MAX_SUDO_DIRS + JOB_SLACK_MS;
+	if (total > a->left_ms)
+		total = a->left_ms > 0 ? a->left_ms : 1;
+	hp_child_opts co = {.identity = a->as_root ? &plain : NULL,
+	                    .cwd_fd = a->root->fd,
+	                    .keep_fds = keep,
+	                    .nkeep = 2,
+	                    .deadline_ms = (int)total,
+	                    .max_msg = 4096,
+	                    .max_records = 4,
+	                    /* sudo and whatever it starts die with the job */
+	                    .own_pid_namespace = a->as_root,
+	                    /* a container without CAP_SYS_ADMIN still gets
+	                     * its sudo probe answered */
+	                    .pid_namespace_optional = 1};
+	job_arg ja = {a, j->write_fd};
+	hp_child c;
+	hp_err e;
+	hp_tri started = hp_os_child_start(&co, job_main, &ja, &c, &e);
+	/* the job holds the write end now; if it did not start, the reader
+	 * finds the pipe closed: no answer, unknown */
+	close(j->write_fd);
+	j->write_fd = -1;
+	if (started != HP_TRUE)
+		return false;
+	j->pid = c.pid;
+	j->pidfd = c.pidfd;
+	j->done_fd = c.fd;
 	return true;
 }
 
 void hp_sudo_ahead_stop(hp_sudo_ahead *j)
 {
-	if (j->pid <= 0)
-		return;
 	if (j->fd >= 0)
 		close(j->fd);
-	hp_os_kill_reap(j->pid, j->pidfd);
-	if (j->pidfd >= 0)
-		close(j->pidfd);
+	if (j->write_fd >= 0)
+		close(j->write_fd);
+	if (j->done_fd >= 0)
+		close(j->done_fd);
+	if (j->pid > 0) {
+		hp_os_kill_reap(j->pid, j->pidfd);
+		if (j->pidfd >= 0)
+			close(j->pidfd);
+	}
 	hp_sudo_ahead_init(j);
 }

@@ -1,10 +1,15 @@
-/* sudo_ahead.h: a role's sudo probe, asked ahead of the role's child. sudo
+/* sudo_ahead.h: a role's sudo probe, asked beside the role's child. sudo
  * takes the longest of any probe (it runs twice per sudo binary found), so
- * a check starts it, for each role that asks it, in a child of its own
- * that stays root and writes the answer to a pipe; the role's child reads
- * the answer when its code asks (hp_sys_role.sudo_pending), its other
- * probes done meanwhile. The job and everything it started are stopped
- * with hp_sudo_ahead_stop, whether or not the answer was read. */
+ * a check starts it, for each role that asks it, in a job of its own: one
+ * process, the role's user the plain way (sudo_live.h), the first of a pid
+ * namespace of its own where the kernel allows one, that writes the answer
+ * to a pipe; the role's child reads the answer when its code asks
+ * (hp_sys_role.sudo_pending), its other probes done meanwhile. The pipe
+ * can be made before the role's child is forked and the job started after
+ * it (hp_sudo_ahead_open, then hp_sudo_ahead_start), so that the role's
+ * child, the longest run, starts first. The job and everything it started
+ * are stopped with hp_sudo_ahead_stop, whether or not the answer was
+ * read. */
 #ifndef HP_CHECK_SUDO_AHEAD_H
 #define HP_CHECK_SUDO_AHEAD_H
 
@@ -15,8 +20,11 @@
 #include "os/safe_path.h"
 
 typedef struct {
-	pid_t pid;     /* 0: not started */
-	int pidfd, fd; /* fd: the answer's read end: '0' + hp_tri, then why */
+	pid_t pid;     /* the job; 0: not started */
+	int pidfd;
+	int fd;        /* the answer's read end: '0' + hp_tri, then why */
+	int write_fd;  /* its write end, until the job has it */
+	int done_fd;   /* the job's own result pipe (child.h), kept until it is stopped */
 } hp_sudo_ahead;
 
 /* What the job asks sudo as, and in what time. */
@@ -30,7 +38,13 @@ typedef struct {
 
 /* A job not started: nothing to stop. */
 void hp_sudo_ahead_init(hp_sudo_ahead *j);
-/* Start the job; false (j left not started) when it cannot be. */
+/* Make the answer's pipe (j->fd to hand to the role's child); false when
+ * it cannot be made. */
+bool hp_sudo_ahead_open(hp_sudo_ahead *j);
+/* Start the job, j initialized (hp_sudo_ahead_init) or its pipe open
+ * (hp_sudo_ahead_open; it is opened here otherwise); false when it cannot
+ * be started: then the pipe, if open, is left with no writer, and whoever
+ * reads it finds no answer. */
 bool hp_sudo_ahead_start(hp_sudo_ahead *j, const hp_sudo_ask *a);
 /* Close the answer's pipe, kill and reap the job and what it started. */
 void hp_sudo_ahead_stop(hp_sudo_ahead *j);

@@ -32,7 +32,8 @@
  * The calling process becomes a child subreaper (PR_SET_CHILD_SUBREAPER),
  * so grandchildren killed with the group are reaped here, not left as
  * zombies under a container init that may not reap.
- * The runtime is single-threaded; fork is the only way children are made.
+ * The runtime is single-threaded; fork is the only way these children are
+ * made (sudo_live.c vforks only a child that execs at once).
  */
 #ifndef HP_CHILD_H
 #define HP_CHILD_H

@@ -2,6 +2,7 @@
 #include "os/sudo_live.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -95,6 +96,76 @@ static void exec_child(int fd, const char *const argv[], int out)
 	_exit(127);
 }
 
+/* The descriptor sudo finds its own binary on (a script's /dev/fd/N). */
+enum { SPAWN_XFD = 3 };
+
+/* The same in a vfork child, which runs on its parent's memory until its
+ * execve: system calls only, nothing allocated, nothing written but its
+ * own stack (in is /dev/null, opened by the parent). The parent blocked
+ * every signal before the vfork, so no handler of its runs here; the
+ * dispositions are reset while they are blocked, then the mask emptied
+ * (execve keeps a mask, and resets only handlers, not SIG_IGN). Never
+ * returns. */
+static void spawn_child(int fd, const char *const argv[], int out, int in)
+{
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	sigset_t none;
+	sigemptyset(&none);
+	if (sigprocmask(SIG_SETMASK, &none, NULL) < 0 || setsid() < 0 || dup2(in, 0) < 0 ||
+	    dup2(out, 1) < 0 || dup2(out, 2) < 0)
+		_exit(126);
+	/* not close-on-exec: a script's interpreter opens /dev/fd/N */
+	if (fd == SPAWN_XFD ? fcntl(fd, F_SETFD, 0) < 0 : dup2(fd, SPAWN_XFD) < 0)
+		_exit(126);
+	/* the parent made sure close_range works before it chose this way */
+	if (hp_os_sys_close_range(SPAWN_XFD + 1, ~0U, 0) < 0)
+		_exit(126);
+	struct rlimit core = {0, 0};
+	setrlimit(RLIMIT_CORE, &core);
+	syscall(SYS_execveat, SPAWN_XFD, "", (char *const *)argv, sudo_env, AT_EMPTY_PATH);
+	execve("/proc/self/fd/3", (char *const *)argv, sudo_env);
+	_exit(127);
+}
+
+/* Whether close_range(2) works here (a kernel before 5.9, or a seccomp
+ * profile, may refuse it): only then can a vfork child close what it
+ * must without the allocating fallbacks. The range is past any descriptor,
+ * so nothing is closed. */
+static bool close_range_works(void)
+{
+	return hp_os_sys_close_range(~0U, ~0U, 0) == 0;
+}
+
+/* A child that execs the binary behind fd with its output on out: made
+ * with vfork where it can be (no copy of this process's memory to make
+ * and tear down: that is most of what starting a process costs), else
+ * with fork. The child's pid, or -1 with errno. */
+static pid_t spawn(int fd, const char *const argv[], int out)
+{
+	if (!close_range_works()) {
+		pid_t pid = fork();
+		if (pid == 0)
+			exec_child(fd, argv, out);
+		return pid;
+	}
+	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid_t pid = vfork();
+	if (pid == 0)
+		spawn_child(fd, argv, out, in);
+	int e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(in);
+	errno = e;
+	return pid;
+}
+
 /* A run of sudo started: its process, and the read end of its output. */
 typedef struct {
 	pid_t pid;
@@ -113,16 +184,12 @@ static hp_tri exec_start(int fd, const char *const argv[], const hp_sudo_opts *o
 	st->end = hp_os_now_ms() + o->deadline_ms;
 	/* what sudo's group leaves behind comes back here to be reaped */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	pid_t pid = fork();
+	pid_t pid = spawn(fd, argv, p[1]);
 	if (pid < 0) {
 		hp_err_set(why, "sudo: fork: %s", strerror(errno));
 		close(p[0]);
 		close(p[1]);
 		return HP_UNKNOWN;
-	}
-	if (pid == 0) {
-		close(p[0]);
-		exec_child(fd, argv, p[1]);
 	}
 	close(p[1]);
 	st->pid = pid;

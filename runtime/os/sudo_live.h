@@ -18,7 +18,10 @@
  *
  * Each verified candidate runs twice, `sudo -n -k -- true` and `sudo -n -k -l`
  * (C.26, C.27), both at once (two independent processes, each with its
- * own deadline, output pipe and process group), never -R or -h: executed from its verified descriptor
+ * own deadline, output pipe and process group), never -R or -h: each
+ * started with vfork where close_range(2) works (the child makes system
+ * calls only, then execs: no copy of the prober's memory is made and torn
+ * down for it), else with fork; executed from its verified descriptor
  * (execveat with AT_EMPTY_PATH, C.25), no PATH lookup, in a new session
  * with no controlling terminal, stdin /dev/null, stdout and stderr one pipe,
  * every other descriptor closed, core dumps off, and an environment of

@@ -65,6 +65,7 @@ static const char *answer(const char *path, bool as_root, int left_ms)
 	setenv("PATH", path, 1);
 	hp_sudo_ask a = {&root, &agent, as_root, left_ms, 2000};
 	hp_sudo_ahead j;
+	hp_sudo_ahead_init(&j);
 	assert_true(hp_sudo_ahead_start(&j, &a));
 	assert_true(j.pid > 0);
 	size_t n = 0;
