@@ -27,12 +27,11 @@ bool hp_eval_run(const hp_bc *bc, hp_backend *b, const hp_param_override *ov, si
 	ev->envd_setting =
 	    hp_globals_ask(bc, b, o.limits, &ev->globals, HP_PROBE_ENV, &name);
 	/* Each role's run is its own (the results are combined below, by
-	 * role), so the order is the check's to choose: root's first (live,
-	 * its child runs beside the others), then the agent's, whose child
-	 * makes the scans, the longest run, while the sudo probe's job runs
-	 * beside it, then the driver's, short, on CPUs the sudo runs have
-	 * left by then. */
-	static const hp_role order[] = {HP_ROLE_ROOT, HP_ROLE_AGENT, HP_ROLE_HANGAR};
+	 * role), so the order is the check's to choose: the agent's first,
+	 * whose child makes the scans, the longest run (live, it is started
+	 * and runs beside what follows: its sudo job, then root's child), then
+	 * root's, then the driver's, short, once the agent's is done. */
+	static const hp_role order[] = {HP_ROLE_AGENT, HP_ROLE_ROOT, HP_ROLE_HANGAR};
 	_Static_assert(sizeof order / sizeof order[0] == HP_ROLE_COUNT, "every role once");
 	for (size_t i = 0; i < HP_ROLE_COUNT; i++) {
 		hp_role r = order[i];

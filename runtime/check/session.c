@@ -51,13 +51,14 @@ typedef struct {
 /* A role's child from its start to its result (role_start, role_finish). */
 typedef struct role_job {
 	bool active;       /* started, or out already filled: role_finish is due */
+	bool seen;         /* its child is of a uid other than 0 (seen_by_others) */
 	bool child_started; /* the child runs: its result goes to out */
 	hp_role role;
 	hp_role_result *out;
 	hp_child child;
 	hp_canary can[HP_ROLE_COUNT];
 	char *cwhy[HP_ROLE_COUNT];
-	bool helper;
+	int helper_fd; /* this process's end of the root helper's pair; -1: none */
 	bool live;
 } role_job;
 
@@ -75,7 +76,7 @@ typedef struct {
 	role_ident ident[HP_ROLE_COUNT];
 	bool ident_done[HP_ROLE_COUNT];
 	hp_sudo_ahead sudo[HP_ROLE_COUNT];
-	role_job beside; /* a role's child running beside the next roles' (runs_beside) */
+	role_job beside[HP_ROLE_COUNT]; /* roles' children running beside the next roles' (runs_beside) */
 	char *not_run[HP_ROLE_COUNT]; /* why a role did not run: the notes, in role order */
 } sess;
 
@@ -95,7 +96,11 @@ static void scan_region(const hp_bc *bc, hp_bc_region r, region_use *u)
 	}
 }
 
-static void scan_program(sess *x, bool all[HP_PROBE_COUNT])
+/* What each role's code asks (x->use), and in shared the probes phase
+ * one or a role other than root asks: what they need is read before the
+ * roles' children are forked, so that each inherits it; what root's code
+ * alone asks, root's child reads itself. */
+static void scan_program(sess *x, bool shared[HP_PROBE_COUNT])
 {
 	const hp_bc *bc = x->bc;
 	region_use g;
@@ -112,9 +117,10 @@ static void scan_program(sess *x, bool all[HP_PROBE_COUNT])
 			scan_region(bc, bc->roles[bc->role_index[r]].body, &x->use[r]);
 	}
 	for (int p = 0; p < HP_PROBE_COUNT; p++) {
-		all[p] = g.probe[p];
+		shared[p] = g.probe[p];
 		for (int r = 0; r < HP_ROLE_COUNT; r++)
-			all[p] = all[p] || x->use[r].probe[p];
+			if (r != HP_ROLE_ROOT)
+				shared[p] = shared[p] || x->use[r].probe[p];
 	}
 }
 
@@ -430,29 +436,39 @@ static bool role_will_run(sess *x, hp_role r)
 	return ri->ok && (x->root || is_current(ri, r, &e));
 }
 
-/* Every sudo job, before the first role's child. */
-static void start_sudo_jobs(sess *x)
+/* The answer's pipe of every sudo job, before the first role's child:
+ * each job itself is started right after its role's child (start_sudo_job),
+ * which reads the answer from the pipe when its code asks. */
+static void open_sudo_jobs(sess *x)
 {
-	for (int r = 0; r < HP_ROLE_COUNT; r++) {
-		if (!x->use[r].probe[HP_PROBE_SUDO] || !role_will_run(x, (hp_role)r))
-			continue;
-		hp_sudo_ask a = {.root = hp_probe_sys_root(x->sys),
-		                 .id = &x->ident[r].id,
-		                 .as_root = x->root,
-		                 .left_ms = left_ms(x),
-		                 .sudo_ms = x->o->sudo_ms ? x->o->sudo_ms : HP_SESSION_SUDO_MS};
-		hp_sudo_ahead_start(&x->sudo[r], &a);
-	}
+	for (int r = 0; r < HP_ROLE_COUNT; r++)
+		if (x->use[r].probe[HP_PROBE_SUDO] && role_will_run(x, (hp_role)r))
+			hp_sudo_ahead_open(&x->sudo[r]);
+}
+
+/* Role r's sudo job, its pipe handed to r's child already: started after
+ * that child, so that the child, the longest run, starts first. */
+static void start_sudo_job(sess *x, hp_role r)
+{
+	if (x->sudo[r].fd < 0 || x->sudo[r].pid > 0)
+		return;
+	hp_sudo_ask a = {.root = hp_probe_sys_root(x->sys),
+	                 .id = &x->ident[r].id,
+	                 .as_root = x->root,
+	                 .left_ms = left_ms(x),
+	                 .sudo_ms = x->o->sudo_ms ? x->o->sudo_ms : HP_SESSION_SUDO_MS};
+	hp_sudo_ahead_start(&x->sudo[r], &a);
 }
 
 /* Role r's sudo job handed to its child: the child reads the answer when
  * it asks (hp_sys_role.sudo_pending), so the role's other probes run
- * while sudo does. false when no job was started. The job itself is the
- * parent's to stop (reap_sudo_job), once the role's child has finished. */
+ * while sudo does. false when there is no job for it. The job itself is
+ * the parent's to stop (reap_sudo_job), once the role's child has
+ * finished. */
 static bool hand_sudo_job(sess *x, hp_role r, hp_sys_role *ctx)
 {
 	const hp_sudo_ahead *j = &x->sudo[r];
-	if (j->pid <= 0)
+	if (j->fd < 0)
 		return false;
 	int left = left_ms(x);
 	ctx->sudo_asked = true;
@@ -539,8 +555,9 @@ static void start_canaries(sess *x, hp_role r, hp_canary c[HP_ROLE_COUNT], hp_sy
 }
 
 
-/* Everything up to the role's child running: canaries, the sudo answer,
- * the helper, the fork. When the child cannot start, out is filled now. */
+/* Everything up to the role's child running: canaries, the sudo answer's
+ * pipe, the helper's pair, the fork, then the sudo job. When the child
+ * cannot start, out is filled now. */
 static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, role_job *j,
                        hp_role_result *out)
 {
@@ -549,6 +566,7 @@ static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, r
 	j->role = r;
 	j->out = out;
 	j->live = x->o->source == HP_SESSION_LIVE;
+	j->helper_fd = -1;
 	for (int t = 0; t < HP_ROLE_COUNT; t++)
 		hp_os_canary_init(&j->can[t]);
 	hp_sys_role ctx;
@@ -570,12 +588,6 @@ static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, r
 		if (hand_sudo_job(x, r, &ctx))
 			keep[nkeep++] = ctx.sudo_fd;
 	}
-	if (r != HP_ROLE_ROOT && x->root && uses_global_files(&x->use[r])) {
-		hp_err e;
-		j->helper = hp_probe_sys_helper_start(x->sys, &e);
-		if (j->helper)
-			keep[nkeep++] = hp_probe_sys_helper_fd(x->sys);
-	}
 	int dl = left_ms(x);
 	ctx.helper_ms = dl;
 	if (dl < MIN_CHILD_MS) {
@@ -584,6 +596,13 @@ static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, r
 		stopped(out, r, m);
 		free(m);
 		return;
+	}
+	/* its questions to the root helper are this process's to answer, while
+	 * it waits for the child (role_finish) */
+	if (r != HP_ROLE_ROOT && x->root && uses_global_files(&x->use[r])) {
+		hp_err e;
+		if (hp_probe_sys_helper_open(x->sys, &j->helper_fd, &e))
+			keep[nkeep++] = hp_probe_sys_helper_fd(x->sys);
 	}
 	/* the child gets its own copy of a (and of the canaries ctx points to)
 	 * at the fork: nothing here needs to outlive the start */
@@ -601,6 +620,8 @@ static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, r
 	hp_err e;
 	x->s->ran[r] = true;
 	hp_tri started = hp_os_child_start(&co, role_child, &a, &j->child, &e);
+	/* the child's end of the helper's pair went with it */
+	hp_probe_sys_helper_forked(x->sys);
 	/* the canaries' reports went with the child: this process does not
 	 * read them */
 	for (int t = 0; t < HP_ROLE_COUNT; t++)
@@ -615,9 +636,20 @@ static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, r
 		return;
 	}
 	j->child_started = true;
+	if (j->live)
+		start_sudo_job(x, r);
 }
 
-/* The role's result from its child, then its canaries and helper stopped. */
+/* hp_child_service's serve: one question of a role's child to the root
+ * helper, answered by this process. */
+static bool serve_helper(void *ctx, int fd, int64_t end)
+{
+	sess *x = ctx;
+	return hp_probe_sys_helper_serve(x->sys, fd, end);
+}
+
+/* The role's result from its child (its questions to the root helper
+ * answered meanwhile), then its canaries stopped. */
 static void role_finish(sess *x, role_job *j)
 {
 	if (!j->active)
@@ -628,7 +660,9 @@ static void role_finish(sess *x, role_job *j)
 	if (j->child_started) {
 		hp_frame f;
 		hp_err e;
-		if (hp_os_child_finish(&j->child, &f, &e) != HP_TRUE) {
+		hp_child_service svc = {j->helper_fd, serve_helper, x};
+		if (hp_os_child_finish_serving(&j->child, j->helper_fd >= 0 ? &svc : NULL, &f, &e) !=
+		    HP_TRUE) {
 			char *m = hp_xasprintf("role %s: %s", hp_role_names[r], e.msg);
 			stopped(out, r, m);
 			free(m);
@@ -650,8 +684,9 @@ static void role_finish(sess *x, role_job *j)
 			hp_frame_free(&f);
 		}
 	}
-	if (j->helper)
-		hp_probe_sys_helper_stop(x->sys);
+	if (j->helper_fd >= 0)
+		close(j->helper_fd);
+	j->helper_fd = -1;
 	for (int t = 0; t < HP_ROLE_COUNT; t++) {
 		if (j->live && j->can[t].pid > 0)
 			hp_os_canary_stop(&j->can[t]);
@@ -668,24 +703,38 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
 	role_finish(x, &j);
 }
 
-/* Whether role r's child may run beside the next roles' instead of before
- * them: only root's, as uid 0, live, and only when this check is root.
- * A uid-0 process adds nothing to what the other roles can see or reach
- * (the check itself is one, running throughout); two non-root roles never
- * run at once, so that neither sees the other's child among its
- * processes (procs_visible). */
-static bool runs_beside(const sess *x, hp_role r, const role_ident *ri)
+/* Whether a role's child may run beside the roles' after it instead of
+ * before them: live, when this check is root. A uid-0 child adds nothing
+ * to what the other roles can see or reach (the check itself is one,
+ * running throughout); two children of other uids never run at once, so
+ * that neither sees the other's among its processes (procs_visible):
+ * before one starts, the other is finished (finish_seen). */
+static bool runs_beside(const sess *x)
 {
-	return r == HP_ROLE_ROOT && x->root && x->o->source == HP_SESSION_LIVE &&
-	       ri->cred.uid == 0 && ri->id.uid == 0;
+	return x->root && x->o->source == HP_SESSION_LIVE;
 }
 
-/* eval.h's finish hook: the result of a role whose child ran beside the
- * others. */
+/* Whether the child of identity ri is a process of a uid other than 0. */
+static bool seen_by_others(const role_ident *ri)
+{
+	return ri->id.uid != 0 || ri->cred.uid != 0;
+}
+
+/* The children running beside whose uid is not 0, finished. */
+static void finish_seen(sess *x)
+{
+	for (int r = 0; r < HP_ROLE_COUNT; r++)
+		if (x->beside[r].active && x->beside[r].seen)
+			role_finish(x, &x->beside[r]);
+}
+
+/* eval.h's finish hook: the results of the roles whose children ran
+ * beside the others. */
 static void finish_roles(void *ctx)
 {
 	sess *x = ctx;
-	role_finish(x, &x->beside);
+	for (int r = 0; r < HP_ROLE_COUNT; r++)
+		role_finish(x, &x->beside[r]);
 }
 
 /* rootfs without root, and facts: the role's checks in this process. */
@@ -718,7 +767,7 @@ static void run_role(void *ctx, const hp_bc *bc, const hp_globals *g, hp_role r,
 		x->params_resolved = true;
 		resolve_role_params(x);
 		if (x->o->source == HP_SESSION_LIVE)
-			start_sudo_jobs(x);
+			open_sudo_jobs(x);
 	}
 	if (x->o->roles && !(x->o->roles & (1u << r))) {
 		char *m =
@@ -759,9 +808,14 @@ static void run_role(void *ctx, const hp_bc *bc, const hp_globals *g, hp_role r,
 		as_self = true;
 	}
 	s->roles_run++;
-	if (!as_self && runs_beside(x, r, ri)) {
-		/* out is filled by finish_roles, after the other roles */
-		role_start(x, r, ri, as_self, &x->beside, out);
+	if (!as_self && runs_beside(x)) {
+		bool seen = seen_by_others(ri);
+		if (seen)
+			finish_seen(x);
+		/* out is filled by finish_seen or finish_roles, after the next
+		 * roles have started */
+		role_start(x, r, ri, as_self, &x->beside[r], out);
+		x->beside[r].seen = seen;
 		return;
 	}
 	run_role_child(x, r, ri, as_self, out);
@@ -811,8 +865,8 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 			           hp_role_names[r], hp_role_names[r]);
 			return HP_SESSION_USAGE;
 		}
-	bool used[HP_PROBE_COUNT];
-	scan_program(&x, used);
+	bool shared[HP_PROBE_COUNT];
+	scan_program(&x, shared);
 	/* a backstop beyond the deadline every child already keeps: what this
 	 * process does itself could block on a hung filesystem */
 	hp_os_cleanup_install((o->deadline_ms ? o->deadline_ms : HP_SESSION_DEFAULT_MS) + BACKSTOP_MS);
@@ -835,7 +889,10 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		}
 		x.b = hp_probe_sys_backend(x.sys);
 		s->offline = hp_probe_sys_offline(x.sys);
-		hp_probe_sys_preload(x.sys, used);
+		/* root's own files (its shadow, its sudoers) are its child's to
+		 * read, beside the agent's run, unless something else asks too;
+		 * without root every role runs here, and reads what it asks */
+		hp_probe_sys_preload(x.sys, shared);
 	}
 	hp_backend *inner = x.b;
 	if (o->docs)
@@ -857,7 +914,7 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 		                                  s->backend, o->container, err))
 			st = HP_SESSION_FAILED;
 	}
-	role_finish(&x, &x.beside); /* nothing if the evaluation finished it */
+	finish_roles(&x); /* nothing if the evaluation finished them */
 	stop_sudo_jobs(&x);
 	for (int r = 0; r < HP_ROLE_COUNT; r++)
 		if (x.not_run[r]) {

@@ -322,6 +322,12 @@ hp_tri hp_os_child_start(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_c
 
 hp_tri hp_os_child_finish(hp_child *c, hp_frame *result, hp_err *why)
 {
+	return hp_os_child_finish_serving(c, NULL, result, why);
+}
+
+hp_tri hp_os_child_finish_serving(hp_child *c, const hp_child_service *svc, hp_frame *result,
+                                  hp_err *why)
+{
 	memset(result, 0, sizeof *result);
 	if (c->pid <= 0) {
 		hp_err_set(why, "child: not started");
@@ -334,15 +340,23 @@ hp_tri hp_os_child_finish(hp_child *c, hp_frame *result, hp_err *why)
 	unsigned char *buf = hp_xmalloc(cap);
 	hp_tri res = HP_UNKNOWN;
 	int timed_out = 0, too_big = 0;
+	int sfd = svc ? svc->fd : -1;
 	for (;;) {
 		int left = remaining(end);
-		struct pollfd pf = {c->fd, POLLIN, 0};
-		int r = left ? poll(&pf, 1, left) : 0;
+		struct pollfd pf[2] = {{c->fd, POLLIN, 0}, {sfd, POLLIN, 0}};
+		int r = left ? poll(pf, sfd >= 0 ? 2 : 1, left) : 0;
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
 			timed_out = 1;
 			break;
+		}
+		/* the child's questions first: it may be waiting on one before
+		 * it can finish its message */
+		if (sfd >= 0 && pf[1].revents) {
+			if (!svc->serve(svc->ctx, sfd, end))
+				sfd = -1;
+			continue;
 		}
 		if (len == cap)
 			buf = hp_xgrow(buf, &cap, len + 1, 1);

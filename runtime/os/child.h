@@ -38,6 +38,7 @@
 #ifndef HP_CHILD_H
 #define HP_CHILD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -103,6 +104,22 @@ typedef struct {
 hp_tri hp_os_child_start(const hp_child_opts *o, hp_child_fn fn, void *arg, hp_child *c,
                          hp_err *why);
 hp_tri hp_os_child_finish(hp_child *c, hp_frame *result, hp_err *why);
+
+/* What the caller does for the child while it waits for its message: fd
+ * is watched beside the child's result pipe, and serve(ctx, fd, end) is
+ * called each time it is readable (end: the child's deadline, as
+ * hp_os_now_ms counts); serve returns false to stop watching fd (its peer
+ * closed it, or it sent something malformed). The child's questions are
+ * answered before its message is read further. */
+typedef struct {
+	int fd;
+	bool (*serve)(void *ctx, int fd, int64_t end);
+	void *ctx;
+} hp_child_service;
+
+/* hp_os_child_finish, answering svc (NULL: none) meanwhile. */
+hp_tri hp_os_child_finish_serving(hp_child *c, const hp_child_service *svc, hp_frame *result,
+                                  hp_err *why);
 
 /* Close every descriptor above 2 except keep[0..n) (used in the child, and
  * by sudo_live before exec). 0, or -1 when even the fallback failed. */

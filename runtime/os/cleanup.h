@@ -1,7 +1,7 @@
 /* cleanup.h: nothing the check started may outlive it, even when the check
  * itself is interrupted (docs/runtime.md, "The session").
  *
- * Role children, canaries and the root helper set PR_SET_PDEATHSIG, so they
+ * Role children, canaries and the sudo job set PR_SET_PDEATHSIG, so they
  * die with the check. What they start in turn does not always: sudo runs
  * in a session of its own, and the kernel clears the parent-death signal
  * when a set-user-ID program is executed. So while a session runs, the

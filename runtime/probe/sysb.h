@@ -90,11 +90,11 @@ struct hp_sysbackend {
 	hp_suid_list image;
 	hp_err image_why;
 
-	/* the root helper (sysb_helper.c): in the parent its process, in a
-	 * role's child the socket to it; -1 and 0 when there is none */
-	pid_t helper_pid;
-	int helper_pidfd;
+	/* the root helper (sysb_helper.c): in a role's child the socket to
+	 * the check's process that answers; -1 when there is none. serving:
+	 * this process answers such questions (it has taken root's role) */
 	int helper_fd;
+	bool serving;
 };
 
 /* Why a LIVE probe is not asked offline. */

@@ -1,15 +1,19 @@
 /* sysb_helper.c: the root helper of the live/rootfs backend. Global probes
  * about files (the probes of ASKS HELPER in probes.def: type, owner,
- * group_owner, mode, links, setuid_root) are root's answers, the same for
- * every role; a role's child that is not root may be unable to reach the
- * path, so it asks this helper, a child of the check that stays root, over
- * a socket pair. Started by the session only
- * when a non-root role's code asks such a probe.
+ * group_owner, mode, links, setuid_root...) are root's answers, the same
+ * for every role; a role's child that is not root may be unable to reach
+ * the path, so it asks the check's own process, which is root and waits
+ * for that child meanwhile (hp_os_child_finish_serving), over a socket
+ * pair made by the session only when a non-root role's code asks such a
+ * probe.
  *
  * A request is u32 length, then u32 probe and the encoded argument
  * (value.h); an answer is u32 length and the encoded value. Both sides
  * check every length against a cap and decode with hp_value_decode, which
- * trusts nothing. The helper answers nothing but those probes. */
+ * trusts nothing. The helper answers nothing but those probes, and a
+ * question it cannot read whole by the child's deadline, or cannot
+ * decode, ends its answering: the child's questions after it are
+ * unknown. */
 #include "probe/sysb.h"
 
 #include <errno.h>
@@ -80,80 +84,18 @@ static int xfer(int fd, void *buf, size_t n, int writing, int64_t end)
 	return 0;
 }
 
-/* --- the helper ---------------------------------------------------------------------- */
+/* --- the helper: the check's own process, answering ------------------------------- */
 
-static void serve(hp_sysbackend *s, int fd)
+bool hp_probe_sys_helper_open(hp_sysbackend *s, int *served_fd, hp_err *why)
 {
-	hp_sys_role ctx;
-	memset(&ctx, 0, sizeof ctx);
-	ctx.role = HP_ROLE_ROOT;
-	ctx.as_role = true;
-	hp_probe_sys_set_role(s, &ctx);
-	s->helper_fd = -1;
-	unsigned char *req = hp_xmalloc(MAX_REQUEST);
-	for (;;) {
-		unsigned char hdr[4];
-		if (xfer(fd, hdr, 4, 0, 0) < 0)
-			_exit(0);
-		uint32_t len = get_u32(hdr);
-		if (len < 4 || len > MAX_REQUEST || xfer(fd, req, len, 0, 0) < 0)
-			_exit(1);
-		hp_pool pool;
-		hp_pool_init(&pool, HELPER_POOL);
-		uint32_t probe = get_u32(req);
-		size_t off = 4;
-		hp_value arg, ans;
-		hp_err e;
-		if (probe >= HP_PROBE_COUNT || hp_probes[probe].asks != HP_ASKS_HELPER ||
-		    !hp_value_decode(req, len, &off, &pool, &arg, &e) || off != len)
-			_exit(1);
-		ans = hp_backend_ask(&s->base, HP_ROLE_ROOT, (hp_probe_id)probe, &arg, &pool);
-		hp_buf out = {0};
-		hp_buf_append(&out, "\0\0\0\0", 4);
-		hp_value_encode(&out, &ans);
-		put_u32((unsigned char *)out.data, (uint32_t)(out.len - 4));
-		int r = out.len - 4 > MAX_ANSWER ? -1 : xfer(fd, out.data, out.len, 1, 0);
-		hp_buf_free(&out);
-		hp_pool_free(&pool);
-		if (r < 0)
-			_exit(1);
-	}
-}
-
-bool hp_probe_sys_helper_start(hp_sysbackend *s, hp_err *why)
-{
-	if (s->helper_pid > 0)
-		return true;
+	*served_fd = -1;
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
 		hp_err_set(why, "root helper: socketpair: %s", strerror(errno));
 		return false;
 	}
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
-		hp_err_set(why, "root helper: fork: %s", strerror(errno));
-		close(sv[0]);
-		close(sv[1]);
-		return false;
-	}
-	if (pid == 0) {
-		hp_os_reset_signals();
-		setpgid(0, 0);
-		close(sv[0]);
-		int keep[2] = {sv[1], s->root.fd};
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 ||
-		    hp_os_close_fds_except(keep, 2) < 0 || fchdir(s->root.fd) < 0 ||
-		    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
-			_exit(1);
-		serve(s, sv[1]);
-	}
-	close(sv[1]);
-	setpgid(pid, pid);
-	s->helper_pid = pid;
-	s->helper_pidfd = hp_os_sys_pidfd_open(pid, 0);
 	s->helper_fd = sv[0];
+	*served_fd = sv[1];
 	return true;
 }
 
@@ -162,18 +104,56 @@ int hp_probe_sys_helper_fd(const hp_sysbackend *s)
 	return s->helper_fd;
 }
 
-void hp_probe_sys_helper_stop(hp_sysbackend *s)
+void hp_probe_sys_helper_forked(hp_sysbackend *s)
 {
 	if (s->helper_fd >= 0)
 		close(s->helper_fd);
 	s->helper_fd = -1;
-	if (s->helper_pid > 0) {
-		hp_os_kill_reap(s->helper_pid, s->helper_pidfd);
-		if (s->helper_pidfd >= 0)
-			close(s->helper_pidfd);
+}
+
+bool hp_probe_sys_helper_serve(hp_sysbackend *s, int fd, int64_t end)
+{
+	if (!s->serving) {
+		/* root's answers, as root's own child gives them */
+		hp_sys_role ctx;
+		memset(&ctx, 0, sizeof ctx);
+		ctx.role = HP_ROLE_ROOT;
+		ctx.as_role = true;
+		hp_probe_sys_set_role(s, &ctx);
+		s->helper_fd = -1;
+		s->serving = true;
 	}
-	s->helper_pid = 0;
-	s->helper_pidfd = -1;
+	unsigned char hdr[4];
+	if (xfer(fd, hdr, 4, 0, end) < 0)
+		return false;
+	uint32_t len = get_u32(hdr);
+	if (len < 4 || len > MAX_REQUEST)
+		return false;
+	unsigned char *req = hp_xmalloc(len);
+	hp_pool pool;
+	hp_pool_init(&pool, HELPER_POOL);
+	uint32_t probe = 0;
+	size_t off = 4;
+	hp_value arg;
+	hp_err e;
+	bool ok = xfer(fd, req, len, 0, end) == 0;
+	if (ok) {
+		probe = get_u32(req);
+		ok = probe < HP_PROBE_COUNT && hp_probes[probe].asks == HP_ASKS_HELPER &&
+		     hp_value_decode(req, len, &off, &pool, &arg, &e) && off == len;
+	}
+	if (ok) {
+		hp_value ans = hp_backend_ask(&s->base, HP_ROLE_ROOT, (hp_probe_id)probe, &arg, &pool);
+		hp_buf out = {0};
+		hp_buf_append(&out, "\0\0\0\0", 4);
+		hp_value_encode(&out, &ans);
+		put_u32((unsigned char *)out.data, (uint32_t)(out.len - 4));
+		ok = out.len - 4 <= MAX_ANSWER && xfer(fd, out.data, out.len, 1, end) == 0;
+		hp_buf_free(&out);
+	}
+	hp_pool_free(&pool);
+	free(req);
+	return ok;
 }
 
 /* --- asking it ----------------------------------------------------------------------- */

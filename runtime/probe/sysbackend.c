@@ -125,7 +125,7 @@ static void sys_destroy(hp_backend *b)
 	hp_sysbackend *s = (hp_sysbackend *)b;
 	hp_probe_sysb_proc_reset(s);
 	hp_probe_sysb_path_reset(s);
-	hp_probe_sys_helper_stop(s);
+	hp_probe_sys_helper_forked(s);
 	hp_probe_sysb_etc_free(s);
 	for (size_t i = 0; i < s->nscans; i++)
 		hp_os_suid_list_free(&s->scans[i].list);
@@ -165,7 +165,7 @@ hp_sysbackend *hp_probe_sys_open(const hp_sys_opts *o, hp_err *err)
 	}
 	s->role.role = HP_ROLE_ROOT;
 	s->caps_ok = s->mounts_ok = HP_UNKNOWN;
-	s->helper_fd = s->helper_pidfd = -1;
+	s->helper_fd = -1;
 	return s;
 }
 

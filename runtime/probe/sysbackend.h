@@ -113,16 +113,25 @@ typedef struct {
  * is dropped. */
 void hp_probe_sys_set_role(hp_sysbackend *s, const hp_sys_role *r);
 
-/* The root helper: a child of the check that stays root and answers the
- * global probes about files (type, owner, group_owner, mode, links,
- * setuid_root, setuid_image, setid_image, command_files, tree_writable_by) for a role's
- * child that is not root, so that they are
- * root's answers, the same for every role. Start it right before forking
- * such a child (which must keep hp_probe_sys_helper_fd open), stop it right
- * after: one helper serves one child. Without it, such a child answers them
- * itself, unknown where it cannot reach the path. */
-bool hp_probe_sys_helper_start(hp_sysbackend *s, hp_err *why);
+/* The root helper: the global probes about files (type, owner,
+ * group_owner, mode, links, setuid_root, setuid_image, setid_image,
+ * command_files, tree_writable_by) that a role's child that is not root
+ * asks are answered by the check's own process, root, so that they are
+ * root's answers, the same for every role. Right before forking such a
+ * child, hp_probe_sys_helper_open makes a socket pair: the child's end is
+ * hp_probe_sys_helper_fd (keep it open in the child, which asks through
+ * it), the parent's end is *served_fd. Right after the fork,
+ * hp_probe_sys_helper_forked closes the parent's copy of the child's end.
+ * While the parent waits for the child, hp_probe_sys_helper_serve answers
+ * one question from served_fd (false: nothing more is to be answered
+ * there: the child closed it, or the question was malformed or late);
+ * the first call makes this process root's role (hp_probe_sys_set_role),
+ * as root's child is. The parent closes served_fd when the child is done:
+ * one pair serves one child. Without it, such a child answers them itself,
+ * unknown where it cannot reach the path. */
+bool hp_probe_sys_helper_open(hp_sysbackend *s, int *served_fd, hp_err *why);
 int hp_probe_sys_helper_fd(const hp_sysbackend *s);
-void hp_probe_sys_helper_stop(hp_sysbackend *s);
+void hp_probe_sys_helper_forked(hp_sysbackend *s);
+bool hp_probe_sys_helper_serve(hp_sysbackend *s, int served_fd, int64_t end);
 
 #endif
