@@ -18,10 +18,12 @@
  *
  * Lifecycle, as session.c drives it:
  *   hp_probe_sys_open        opens the root; nothing is read yet;
- *   hp_probe_sys_preload     reads the etc files the program's probes need, in
+ *   hp_probe_sys_preload     reads the etc files the given probes need, in
  *                      the parent, as root, before any child is forked
  *                      (a role's child inherits them: it may not be able
- *                      to read etc/shadow or etc/sudoers itself);
+ *                      to read etc/shadow or etc/sudoers itself); what is
+ *                      not preloaded is read by the first process that
+ *                      asks (root's child, for what only root's code asks);
  *   hp_probe_sys_set_role    tells the backend which role the calling process
  *                      runs and what it may rely on (identity taken,
  *                      credentials for computed access, canaries, the
