@@ -302,7 +302,12 @@ hp_tri hp_os_sudo_classify(const hp_sudo_run *run, const hp_sudo_opts *o, hp_err
 }
 
 /* Both runs of one verified binary: true if either is, false if both are,
- * else unknown; why comes from the run that decided. */
+ * else unknown; why comes from the run that decided. One after the other:
+ * the role's child asks for the answer last, after its scans, so two at
+ * once would only take a CPU from it (and where making address spaces
+ * does not overlap, two at once cost much more CPU than one after the
+ * other); and once the first says true, the second could change neither
+ * the answer nor its why, so it is not run. */
 static hp_tri run_candidate(int fd, const hp_sudo_opts *o, hp_err *why)
 {
 	static const char *const a_true[] = {"sudo", "-n", "-k", "--", "true", NULL};
@@ -314,14 +319,12 @@ static hp_tri run_candidate(int fd, const hp_sudo_opts *o, hp_err *why)
 	static const char *const a_list[] = {"sudo", "-n", "-k", "-l", NULL};
 	static const char *const names[] = {"sudo -n -k true", "sudo -n -k -l"};
 	const char *const *runs[] = {a_true, a_list};
-	hp_tri t[2];
+	hp_tri t[2] = {HP_FALSE, HP_FALSE};
 	hp_err e[2];
 	started st[2];
-	/* both at once: each is a separate sudo, and together they take the
-	 * time of one */
-	for (int i = 0; i < 2; i++)
+	e[1].msg[0] = '\0';
+	for (int i = 0; i < 2 && !(i == 1 && t[0] == HP_TRUE); i++) {
 		t[i] = exec_start(fd, runs[i], o, &st[i], &e[i]);
-	for (int i = 0; i < 2; i++) {
 		if (t[i] != HP_TRUE)
 			continue;
 		hp_sudo_run run;

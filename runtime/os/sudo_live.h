@@ -16,9 +16,10 @@
  * cannot grant root: false for that candidate. One that the agent could
  * write or replace is not run: unknown.
  *
- * Each verified candidate runs twice, `sudo -n -k -- true` and `sudo -n -k -l`
- * (C.26, C.27), both at once (two independent processes, each with its
- * own deadline, output pipe and process group), never -R or -h: each
+ * Each verified candidate runs twice, `sudo -n -k -- true` and then
+ * `sudo -n -k -l` (C.26, C.27; the second not when the first says true,
+ * which decides), one after the other (each with its own deadline, output
+ * pipe and process group), never -R or -h: each
  * started with vfork where close_range(2) works (the child makes system
  * calls only, then execs: no copy of the prober's memory is made and torn
  * down for it), else with fork; executed from its verified descriptor

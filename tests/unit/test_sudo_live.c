@@ -57,6 +57,19 @@ static int setup(void **state)
 	     "#!/bin/sh\ncase \" $* \" in *\" -n -k \"*) echo 'sudo: a password is required' "
 	     ">&2; exit 1;; esac\nexit 0\n",
 	     04755, 0755);
+	/* each run logs its start and end: -l grants, true does not */
+	char *log = hp_xasprintf("%s/runs.log", dir);
+	fx_file(dir, "runs.log", "", 0644, FX_AGENT, FX_AGENT);
+	char *listing = hp_xasprintf("#!/bin/sh\necho \"start $*\" >>%s\nsleep 0.2\necho \"end $*\" >>%s\n"
+	                             "[ \"$3\" = -l ] && exit 0\n"
+	                             "echo 'sudo: a password is required' >&2\nexit 1\n",
+	                             log, log);
+	fake("listing", listing, 04755, 0755);
+	char *granting = hp_xasprintf("#!/bin/sh\necho \"start $*\" >>%s\nexit 0\n", log);
+	fake("granting", granting, 04755, 0755);
+	free(listing);
+	free(granting);
+	free(log);
 	fake("notsuid", "#!/bin/sh\nexit 0\n", 0755, 0755);
 	fake("agentw", "#!/bin/sh\nexit 0\n", 04755, 0777);
 	fake("wfile", "#!/bin/sh\nexit 0\n", 04777, 0755);
@@ -115,6 +128,39 @@ static void test_answers(void **state)
 	const char *big[] = {"/big"};
 	assert_int_equal(probe(big, 1, &e), HP_UNKNOWN);
 	assert_string_equal(e.msg, "/big/sudo: sudo -n -k true: sudo wrote more than 65536 bytes");
+}
+
+/* The two runs one after the other, the second not when the first grants. */
+static char *read_log(void)
+{
+	char *path = hp_xasprintf("%s/runs.log", dir);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	static char buf[1024];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	f = fopen(path, "w"); /* empty for the next */
+	assert_non_null(f);
+	fclose(f);
+	free(path);
+	return buf;
+}
+
+static void test_runs_in_turn(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_err e;
+	const char *listing[] = {"/listing"};
+	assert_int_equal(probe(listing, 1, &e), HP_TRUE);
+	assert_string_equal(e.msg, "/listing/sudo: sudo -n -k -l: sudo exited 0");
+	assert_string_equal(read_log(), "start -n -k -- true\nend -n -k -- true\n"
+	                                "start -n -k -l\nend -n -k -l\n");
+	const char *granting[] = {"/granting"};
+	assert_int_equal(probe(granting, 1, &e), HP_TRUE);
+	assert_string_equal(e.msg, "/granting/sudo: sudo -n -k true: sudo exited 0");
+	assert_string_equal(read_log(), "start -n -k -- true\n");
 }
 
 /* A sudo the agent cannot reach by its path is one it cannot run: no sudo,
@@ -295,6 +341,7 @@ int main(void)
 	    cmocka_unit_test(test_never_exits_is_killed),
 	    cmocka_unit_test(test_environment_poisoning),
 	    cmocka_unit_test(test_descriptors),
+	    cmocka_unit_test(test_runs_in_turn),
 	    cmocka_unit_test(test_real_sudo),
 	    cmocka_unit_test(test_classify),
 	};
