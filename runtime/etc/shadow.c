@@ -14,7 +14,8 @@ typedef struct {
 } shadow_entry;
 
 struct hp_shadow {
-	char *text;
+	char *text; /* the file's copy, hashes and all: wiped when freed */
+	size_t len;
 	shadow_entry *e;
 	size_t n;
 	hp_idxtab by_name;
@@ -47,6 +48,7 @@ hp_shadow *hp_etc_shadow_parse(const char *buf, size_t len, const char *file, hp
 	static const char layout[] = "name:password:lastchg:min:max:warn:inactive:expire:reserved";
 	hp_shadow *sh = hp_xcalloc(1, sizeof *sh);
 	sh->text = hp_xmalloc(len + 1);
+	sh->len = len;
 	if (len)
 		memcpy(sh->text, buf, len);
 	sh->text[len] = '\0';
@@ -85,6 +87,8 @@ void hp_etc_shadow_free(hp_shadow *sh)
 {
 	if (!sh)
 		return;
+	if (sh->text)
+		explicit_bzero(sh->text, sh->len + 1);
 	free(sh->text);
 	free(sh->e);
 	hp_idxtab_free(&sh->by_name);
@@ -153,7 +157,8 @@ typedef struct {
 } gshadow_entry;
 
 struct hp_gshadow {
-	char *text;
+	char *text; /* as hp_shadow's */
+	size_t len;
 	gshadow_entry *e;
 	size_t n;
 	hp_idxtab by_name;
@@ -200,6 +205,7 @@ hp_gshadow *hp_etc_gshadow_parse(const char *buf, size_t len, const char *file, 
 	static const char layout[] = "name:password:administrators:members";
 	hp_gshadow *gs = hp_xcalloc(1, sizeof *gs);
 	gs->text = hp_xmalloc(len + 1);
+	gs->len = len;
 	if (len)
 		memcpy(gs->text, buf, len);
 	gs->text[len] = '\0';
@@ -239,6 +245,8 @@ void hp_etc_gshadow_free(hp_gshadow *gs)
 {
 	if (!gs)
 		return;
+	if (gs->text)
+		explicit_bzero(gs->text, gs->len + 1);
 	free(gs->text);
 	free(gs->e);
 	hp_idxtab_free(&gs->by_name);

@@ -46,6 +46,7 @@ struct hp_etcview {
 	hp_sudoers *sudoers;
 	hp_err uid0; /* a uid-0 finding, or empty */
 	bool shadow_ok;
+	bool secrets_here; /* etc/shadow read in this process (hp_probe_etcview_secrets_here) */
 	hp_err shadow_why; /* why shadow_ok is false */
 	pw_entry *pw;
 	size_t npw;
@@ -238,6 +239,7 @@ static int shadow_child(void *varg, hp_frame_writer *out)
 	hp_tri t = read_etc(v->root, "etc/shadow", v->cap, &buf, &len, &e);
 	if (t == HP_TRUE) {
 		sh = hp_etc_shadow_parse(buf, len, "etc/shadow", &e);
+		explicit_bzero(buf, len);
 		free(buf);
 	}
 	for (size_t i = 0; i < hp_etc_userdb_nusers(v->db); i++) {
@@ -263,6 +265,7 @@ static int shadow_child(void *varg, hp_frame_writer *out)
 	t = read_etc(v->root, "etc/gshadow", v->cap, &buf, &len, &ge);
 	if (t == HP_TRUE) {
 		gs = hp_etc_gshadow_parse(buf, len, "etc/gshadow", &ge);
+		explicit_bzero(buf, len);
 		free(buf);
 	}
 	for (size_t i = 0; i < hp_etc_userdb_ngroups(v->db); i++) {
@@ -375,7 +378,23 @@ static void load_shadow(hp_etcview *v)
 	                    .max_msg = bytes,
 	                    .max_records = n + ng + 2};
 	hp_frame f;
-	if (hp_os_child_run(&co, shadow_child, &a, &f, &e) != HP_TRUE) {
+	if (v->secrets_here) {
+		/* the same answers, the same checks on them, without the process */
+		hp_frame_writer w;
+		hp_frame_begin(&w);
+		shadow_child(&a, &w);
+		hp_frame_end(&w);
+		hp_tri d = w.b.len <= bytes
+		               ? hp_frame_decode((unsigned char *)w.b.data, w.b.len, n + ng + 2, &f, &e)
+		               : HP_UNKNOWN;
+		if (w.b.len > bytes)
+			hp_err_set(&e, "more than %zu bytes of answers", bytes);
+		hp_buf_free(&w.b);
+		if (d != HP_TRUE) {
+			hp_err_set(&v->shadow_why, "etc/shadow: %s", e.msg);
+			return;
+		}
+	} else if (hp_os_child_run(&co, shadow_child, &a, &f, &e) != HP_TRUE) {
 		hp_err_set(&v->shadow_why, "etc/shadow: %s", e.msg);
 		return;
 	}
@@ -474,6 +493,11 @@ static void load_sudoers(hp_etcview *v)
 {
 	hp_sudo_files files = {v, sudo_read, sudo_list};
 	v->sudoers = hp_sudoers_load_system(&files, nsswitch_of(v));
+}
+
+void hp_probe_etcview_secrets_here(hp_etcview *v)
+{
+	v->secrets_here = true;
 }
 
 void hp_probe_etcview_load(hp_etcview *v, unsigned what)

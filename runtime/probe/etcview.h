@@ -45,6 +45,13 @@ void hp_probe_etcview_free(hp_etcview *v);
  * unknown. */
 void hp_probe_etcview_load(hp_etcview *v, unsigned what);
 
+/* etc/shadow and etc/gshadow are read in this process, not in a reader
+ * of their own: for a process that is root and never starts a process of
+ * another identity (root's role child), whose memory no less privileged
+ * process can reach. The answers and their checks are the reader's; the
+ * files' bytes are wiped once read. */
+void hp_probe_etcview_secrets_here(hp_etcview *v);
+
 /* A user, as the user probe answers it. Strings point into the view. */
 typedef struct {
 	const char *name, *home, *shell;

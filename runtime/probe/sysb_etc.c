@@ -23,6 +23,11 @@ static hp_etcview *view_of(hp_sysbackend *s)
 	return s->etc->view;
 }
 
+void hp_probe_sys_secrets_here(hp_sysbackend *s)
+{
+	hp_probe_etcview_secrets_here(view_of(s));
+}
+
 void hp_probe_sysb_etc_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT])
 {
 	unsigned what = 0;

@@ -78,6 +78,11 @@ void hp_probe_sys_preload(hp_sysbackend *s, const bool used[HP_PROBE_COUNT]);
 hp_tri hp_probe_sys_user_ids(hp_sysbackend *s, const char *name, int64_t uid, uid_t *out_uid,
                        gid_t *out_gid, gid_t **gids, size_t *ngids, hp_err *why);
 
+/* etc/shadow and etc/gshadow are read in the calling process, not in a
+ * reader of their own (etcview.h): only for a process that is root and
+ * never starts one of another identity (root's role child). */
+void hp_probe_sys_secrets_here(hp_sysbackend *s);
+
 /* What a role's run may rely on. */
 typedef struct {
 	hp_role role;

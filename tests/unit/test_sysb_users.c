@@ -54,6 +54,56 @@ static void test_passwords(void **state)
 	                    "{ \"root\", \"agent\" }");
 }
 
+/* Read in the asking process (root's child does so: hp_probe_sys_secrets_here)
+ * or by the reader process, every answer is the same, each failure too. */
+static void test_passwords_read_here(void **state)
+{
+	FX_NEED_ROOT();
+	sx_fx *f = *state;
+	fx_file(f->dir, "etc/gshadow", "root:*::\nhangar:!::agent\ndocker:$6$x:ops:\n", 0640, 0, 0);
+	static const struct {
+		hp_probe_id probe;
+		const char *arg;
+	} asks[] = {
+	    {HP_PROBE_PASSWORD_EMPTY, "root"},        {HP_PROBE_PASSWORD_EMPTY, "agent"},
+	    {HP_PROBE_PASSWORD_LOCKED, "hangar"},     {HP_PROBE_PASSWORD_LOCKED, "nobody"},
+	    {HP_PROBE_GSHADOW_MEMBERS, "hangar"},     {HP_PROBE_GROUP_ADMINS, "docker"},
+	    {HP_PROBE_GROUP_PASSWORD_SET, "docker"},  {HP_PROBE_GROUP_PASSWORD_SET, "agent"},
+	};
+	enum { N = sizeof asks / sizeof asks[0] };
+	char by_reader[N + 1][256], here[N + 1][256];
+	for (int pass = 0; pass < 2; pass++) {
+		char (*out)[256] = pass ? here : by_reader;
+		hp_sysbackend *s = sx_open_image(f->dir);
+		if (pass)
+			hp_probe_sys_secrets_here(s);
+		hp_backend *b = hp_probe_sys_backend(s);
+		for (size_t i = 0; i < N; i++) {
+			hp_value arg = hp_v_str(asks[i].arg, (uint32_t)strlen(asks[i].arg));
+			sx_format(hp_backend_ask(b, HP_ROLE_ROOT, asks[i].probe, &arg, &f->pool),
+			          out[i], sizeof out[i]);
+		}
+		hp_value none = hp_v_none();
+		sx_format(hp_backend_ask(b, HP_ROLE_ROOT, HP_PROBE_USERS_UNLOCKED, &none, &f->pool),
+		          out[N], sizeof out[N]);
+		hp_backend_destroy(b);
+	}
+	for (size_t i = 0; i <= N; i++)
+		assert_string_equal(here[i], by_reader[i]);
+	assert_string_equal(here[N], "{ \"root\", \"agent\" }");
+	assert_string_equal(here[6], "true");
+	/* a failure reads the same too */
+	sx_put(f->dir, "etc/shadow", "root::19000::::::\nroot::19000::::::\n");
+	hp_sysbackend *s = sx_open_image(f->dir);
+	hp_probe_sys_secrets_here(s);
+	hp_backend *b = hp_probe_sys_backend(s);
+	hp_value arg = hp_v_str("root", 4);
+	assert_string_equal(sx_show(f, hp_backend_ask(b, HP_ROLE_ROOT, HP_PROBE_PASSWORD_EMPTY,
+	                                              &arg, &f->pool)),
+	                    "unknown (etc/shadow:2: duplicate user \"root\" (first at line 1))");
+	hp_backend_destroy(b);
+}
+
 /* One account whose state is not known makes the whole list unknown: the
  * one left out could be the one with a grant. */
 static void test_users_unlocked_unknown(void **state)
@@ -280,6 +330,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_users, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_passwords, sx_setup, sx_teardown),
+	    cmocka_unit_test_setup_teardown(test_passwords_read_here, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_shadow_missing, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_gshadow_members, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_gshadow_missing, sx_setup, sx_teardown),
