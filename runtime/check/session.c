@@ -59,6 +59,8 @@ typedef struct role_job {
 	hp_canary can[HP_ROLE_COUNT];
 	char *cwhy[HP_ROLE_COUNT];
 	int helper_fd; /* this process's end of the root helper's pair; -1: none */
+	int procs_w;   /* the write end of its child's word for procs_visible; -1: none */
+	unsigned order; /* its place among the children started beside (1 first); 0: none */
 	bool live;
 } role_job;
 
@@ -77,6 +79,7 @@ typedef struct {
 	bool ident_done[HP_ROLE_COUNT];
 	hp_sudo_ahead sudo[HP_ROLE_COUNT];
 	role_job beside[HP_ROLE_COUNT]; /* roles' children running beside the next roles' (runs_beside) */
+	unsigned started;               /* how many of them have started */
 	char *not_run[HP_ROLE_COUNT]; /* why a role did not run: the notes, in role order */
 } sess;
 
@@ -387,6 +390,12 @@ static int self_restrict(const hp_identity *id)
 	return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
+/* Whether the child of identity ri is a process of a uid other than 0. */
+static bool seen_by_others(const role_ident *ri)
+{
+	return ri->id.uid != 0 || ri->cred.uid != 0;
+}
+
 /* --- time ---------------------------------------------------------------------- */
 
 static int left_ms(const sess *x)
@@ -562,15 +571,19 @@ static void start_canaries(sess *x, hp_role r, hp_canary c[HP_ROLE_COUNT], hp_sy
 /* Everything up to the role's child running: canaries, the sudo answer's
  * pipe, the helper's pair, the fork, then the sudo job. When the child
  * cannot start, out is filled now. */
-static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, role_job *j,
-                       hp_role_result *out)
+static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, bool beside,
+                       role_job *j, hp_role_result *out)
 {
 	memset(j, 0, sizeof *j);
 	j->active = true;
+	j->seen = seen_by_others(ri);
+	if (beside)
+		j->order = ++x->started;
 	j->role = r;
 	j->out = out;
 	j->live = x->o->source == HP_SESSION_LIVE;
 	j->helper_fd = -1;
+	j->procs_w = -1;
 	for (int t = 0; t < HP_ROLE_COUNT; t++)
 		hp_os_canary_init(&j->can[t]);
 	hp_sys_role ctx;
@@ -578,7 +591,9 @@ static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, r
 	ctx.role = r;
 	ctx.as_role = true;
 	ctx.cred = ri->cred;
-	int keep[3 + 2 * HP_ROLE_COUNT]; /* the root, canaries and their reports, the sudo job, the helper */
+	/* the root, canaries and their reports, the sudo job, the helper, the
+	 * word for procs_visible */
+	int keep[4 + 2 * HP_ROLE_COUNT];
 	size_t nkeep = 0;
 	keep[nkeep++] = hp_probe_sys_root(x->sys)->fd;
 	if (j->live) {
@@ -608,6 +623,20 @@ static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, r
 		if (hp_probe_sys_helper_open(x->sys, &j->helper_fd, &e))
 			keep[nkeep++] = hp_probe_sys_helper_fd(x->sys);
 	}
+	/* beside other roles' children, what it counts of processes waits for
+	 * the check's word (tell_procs) */
+	int procs_r = -1;
+	if (beside && j->seen && x->use[r].probe[HP_PROBE_PROCS_VISIBLE]) {
+		int pp[2];
+		if (pipe2(pp, O_CLOEXEC) == 0) {
+			procs_r = pp[0];
+			j->procs_w = pp[1];
+			ctx.procs_pending = true;
+			ctx.procs_fd = procs_r;
+			ctx.procs_wait_ms = dl > 2 * MARGIN_MS ? dl - MARGIN_MS : dl / 2;
+			keep[nkeep++] = procs_r;
+		}
+	}
 	/* the child gets its own copy of a (and of the canaries ctx points to)
 	 * at the fork: nothing here needs to outlive the start */
 	child_arg a = {x, r, ctx, as_self ? &ri->id : NULL, role_limits(x, dl)};
@@ -624,8 +653,11 @@ static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, r
 	hp_err e;
 	x->s->ran[r] = true;
 	hp_tri started = hp_os_child_start(&co, role_child, &a, &j->child, &e);
-	/* the child's end of the helper's pair went with it */
+	/* the child's end of the helper's pair went with it, and the read end
+	 * of its word */
 	hp_probe_sys_helper_forked(x->sys);
+	if (procs_r >= 0)
+		close(procs_r);
 	/* the canaries' reports went with the child: this process does not
 	 * read them */
 	for (int t = 0; t < HP_ROLE_COUNT; t++)
@@ -691,6 +723,9 @@ static void role_finish(sess *x, role_job *j)
 	if (j->helper_fd >= 0)
 		close(j->helper_fd);
 	j->helper_fd = -1;
+	if (j->procs_w >= 0)
+		close(j->procs_w);
+	j->procs_w = -1;
 	for (int t = 0; t < HP_ROLE_COUNT; t++) {
 		if (j->live && j->can[t].pid > 0)
 			hp_os_canary_stop(&j->can[t]);
@@ -703,40 +738,74 @@ static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_sel
                            hp_role_result *out)
 {
 	role_job j;
-	role_start(x, r, ri, as_self, &j, out);
+	role_start(x, r, ri, as_self, false, &j, out);
 	role_finish(x, &j);
 }
 
 /* Whether a role's child may run beside the roles' after it instead of
  * before them: live, when this check is root. A uid-0 child adds nothing
  * to what the other roles can see or reach (the check itself is one,
- * running throughout); two children of other uids never run at once, so
- * that neither sees the other's among its processes (procs_visible):
- * before one starts, the other is finished (finish_seen). */
+ * running throughout). Children of other uids run beside one another too,
+ * and what each counts of processes (procs_visible) is what it would have
+ * counted had they run in turn: the check tells it the processes of the
+ * roles started after it, which it skips, and the word comes once the
+ * roles started before it are finished (tell_procs, finish_roles). */
 static bool runs_beside(const sess *x)
 {
 	return x->root && x->o->source == HP_SESSION_LIVE;
 }
 
-/* Whether the child of identity ri is a process of a uid other than 0. */
-static bool seen_by_others(const role_ident *ri)
+/* Role r's processes, just started (its child, its canaries, its sudo job),
+ * told to every child of another uid started before it that waits for the
+ * check's word: those are not theirs to count. Pinned: none of them is
+ * reaped before every child told has finished (finish_roles finishes in
+ * the order they started, and a role's canaries and job are stopped with
+ * its child). */
+static void tell_procs(sess *x, const role_job *j)
 {
-	return ri->id.uid != 0 || ri->cred.uid != 0;
-}
-
-/* The children running beside whose uid is not 0, finished. */
-static void finish_seen(sess *x)
-{
-	for (int r = 0; r < HP_ROLE_COUNT; r++)
-		if (x->beside[r].active && x->beside[r].seen)
-			role_finish(x, &x->beside[r]);
+	if (!j->child_started || !j->seen)
+		return;
+	pid_t pids[2 + HP_ROLE_COUNT];
+	size_t n = 0;
+	pids[n++] = j->child.pid;
+	for (int t = 0; t < HP_ROLE_COUNT; t++)
+		if (j->can[t].pid > 0)
+			pids[n++] = j->can[t].pid;
+	if (x->sudo[j->role].pid > 0)
+		pids[n++] = x->sudo[j->role].pid;
+	for (int k = 0; k < HP_ROLE_COUNT; k++) {
+		role_job *o = &x->beside[k];
+		if (o == j || !o->active || o->procs_w < 0 || o->order >= j->order)
+			continue;
+		/* a few pids in one write to a pipe: whole, and never blocking */
+		if (write(o->procs_w, pids, n * sizeof *pids) != (ssize_t)(n * sizeof *pids)) {
+			/* no word then: the child finds the pipe closed early with
+			 * less than it needs and counts all it sees (at worst the
+			 * other role's child too: a stricter answer) */
+			close(o->procs_w);
+			o->procs_w = -1;
+		}
+	}
 }
 
 /* eval.h's finish hook: the results of the roles whose children ran
- * beside the others. */
+ * beside the others, in the order they started. No role starts after
+ * this: before each is waited for, its word ends (the roles before it
+ * are finished by then), so that it may count processes. */
 static void finish_roles(void *ctx)
 {
 	sess *x = ctx;
+	for (unsigned o = 1; o <= x->started; o++)
+		for (int r = 0; r < HP_ROLE_COUNT; r++) {
+			role_job *j = &x->beside[r];
+			if (!j->active || j->order != o)
+				continue;
+			if (j->procs_w >= 0) {
+				close(j->procs_w);
+				j->procs_w = -1;
+			}
+			role_finish(x, j);
+		}
 	for (int r = 0; r < HP_ROLE_COUNT; r++)
 		role_finish(x, &x->beside[r]);
 }
@@ -813,13 +882,9 @@ static void run_role(void *ctx, const hp_bc *bc, const hp_globals *g, hp_role r,
 	}
 	s->roles_run++;
 	if (!as_self && runs_beside(x)) {
-		bool seen = seen_by_others(ri);
-		if (seen)
-			finish_seen(x);
-		/* out is filled by finish_seen or finish_roles, after the next
-		 * roles have started */
-		role_start(x, r, ri, as_self, &x->beside[r], out);
-		x->beside[r].seen = seen;
+		/* out is filled by finish_roles, after the next roles have started */
+		role_start(x, r, ri, as_self, true, &x->beside[r], out);
+		tell_procs(x, &x->beside[r]);
 		return;
 	}
 	run_role_child(x, r, ri, as_self, out);

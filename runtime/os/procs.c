@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +13,9 @@
 
 #include "os/sysx.h"
 
-/* The real uid in a status file: 0, -1 unreadable (errno kept), -2 gone
- * or malformed. */
-static int status_uid(int procfd, const char *pid, uid_t *uid)
+/* The real uid and the parent in a status file: 0, -1 unreadable (errno
+ * kept), -2 gone or malformed. */
+static int status_uid(int procfd, const char *pid, uid_t *uid, long *ppid)
 {
 	char rel[64];
 	snprintf(rel, sizeof rel, "%s/status", pid);
@@ -38,7 +39,37 @@ static int status_uid(int procfd, const char *pid, uid_t *uid)
 	if (end == u + 5 || v > UINT32_MAX)
 		return -2;
 	*uid = (uid_t)v;
+	const char *pp = strstr(buf, "\nPPid:");
+	long p = pp ? strtol(pp + 6, &end, 10) : -1;
+	*ppid = pp && end != pp + 6 ? p : -1;
 	return 0;
+}
+
+static bool skipped(long pid, const pid_t *skip, size_t nskip)
+{
+	for (size_t i = 0; i < nskip; i++)
+		if (skip[i] == pid)
+			return true;
+	return false;
+}
+
+/* Whether the process whose parent is ppid descends from one of skip:
+ * its parent is, or its parent's parent, up to MAX_ANCESTRY steps, each
+ * read from /proc (an ancestor whose status cannot be read ends it: not
+ * skipped, so counted). */
+enum { MAX_ANCESTRY = 8 };
+static bool descends(int procfd, long ppid, const pid_t *skip, size_t nskip)
+{
+	for (int step = 0; step < MAX_ANCESTRY && ppid > 1; step++) {
+		if (skipped(ppid, skip, nskip))
+			return true;
+		char name[32];
+		snprintf(name, sizeof name, "%ld", ppid);
+		uid_t u;
+		if (status_uid(procfd, name, &u, &ppid) != 0)
+			return false;
+	}
+	return false;
 }
 
 static int numeric(const char *s)
@@ -51,7 +82,8 @@ static int numeric(const char *s)
 	return 1;
 }
 
-hp_tri hp_os_procs_visible(uid_t uid, size_t max_entries, hp_err *why)
+hp_tri hp_os_procs_visible(uid_t uid, size_t max_entries, const pid_t *skip, size_t nskip,
+                           hp_err *why)
 {
 	int pfd = hp_os_proc_open(why);
 	if (pfd < 0)
@@ -88,9 +120,12 @@ hp_tri hp_os_procs_visible(uid_t uid, size_t max_entries, hp_err *why)
 			t = HP_UNKNOWN;
 			break;
 		}
+		if (nskip && skipped(strtol(de->d_name, NULL, 10), skip, nskip))
+			continue;
 		uid_t u;
-		int r = status_uid(pfd, de->d_name, &u);
-		if (r == 0 && u == uid) {
+		long ppid;
+		int r = status_uid(pfd, de->d_name, &u, &ppid);
+		if (r == 0 && u == uid && !(nskip && descends(pfd, ppid, skip, nskip))) {
 			t = HP_TRUE;
 			break;
 		}

@@ -11,6 +11,13 @@
  * (task_dump_owner exempts the pid directory, since Linux 4.11). Processes
  * that exit meanwhile are skipped.
  *
+ * Processes the caller says are not the system's own are not counted
+ * (skip: the check's processes of another role's run, session.c): a
+ * process whose pid is one of skip, or one whose status is readable and
+ * whose parent, or an ancestor up to 8 steps up, is one of them (what a
+ * skipped sudo job started). The pids must stay pinned (unreaped children
+ * of the check) while this runs.
+ *
  * hp_os_proc_pid_visible asks the same about one pid (a canary the runtime
  * started as that uid, so the pid cannot have been reused): whether its
  * /proc entry exists for the caller (hidepid=2 hides it; hidepid=1 only
@@ -27,7 +34,8 @@
 
 enum { HP_PROCS_MAX_DEFAULT = 1 << 16 };
 
-hp_tri hp_os_procs_visible(uid_t uid, size_t max_entries, hp_err *why);
+hp_tri hp_os_procs_visible(uid_t uid, size_t max_entries, const pid_t *skip, size_t nskip,
+                           hp_err *why);
 hp_tri hp_os_proc_pid_visible(pid_t pid, hp_err *why);
 
 #endif

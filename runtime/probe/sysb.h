@@ -35,6 +35,13 @@ struct hp_sysbackend {
 
 	/* the sudo job's answer, once read (hp_sys_role.sudo_pending) */
 	hp_err sudo_msg;
+	/* the check's word for procs_visible, once read (hp_sys_role.procs_fd):
+	 * the pids not to count, or why it could not be read */
+	bool procs_read;
+	hp_tri procs_ok;
+	pid_t procs_skip[HP_SYS_PROCS_MAX];
+	size_t nprocs_skip;
+	hp_err procs_why;
 
 	/* per process: read once by the role's process when first needed */
 	bool caps_read;

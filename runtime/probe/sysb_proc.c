@@ -19,7 +19,7 @@ void hp_probe_sysb_proc_reset(hp_sysbackend *s)
 {
 	if (s->mounts_read && s->mounts_ok == HP_TRUE)
 		hp_os_mounts_free(&s->mounts);
-	s->mounts_read = s->caps_read = false;
+	s->mounts_read = s->caps_read = s->procs_read = false;
 	s->mounts_ok = s->caps_ok = HP_UNKNOWN;
 }
 
@@ -58,6 +58,62 @@ static void sudo_collect(hp_sysbackend *s)
 		hp_err_set(&s->sudo_msg, "sudo: the probe gave no answer before the check's deadline");
 	}
 	s->role.sudo_why = s->sudo_msg.msg;
+}
+
+/* The check's word for procs_visible (sysbackend.h, procs_fd), read once:
+ * the pids not to count, until the pipe closes. */
+static hp_tri procs_word(hp_sysbackend *s, hp_err *why)
+{
+	if (!s->procs_read) {
+		s->procs_read = true;
+		s->procs_ok = HP_TRUE;
+		s->nprocs_skip = 0;
+		if (s->role.procs_pending) {
+			s->role.procs_pending = false;
+			unsigned char buf[sizeof s->procs_skip + 1];
+			size_t n = 0;
+			int64_t end = hp_os_now_ms() + s->role.procs_wait_ms;
+			bool closed = false;
+			while (n < sizeof buf) {
+				int left = (int)(end - hp_os_now_ms());
+				struct pollfd pf = {s->role.procs_fd, POLLIN, 0};
+				int pr = left > 0 ? poll(&pf, 1, left) : 0;
+				if (pr < 0 && errno == EINTR)
+					continue;
+				if (pr <= 0)
+					break;
+				ssize_t k = read(s->role.procs_fd, buf + n, sizeof buf - n);
+				if (k < 0 && errno == EINTR)
+					continue;
+				if (k <= 0) {
+					closed = k == 0;
+					break;
+				}
+				n += (size_t)k;
+			}
+			close(s->role.procs_fd);
+			s->role.procs_fd = -1;
+			if (n == sizeof buf) {
+				hp_err_set(&s->procs_why, "procs_visible: the check's word about its own "
+				                          "processes is malformed");
+				s->procs_ok = HP_UNKNOWN;
+			} else if (!closed) {
+				hp_err_set(&s->procs_why, "procs_visible: the check did not say which "
+				                          "processes are its own in time");
+				s->procs_ok = HP_UNKNOWN;
+			} else if (n % sizeof(pid_t) != 0) {
+				hp_err_set(&s->procs_why, "procs_visible: the check's word about its own "
+				                          "processes is malformed");
+				s->procs_ok = HP_UNKNOWN;
+			} else {
+				memcpy(s->procs_skip, buf, n);
+				s->nprocs_skip = n / sizeof(pid_t);
+			}
+		}
+	}
+	if (s->procs_ok != HP_TRUE)
+		*why = s->procs_why;
+	return s->procs_ok;
 }
 
 /* The role's answers are the role's process's: a process that does not
@@ -215,7 +271,11 @@ hp_value hp_probe_sysb_proc(hp_sysbackend *s, hp_probe_id p, const hp_value *arg
 		for (int r = 0; r < HP_ROLE_COUNT; r++)
 			if (s->role.canary[r] && s->role.canary[r]->pid > 0)
 				(void)hp_os_canary_ready(s->role.canary[r], &e);
-		hp_tri t = hp_os_procs_visible((uid_t)uid, HP_PROCS_MAX_DEFAULT, &e);
+		/* and the other roles' runs beside this one are skipped, or over */
+		if (procs_word(s, &e) != HP_TRUE)
+			return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
+		hp_tri t = hp_os_procs_visible((uid_t)uid, HP_PROCS_MAX_DEFAULT, s->procs_skip,
+		                               s->nprocs_skip, &e);
 		if (t == HP_UNKNOWN)
 			return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 		return hp_v_bool(t == HP_TRUE);

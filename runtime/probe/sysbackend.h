@@ -83,6 +83,8 @@ hp_tri hp_probe_sys_user_ids(hp_sysbackend *s, const char *name, int64_t uid, ui
  * never starts one of another identity (root's role child). */
 void hp_probe_sys_secrets_here(hp_sysbackend *s);
 
+enum { HP_SYS_PROCS_MAX = 64 };
+
 /* What a role's run may rely on. */
 typedef struct {
 	hp_role role;
@@ -113,6 +115,17 @@ typedef struct {
 	int sudo_wait_ms;
 	/* how long to wait for the root helper's answer (0: 10 s) */
 	int helper_ms;
+	/* The check's word for procs_visible when it runs other roles'
+	 * children beside this one (session.c): on procs_fd, the pids (pid_t,
+	 * at most HP_SYS_PROCS_MAX) of the check's processes that belong to
+	 * another role's run, then the pipe's end, which comes once every
+	 * role's child started before this one has finished; read before the
+	 * first count, waiting at most procs_wait_ms, so that each role counts
+	 * what it would have counted had the roles run in turn. Without
+	 * procs_pending there is no word to wait for. */
+	bool procs_pending;
+	int procs_fd;
+	int procs_wait_ms;
 } hp_sys_role;
 
 /* Switch the backend to a role (copied; canaries and strings must outlive
