@@ -18,7 +18,10 @@
  * are read and evaluated in a short-lived child, which sends back only,
  * per user and per group, the password's state (empty, locked, a hash,
  * unknown) and gshadow's administrators and members. A role's child (which
- * may be the agent) inherits nothing secret.
+ * may be the agent) inherits nothing secret. A process that is root and
+ * starts no process of another identity (root's role child) reads them
+ * itself instead (hp_probe_etcview_secrets_here), with the same answers
+ * and the files' bytes wiped once read.
  *
  * Answers use plain C types, not the VM's values (sysb_etc.c converts). */
 #ifndef HP_ETCVIEW_H
