@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "os/child.h"
+#include "os/pipe_word.h"
 #include "os/sysx.h"
 
 static void canary_main(const hp_identity *id, int wfd, pid_t parent)
@@ -101,26 +102,10 @@ hp_tri hp_os_canary_ready(hp_canary *c, hp_err *why)
 {
 	if (c->word_fd >= 0) {
 		char buf[600];
-		size_t n = 0;
-		for (;;) {
-			/* past the end, what the canary wrote is still read:
-			 * only a report not there by then is missing */
-			int64_t left = c->end_ms - hp_os_now_ms();
-			struct pollfd pf = {c->word_fd, POLLIN, 0};
-			int r = poll(&pf, 1, left > 0 ? (int)left : 0);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				break;
-			ssize_t k = read(c->word_fd, buf + n, sizeof buf - 1 - n);
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0)
-				break;
-			n += (size_t)k;
-			if (n == sizeof buf - 1)
-				break;
-		}
+		bool ended;
+		/* past the end, what the canary wrote is still read: only a
+		 * report not there by then is missing */
+		size_t n = hp_os_pipe_word(c->word_fd, buf, sizeof buf - 1, c->end_ms, &ended);
 		close(c->word_fd);
 		c->word_fd = -1;
 		buf[n] = '\0';

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "os/canary.h"
+#include "os/pipe_word.h"
 #include "os/procs.h"
 #include "os/sysx.h"
 
@@ -30,23 +31,9 @@ static void sudo_collect(hp_sysbackend *s)
 		return;
 	s->role.sudo_pending = false;
 	char buf[sizeof s->sudo_msg.msg + 1];
-	size_t n = 0;
-	int64_t end = hp_os_now_ms() + s->role.sudo_wait_ms;
-	while (n < sizeof buf - 1) {
-		int left = (int)(end - hp_os_now_ms());
-		struct pollfd pf = {s->role.sudo_fd, POLLIN, 0};
-		int pr = left > 0 ? poll(&pf, 1, left) : 0;
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr <= 0)
-			break;
-		ssize_t k = read(s->role.sudo_fd, buf + n, sizeof buf - 1 - n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		n += (size_t)k;
-	}
+	bool ended;
+	size_t n = hp_os_pipe_word(s->role.sudo_fd, buf, sizeof buf - 1,
+	                           hp_os_now_ms() + s->role.sudo_wait_ms, &ended);
 	buf[n] = '\0';
 	close(s->role.sudo_fd);
 	s->role.sudo_fd = -1;
@@ -70,27 +57,12 @@ static hp_tri procs_word(hp_sysbackend *s, hp_err *why)
 		s->nprocs_skip = 0;
 		if (s->role.procs_pending) {
 			s->role.procs_pending = false;
+			/* one byte more than a word may hold: a longer one is
+			 * malformed, not late */
 			unsigned char buf[sizeof s->procs_skip + 1];
-			size_t n = 0;
-			int64_t end = hp_os_now_ms() + s->role.procs_wait_ms;
-			bool closed = false;
-			while (n < sizeof buf) {
-				int left = (int)(end - hp_os_now_ms());
-				struct pollfd pf = {s->role.procs_fd, POLLIN, 0};
-				int pr = left > 0 ? poll(&pf, 1, left) : 0;
-				if (pr < 0 && errno == EINTR)
-					continue;
-				if (pr <= 0)
-					break;
-				ssize_t k = read(s->role.procs_fd, buf + n, sizeof buf - n);
-				if (k < 0 && errno == EINTR)
-					continue;
-				if (k <= 0) {
-					closed = k == 0;
-					break;
-				}
-				n += (size_t)k;
-			}
+			bool closed;
+			size_t n = hp_os_pipe_word(s->role.procs_fd, buf, sizeof buf,
+			                           hp_os_now_ms() + s->role.procs_wait_ms, &closed);
 			close(s->role.procs_fd);
 			s->role.procs_fd = -1;
 			if (n == sizeof buf) {

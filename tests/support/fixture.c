@@ -183,6 +183,40 @@ int fx_in_child(int (*fn)(void *arg), void *arg)
 	return child_status(pid);
 }
 
+pid_t fx_sleeper(uid_t uid, int dumpable)
+{
+	int p[2];
+	if (pipe(p) != 0)
+		abort();
+	pid_t pid = fork();
+	if (pid < 0)
+		abort();
+	if (pid == 0) {
+		close(p[0]);
+		if (setgroups(0, NULL) < 0 || setresgid(uid, uid, uid) < 0 ||
+		    setresuid(uid, uid, uid) < 0)
+			_exit(1);
+		prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0);
+		(void)!write(p[1], "x", 1);
+		close(p[1]);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	char c;
+	ssize_t r = read(p[0], &c, 1);
+	close(p[0]);
+	if (r != 1)
+		abort();
+	return pid;
+}
+
+void fx_stop(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 int fx_count_procs_of_uid(uid_t uid)
 {
 	DIR *d = opendir("/proc");

@@ -55,6 +55,12 @@ int fx_in_child(int (*fn)(void *arg), void *arg);
 /* Count processes whose real uid is uid (scans /proc). */
 int fx_count_procs_of_uid(uid_t uid);
 
+/* A paused child of uid (no supplementary groups), dumpable as given,
+ * running as that uid when this returns; fx_stop kills and reaps it.
+ * Aborts the test when it cannot be made. */
+pid_t fx_sleeper(uid_t uid, int dumpable);
+void fx_stop(pid_t pid);
+
 /* In a forked test child: make system call nr fail with err from now on
  * (a seccomp filter, as old container profiles and gVisor do). 0 on
  * success. */

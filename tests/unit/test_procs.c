@@ -19,35 +19,6 @@
 #include "fixture.h"
 #include "os/procs.h"
 
-static pid_t sleeper(uid_t uid, int dumpable)
-{
-	int p[2];
-	assert_int_equal(pipe(p), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		close(p[0]);
-		if (setgroups(0, NULL) < 0 || setresgid(uid, uid, uid) < 0 ||
-		    setresuid(uid, uid, uid) < 0)
-			_exit(1);
-		prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0);
-		(void)!write(p[1], "x", 1);
-		close(p[1]);
-		for (;;)
-			pause();
-	}
-	close(p[1]);
-	char c;
-	assert_int_equal(read(p[0], &c, 1), 1);
-	close(p[0]);
-	return pid;
-}
-
-static void stop(pid_t pid)
-{
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-}
 
 static pid_t target;
 static pid_t skip[2];
@@ -76,9 +47,9 @@ static void test_default_proc(void **state)
 {
 	(void)state;
 	FX_NEED_ROOT();
-	target = sleeper(FX_OTHER, 0);
+	target = fx_sleeper(FX_OTHER, 0);
 	int r = as_agent();
-	stop(target);
+	fx_stop(target);
 	assert_int_equal(r, HP_TRUE * 16 + HP_FALSE * 4 + HP_TRUE);
 }
 
@@ -92,9 +63,9 @@ static int with_hidepid(const char *opt, int dumpable)
 		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
 		    mount("proc", "/proc", "proc", 0, opt) < 0)
 			_exit(99);
-		target = sleeper(FX_OTHER, dumpable);
+		target = fx_sleeper(FX_OTHER, dumpable);
 		int r = as_agent();
-		stop(target);
+		fx_stop(target);
 		_exit(r);
 	}
 	int st;
@@ -129,7 +100,7 @@ static pid_t parent_of_sleeper(uid_t uid, pid_t *child)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		close(p[0]);
-		pid_t c = sleeper(uid, 0);
+		pid_t c = fx_sleeper(uid, 0);
 		(void)!write(p[1], &c, sizeof c);
 		close(p[1]);
 		for (;;)
@@ -154,11 +125,11 @@ static void test_skipped(void **state)
 	/* the grandchild is FX_OTHER's, and its parent (root's) is skipped */
 	assert_int_equal(r, HP_FALSE * 16 + HP_FALSE * 4 + HP_TRUE);
 	/* the same skip list does not hide another process of that uid */
-	pid_t other = sleeper(FX_OTHER, 0);
+	pid_t other = fx_sleeper(FX_OTHER, 0);
 	r = as_agent();
 	assert_int_equal(r, HP_TRUE * 16 + HP_FALSE * 4 + HP_TRUE);
 	/* nor, with nothing skipped, the grandchild */
-	stop(other);
+	fx_stop(other);
 	nskip = 0;
 	r = as_agent();
 	assert_int_equal(r, HP_TRUE * 16 + HP_FALSE * 4 + HP_TRUE);
@@ -169,7 +140,7 @@ static void test_skipped(void **state)
 	assert_int_equal(r, HP_FALSE * 16 + HP_FALSE * 4 + HP_TRUE);
 	nskip = 0;
 	kill(grandchild, SIGKILL);
-	stop(parent);
+	fx_stop(parent);
 }
 
 static void test_bound(void **state)

@@ -18,34 +18,6 @@
 #include "sysb_fixture.h"
 
 /* A paused process of uid, and its pid. */
-static pid_t sleeper(uid_t uid)
-{
-	int p[2];
-	assert_int_equal(pipe(p), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		close(p[0]);
-		if (setgroups(0, NULL) < 0 || setresgid(uid, uid, uid) < 0 ||
-		    setresuid(uid, uid, uid) < 0)
-			_exit(1);
-		(void)!write(p[1], "x", 1);
-		close(p[1]);
-		for (;;)
-			pause();
-	}
-	close(p[1]);
-	char c;
-	assert_int_equal(read(p[0], &c, 1), 1);
-	close(p[0]);
-	return pid;
-}
-
-static void stop(pid_t pid)
-{
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-}
 
 /* procs_visible(uid) as the agent's role in this process, with the word
  * read from fd (-1: no word), waiting at most wait_ms. */
@@ -77,7 +49,7 @@ static void test_word_skips(void **state)
 	(void)state;
 	FX_NEED_ROOT();
 	char out[512];
-	pid_t other = sleeper(FX_OTHER);
+	pid_t other = fx_sleeper(FX_OTHER, 0);
 	assert_string_equal(visible(FX_OTHER, -1, 0, out, sizeof out), "true");
 	int p[2];
 	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
@@ -88,7 +60,7 @@ static void test_word_skips(void **state)
 	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
 	close(p[1]);
 	assert_string_equal(visible(FX_OTHER, p[0], 1000, out, sizeof out), "true");
-	stop(other);
+	fx_stop(other);
 }
 
 static void test_word_late_or_malformed(void **state)
