@@ -20,6 +20,7 @@
 #include "os/child.h"
 #include "os/cleanup.h"
 #include "check/record.h"
+#include "check/role_ident.h"
 #include "check/sudo_ahead.h"
 #include "os/sudo_live.h"
 #include "probe/sysbackend.h"
@@ -38,20 +39,10 @@ typedef struct {
 	unsigned roles; /* bit per role pushed as a constant or loaded from a role param */
 } region_use;
 
-/* A role's identity, resolved from phase one and the root's etc files. */
-typedef struct {
-	bool ok;
-	hp_err why;
-	hp_identity id;
-	gid_t *groups;
-	size_t ngroups;
-	hp_cred cred;
-} role_ident;
-
 /* A role's child from its start to its result (role_start, role_finish). */
 typedef struct role_job {
 	bool active;       /* started, or out already filled: role_finish is due */
-	bool seen;         /* its child is of a uid other than 0 (seen_by_others) */
+	bool seen;         /* its child is of a uid other than 0 (hp_role_ident_seen_by_others) */
 	bool child_started; /* the child runs: its result goes to out */
 	hp_role role;
 	hp_role_result *out;
@@ -75,7 +66,7 @@ typedef struct {
 	bool root; /* this process can switch identities */
 	int64_t end;
 	region_use use[HP_ROLE_COUNT];
-	role_ident ident[HP_ROLE_COUNT];
+	hp_role_ident ident[HP_ROLE_COUNT];
 	bool ident_done[HP_ROLE_COUNT];
 	hp_sudo_ahead sudo[HP_ROLE_COUNT];
 	role_job beside[HP_ROLE_COUNT]; /* roles' children running beside the next roles' (runs_beside) */
@@ -155,245 +146,20 @@ static void resolve_role_params(sess *x)
 
 /* --- identities ------------------------------------------------------------------- */
 
-static uint64_t all_caps(void)
+/* Role r's identity (role_ident.h), made once per check. */
+static const hp_role_ident *ident_of(sess *x, hp_role r)
 {
-	hp_err e;
-	int last = hp_os_cap_last_cap(&e);
-	if (last < 0)
-		last = CAP_LAST_CAP;
-	return last >= 63 ? UINT64_MAX : (1ull << (last + 1)) - 1;
-}
-
-static void ident_fail(role_ident *ri, hp_role r, const char *msg)
-{
-	ri->ok = false;
-	hp_err_set(&ri->why, "role %s cannot run: %s", hp_role_names[r], msg);
-}
-
-/* --container: the role is this process as the container made it (its uid,
- * which may have no passwd entry, its groups, its capabilities and
- * no_new_privs as they are), so the recording shows what that identity
- * sees there. Only the roles --role selects; nothing is switched. */
-static const role_ident *container_ident(sess *x, hp_role r, role_ident *ri)
-{
-	if (x->o->roles && !(x->o->roles & (1u << r))) {
-		ident_fail(ri, r, "in a container only the role of the container's own user runs");
-		return ri;
-	}
-	int n = getgroups(0, NULL);
-	if (n < 0 || n > HP_ID_MAX_GROUPS) {
-		ident_fail(ri, r, "cannot read this process's groups");
-		return ri;
-	}
-	ri->groups = hp_xcalloc((size_t)n + 1, sizeof *ri->groups);
-	n = getgroups(n, ri->groups);
-	if (n < 0) {
-		ident_fail(ri, r, "cannot read this process's groups");
-		return ri;
-	}
-	ri->ngroups = (size_t)n;
-	hp_identity *id = &ri->id;
-	id->kind = HP_ID_UNCHANGED;
-	id->uid = geteuid();
-	id->gid = getegid();
-	id->groups = ri->groups;
-	id->ngroups = ri->ngroups;
-	id->dumpable = 0;
-	ri->cred.uid = id->uid;
-	ri->cred.gid = id->gid;
-	ri->cred.groups = ri->groups;
-	ri->cred.ngroups = ri->ngroups;
-	ri->ok = true;
-	return ri;
-}
-
-/* From the identity phase one computed (a uid or a user) to ids, groups
- * from the root's etc/group, and how the switch is made. */
-static const role_ident *ident_of(sess *x, hp_role r)
-{
-	role_ident *ri = &x->ident[r];
+	hp_role_ident *ri = &x->ident[r];
 	if (x->ident_done[r])
 		return ri;
 	x->ident_done[r] = true;
-	memset(ri, 0, sizeof *ri);
 	int idx = x->bc->role_index[r];
 	if (x->o->container && idx >= 0)
-		return container_ident(x, r, ri);
-	const hp_value *iv = &x->g->identity[r];
-	if (idx < 0) {
-		ident_fail(ri, r, "the policy does not declare it");
-		return ri;
-	}
-	if (iv->state != HP_VAL_KNOWN) {
-		hp_buf b = {0};
-		hp_buf_puts(&b, "its identity is ");
-		hp_value_format(&b, iv);
-		ident_fail(ri, r, b.data);
-		hp_buf_free(&b);
-		return ri;
-	}
-	const char *name = NULL;
-	int64_t uid = -1;
-	if (iv->type == HP_T_USER) {
-		name = iv->u.user->name.p;
-	} else if (iv->type == HP_T_INT) {
-		uid = iv->u.i;
-		if (uid < 0 || uid >= 4294967295LL) {
-			char d[64];
-			snprintf(d, sizeof d, "its uid %" PRId64 " is not a uid", uid);
-			ident_fail(ri, r, d);
-			return ri;
-		}
-	} else {
-		ident_fail(ri, r, "its identity is neither a uid nor a user");
-		return ri;
-	}
-	const hp_bc_role *br = &x->bc->roles[idx];
-	if (uid == 0 && !(br->flags & (HP_BC_ROLE_KEEP_CAPS | HP_BC_ROLE_NO_CAPS))) {
-		/* root as the check itself runs: nothing to switch, nothing to
-		 * look up (its groups are the check's own) */
-		ri->id.kind = HP_ID_UNCHANGED;
-		ri->id.no_new_privs = (br->flags & HP_BC_ROLE_NO_NEW_PRIVS) != 0;
-		ri->cred.caps = all_caps();
-		ri->ok = true;
-		return ri;
-	}
-	uid_t u;
-	gid_t g;
-	hp_err e;
-	hp_tri t = hp_probe_sys_user_ids(x->sys, name, uid, &u, &g, &ri->groups, &ri->ngroups, &e);
-	if (t != HP_TRUE) {
-		char d[600];
-		if (t == HP_FALSE && name)
-			snprintf(d, sizeof d, "no user \"%s\" in etc/passwd", name);
-		else if (t == HP_FALSE)
-			snprintf(d, sizeof d,
-			         "uid %" PRId64
-			         " has no entry in etc/passwd: its groups are unknown",
-			         uid);
-		else
-			snprintf(d, sizeof d, "%s", e.msg);
-		ident_fail(ri, r, d);
-		return ri;
-	}
-	if (iv->type == HP_T_USER && (int64_t)u != iv->u.user->uid) {
-		ident_fail(ri, r, "etc/passwd changed while the check ran");
-		return ri;
-	}
-	hp_identity *id = &ri->id;
-	id->uid = u;
-	id->gid = g;
-	id->groups = ri->groups;
-	id->ngroups = ri->ngroups;
-	id->no_new_privs = (br->flags & HP_BC_ROLE_NO_NEW_PRIVS) != 0;
-	id->dumpable = 0;
-	if (br->flags & HP_BC_ROLE_KEEP_CAPS) {
-		id->kind = HP_ID_KEEP_CAPS;
-		id->keep_caps = br->keep_caps;
-	} else if (br->flags & HP_BC_ROLE_NO_CAPS) {
-		id->kind = HP_ID_NO_CAPS;
-	} else if (u == 0) {
-		id->kind = HP_ID_UNCHANGED;
-	} else {
-		id->kind = HP_ID_PLAIN;
-	}
-	ri->cred.uid = u;
-	ri->cred.gid = g;
-	ri->cred.groups = ri->groups;
-	ri->cred.ngroups = ri->ngroups;
-	ri->cred.caps = id->kind == HP_ID_KEEP_CAPS   ? id->keep_caps
-	                : id->kind == HP_ID_UNCHANGED ? all_caps()
-	                                              : 0;
-	ri->ok = true;
+		hp_role_ident_container(ri, r, !x->o->roles || (x->o->roles & (1u << r)));
+	else
+		hp_role_ident_of(ri, r, idx >= 0 ? &x->bc->roles[idx] : NULL, &x->g->identity[r],
+		                 x->sys);
 	return ri;
-}
-
-static int cmp_gid(const void *a, const void *b)
-{
-	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Sorted, without duplicates and without the primary gid. */
-static size_t norm_groups(gid_t *g, size_t n, gid_t primary)
-{
-	qsort(g, n, sizeof *g, cmp_gid);
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (g[i] != primary && (k == 0 || g[k - 1] != g[i]))
-			g[k++] = g[i];
-	return k;
-}
-
-/* Without root: whether this process already is the role's identity (its
- * ids and its groups), so that the role can run here. false with why. */
-static bool is_current(const role_ident *ri, hp_role r, hp_err *why)
-{
-	uid_t ru, eu, su;
-	gid_t rg, eg, sg;
-	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0) {
-		hp_err_set(why, "role %s not run: cannot read this process's ids",
-		           hp_role_names[r]);
-		return false;
-	}
-	if (ru != ri->id.uid || eu != ri->id.uid || su != ri->id.uid) {
-		hp_err_set(why, "role %s not run: switching to uid %u needs root", hp_role_names[r],
-		           (unsigned)ri->id.uid);
-		return false;
-	}
-	if (rg != ri->id.gid || eg != ri->id.gid || sg != ri->id.gid) {
-		hp_err_set(why,
-		           "role %s not run: this process's gid is %u, the role's is %u, and "
-		           "switching needs root",
-		           hp_role_names[r], (unsigned)eg, (unsigned)ri->id.gid);
-		return false;
-	}
-	int n = getgroups(0, NULL);
-	if (n < 0 || n > HP_ID_MAX_GROUPS) {
-		hp_err_set(why, "role %s not run: cannot read this process's groups",
-		           hp_role_names[r]);
-		return false;
-	}
-	gid_t *have = hp_xcalloc((size_t)n + 1, sizeof *have);
-	gid_t *want = hp_xcalloc(ri->ngroups + 1, sizeof *want);
-	n = getgroups(n, have);
-	memcpy(want, ri->groups, ri->ngroups * sizeof *want);
-	size_t nh = n < 0 ? 0 : norm_groups(have, (size_t)n, ri->id.gid);
-	size_t nw = norm_groups(want, ri->ngroups, ri->id.gid);
-	bool same = n >= 0 && nh == nw && memcmp(have, want, nh * sizeof *have) == 0;
-	free(have);
-	free(want);
-	if (!same)
-		hp_err_set(why,
-		           "role %s not run: this process's supplementary groups are not the "
-		           "role's (from etc/group), and setting them needs root",
-		           hp_role_names[r]);
-	return same;
-}
-
-/* Without root, in the role's child: what the role's start does that needs
- * no privilege: capabilities dropped (no caps), no_new_privs, non-dumpable. */
-static int self_restrict(const hp_identity *id)
-{
-	if (id->kind == HP_ID_NO_CAPS || id->kind == HP_ID_PLAIN) {
-		cap_t c = cap_init();
-		int r = c ? cap_set_proc(c) : -1;
-		if (c)
-			cap_free(c);
-		if (r < 0)
-			return -1;
-		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
-			return -1;
-	}
-	if (id->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return -1;
-	return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-}
-
-/* Whether the child of identity ri is a process of a uid other than 0. */
-static bool seen_by_others(const role_ident *ri)
-{
-	return ri->id.uid != 0 || ri->cred.uid != 0;
 }
 
 /* --- time ---------------------------------------------------------------------- */
@@ -440,9 +206,9 @@ static bool role_will_run(sess *x, hp_role r)
 {
 	if (x->bc->role_index[r] < 0 || (x->o->roles && !(x->o->roles & (1u << r))))
 		return false;
-	const role_ident *ri = ident_of(x, r);
+	const hp_role_ident *ri = ident_of(x, r);
 	hp_err e;
-	return ri->ok && (x->root || is_current(ri, r, &e));
+	return ri->ok && (x->root || hp_role_ident_is_current(ri, r, &e));
 }
 
 /* The answer's pipe of every sudo job, before the first role's child:
@@ -515,7 +281,7 @@ typedef struct {
 static int role_child(void *varg, hp_frame_writer *out)
 {
 	child_arg *a = varg;
-	if (a->self && self_restrict(a->self) < 0)
+	if (a->self && hp_role_ident_self_restrict(a->self) < 0)
 		return -1;
 	hp_probe_sys_set_role(a->x->sys, &a->ctx);
 	/* root's child, root, starts no process of another identity: the
@@ -543,7 +309,7 @@ static void start_canaries(sess *x, hp_role r, hp_canary c[HP_ROLE_COUNT], hp_sy
 		hp_os_canary_init(&c[t]);
 		if (!wanted || !(u->roles & (1u << t)))
 			continue;
-		const role_ident *ti = ident_of(x, (hp_role)t);
+		const hp_role_ident *ti = ident_of(x, (hp_role)t);
 		hp_err e;
 		if (!ti->ok) {
 			whys[t] = hp_xstrdup(ti->why.msg);
@@ -571,12 +337,12 @@ static void start_canaries(sess *x, hp_role r, hp_canary c[HP_ROLE_COUNT], hp_sy
 /* Everything up to the role's child running: canaries, the sudo answer's
  * pipe, the helper's pair, the fork, then the sudo job. When the child
  * cannot start, out is filled now. */
-static void role_start(sess *x, hp_role r, const role_ident *ri, bool as_self, bool beside,
+static void role_start(sess *x, hp_role r, const hp_role_ident *ri, bool as_self, bool beside,
                        role_job *j, hp_role_result *out)
 {
 	memset(j, 0, sizeof *j);
 	j->active = true;
-	j->seen = seen_by_others(ri);
+	j->seen = hp_role_ident_seen_by_others(ri);
 	if (beside)
 		j->order = ++x->started;
 	j->role = r;
@@ -734,7 +500,7 @@ static void role_finish(sess *x, role_job *j)
 	reap_sudo_job(x, r);
 }
 
-static void run_role_child(sess *x, hp_role r, const role_ident *ri, bool as_self,
+static void run_role_child(sess *x, hp_role r, const hp_role_ident *ri, bool as_self,
                            hp_role_result *out)
 {
 	role_job j;
@@ -811,7 +577,7 @@ static void finish_roles(void *ctx)
 }
 
 /* rootfs without root, and facts: the role's checks in this process. */
-static void run_role_here(sess *x, hp_role r, const role_ident *ri, hp_role_result *out)
+static void run_role_here(sess *x, hp_role r, const hp_role_ident *ri, hp_role_result *out)
 {
 	if (x->sys) {
 		hp_sys_role ctx;
@@ -861,7 +627,7 @@ static void run_role(void *ctx, const hp_bc *bc, const hp_globals *g, hp_role r,
 		s->roles_run++;
 		return;
 	}
-	const role_ident *ri = ident_of(x, r);
+	const hp_role_ident *ri = ident_of(x, r);
 	if (!ri->ok) {
 		stopped(out, r, ri->why.msg);
 		return;
@@ -874,7 +640,7 @@ static void run_role(void *ctx, const hp_bc *bc, const hp_globals *g, hp_role r,
 	bool as_self = false;
 	if (!x->root) {
 		hp_err e;
-		if (!is_current(ri, r, &e)) {
+		if (!hp_role_ident_is_current(ri, r, &e)) {
 			not_run(x, r, out, e.msg);
 			return;
 		}
@@ -991,7 +757,7 @@ hp_session_status hp_session_run(const hp_bc *bc, const hp_session_opts *o, hp_s
 			free(x.not_run[r]);
 		}
 	for (int r = 0; r < HP_ROLE_COUNT; r++)
-		free(x.ident[r].groups);
+		hp_role_ident_free(&x.ident[r]);
 	if (x.sys)
 		hp_backend_destroy(inner);
 	hp_os_cleanup_restore();

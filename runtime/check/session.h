@@ -10,19 +10,22 @@
  *      rootfs), once for the whole run;
  *   3. phase one (vm.h): params, identities and provider conditions, in
  *      this process, GLOBAL probes only;
- *   4. for each role the program declares, root, hangar, agent in turn:
+ *   4. for each role the program declares (role_ident.h gives its identity):
  *        live    a child that becomes the role's identity (identity.h:
  *                groups from etc/group, the capabilities the role keeps,
  *                no_new_privs as the policy says, non-dumpable) and runs
  *                the role's checks, sending its result back over a pipe
- *                (child.h, result.h); canaries of the roles it probes are
- *                started first, as those roles, and killed and reaped
- *                after it; the live sudo probe, as a plain process of the
- *                role, starts right after phase one in a child of its own
- *                (it is the slowest probe) and is collected before the
- *                role's child starts; a non-root role that asks global
- *                probes about files gets root's answers from a root
- *                helper (sysbackend.h) started for its child alone;
+ *                (child.h, result.h); as root the roles' children run
+ *                beside one another, the agent's first, each counting
+ *                processes as if they had run in turn; canaries of the
+ *                roles a child probes are started before it, as those
+ *                roles, and killed and reaped after it; the live sudo
+ *                probe, as a plain process of the role, runs in a job of
+ *                its own started right after the role's child
+ *                (sudo_ahead.h), which collects the answer when it asks;
+ *                a non-root role that asks global probes about files gets
+ *                root's answers from this process, the root helper
+ *                (sysbackend.h), while it waits for that child;
  *        rootfs  the same child when this process is root (the kernel is
  *                asked as the role, and checked against the computed
  *                answer), else in this process with computed answers;
