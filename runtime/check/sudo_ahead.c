@@ -5,8 +5,10 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include "os/adopted.h"
 #include "os/child.h"
 #include "os/sudo_live.h"
 
@@ -41,10 +43,11 @@ static size_t sudo_dirs(char **dirs, char **path_copy)
 	return k;
 }
 
-/* What the job's process needs: the question, and where the answer goes. */
+/* What the job's process needs: the question, where the answer goes, and
+ * where its runs announce themselves. */
 typedef struct {
 	const hp_sudo_ask *a;
-	int answer_fd;
+	int answer_fd, runs_fd;
 } job_arg;
 
 /* The answer on the pipe: '0' + the hp_tri, then why. A short write
@@ -76,7 +79,12 @@ static int job_main(void *varg, hp_frame_writer *out)
 		hp_err_set(&e, "sudo: not asked: the check's deadline is too close");
 		t = HP_UNKNOWN;
 	} else {
-		hp_sudo_opts so = {.deadline_ms = (int)per, .out_cap = SUDO_OUT_CAP};
+		/* a kernel without pidfds (before 5.3) cannot announce them:
+		 * there only a pid namespace stops a run that outlives the job */
+		hp_sudo_opts so = {.deadline_ms = (int)per,
+		                   .out_cap = SUDO_OUT_CAP,
+		                   .announce = hp_os_announce_works(),
+		                   .announce_fd = ja->runs_fd};
 		t = hp_os_sudo_probe(a->root, (const char *const *)dirs, n, &so, &e);
 	}
 	put_answer(ja->answer_fd, t, e.msg);
@@ -87,7 +95,7 @@ static int job_main(void *varg, hp_frame_writer *out)
 void hp_sudo_ahead_init(hp_sudo_ahead *j)
 {
 	j->pid = 0;
-	j->pidfd = j->fd = j->write_fd = j->done_fd = -1;
+	j->pidfd = j->fd = j->write_fd = j->done_fd = j->runs_fd = -1;
 }
 
 bool hp_sudo_ahead_open(hp_sudo_ahead *j)
@@ -115,7 +123,16 @@ bool hp_sudo_ahead_start(hp_sudo_ahead *j, const hp_sudo_ask *a)
 		plain.no_new_privs = 0;
 		plain.dumpable = 0;
 	}
-	int keep[2] = {a->root->fd, j->write_fd};
+	/* the runs' announcements (adopted.h): without a pid namespace, how
+	 * this process finds a run the job did not live to reap */
+	int runs[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, runs) < 0) {
+		close(j->write_fd);
+		j->write_fd = -1;
+		return false;
+	}
+	j->runs_fd = runs[0];
+	int keep[3] = {a->root->fd, j->write_fd, runs[1]};
 	/* two runs per candidate at most, plus room for the checks */
 	int64_t total = (int64_t)a->sudo_ms * 2 * MAX_SUDO_DIRS + JOB_SLACK_MS;
 	if (total > a->left_ms)
@@ -123,7 +140,7 @@ bool hp_sudo_ahead_start(hp_sudo_ahead *j, const hp_sudo_ask *a)
 	hp_child_opts co = {.identity = a->as_root ? &plain : NULL,
 	                    .cwd_fd = a->root->fd,
 	                    .keep_fds = keep,
-	                    .nkeep = 2,
+	                    .nkeep = 3,
 	                    .deadline_ms = (int)total,
 	                    .max_msg = 4096,
 	                    .max_records = 4,
@@ -132,7 +149,7 @@ bool hp_sudo_ahead_start(hp_sudo_ahead *j, const hp_sudo_ask *a)
 	                    /* a container without CAP_SYS_ADMIN still gets
 	                     * its sudo probe answered */
 	                    .pid_namespace_optional = 1};
-	job_arg ja = {a, j->write_fd};
+	job_arg ja = {a, j->write_fd, runs[1]};
 	hp_child c;
 	hp_err e;
 	hp_tri started = hp_os_child_start(&co, job_main, &ja, &c, &e);
@@ -140,6 +157,7 @@ bool hp_sudo_ahead_start(hp_sudo_ahead *j, const hp_sudo_ask *a)
 	 * finds the pipe closed: no answer, unknown */
 	close(j->write_fd);
 	j->write_fd = -1;
+	close(runs[1]);
 	if (started != HP_TRUE)
 		return false;
 	j->pid = c.pid;
@@ -160,6 +178,11 @@ void hp_sudo_ahead_stop(hp_sudo_ahead *j)
 		hp_os_kill_reap(j->pid, j->pidfd);
 		if (j->pidfd >= 0)
 			close(j->pidfd);
+	}
+	/* the job is reaped: a run it did not reap is this process's now */
+	if (j->runs_fd >= 0) {
+		hp_os_reap_announced(j->runs_fd);
+		close(j->runs_fd);
 	}
 	hp_sudo_ahead_init(j);
 }

@@ -9,7 +9,9 @@
  * it (hp_sudo_ahead_open, then hp_sudo_ahead_start), so that the role's
  * child, the longest run, starts first. The job and everything it started
  * are stopped with hp_sudo_ahead_stop, whether or not the answer was
- * read. */
+ * read: with the job's pid namespace where there is one, and where there
+ * is none, each run of sudo the job did not reap (it was killed first) is
+ * found by the pidfd the run sent before its exec (adopted.h). */
 #ifndef HP_CHECK_SUDO_AHEAD_H
 #define HP_CHECK_SUDO_AHEAD_H
 
@@ -25,6 +27,7 @@ typedef struct {
 	int fd;        /* the answer's read end: '0' + hp_tri, then why */
 	int write_fd;  /* its write end, until the job has it */
 	int done_fd;   /* the job's own result pipe (child.h), kept until it is stopped */
+	int runs_fd;   /* where the job's runs of sudo announce themselves (adopted.h) */
 } hp_sudo_ahead;
 
 /* What the job asks sudo as, and in what time. */

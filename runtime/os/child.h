@@ -70,8 +70,10 @@ typedef struct {
 	 * CAP_SYS_ADMIN, as in a Docker container with its default
 	 * capabilities; EINVAL, ENOSPC, EUSERS, ENOSYS), start an ordinary
 	 * child instead: its process group is killed at the deadline and
-	 * when the check ends, but a process that left the group can outlive
-	 * a SIGKILL of the check (docs/runtime.md, the sudo probe). */
+	 * when the check ends, but a process that left the group outlives
+	 * the child unless it is found another way (the sudo job's runs
+	 * announce pidfds of themselves: adopted.h), and can outlive a
+	 * SIGKILL of the check (docs/runtime.md, the sudo probe). */
 	int pid_namespace_optional;
 } hp_child_opts;
 

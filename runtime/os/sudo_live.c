@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "os/access.h"
+#include "os/adopted.h"
 #include "os/child.h"
 #include "os/replace.h"
 #include "os/sysx.h"
@@ -74,10 +75,22 @@ hp_tri hp_os_sudo_verify(const hp_root *r, const char *dir, int *fd, hp_err *why
 	return t;
 }
 
+/* Before anything else in a run's process: announce it (adopted.h) or
+ * say why it is not run, and end. System calls only (a vfork child). */
+static void announce_or_exit(const hp_sudo_opts *o, int out)
+{
+	static const char msg[] = "not run: cannot announce the run to the check\n";
+	if (o->announce && hp_os_announce_self(o->announce_fd) < 0) {
+		(void)!write(out, msg, sizeof msg - 1);
+		_exit(126);
+	}
+}
+
 /* In the forked grandchild: fence in and exec. Never returns. */
-static void exec_child(int fd, const char *const argv[], int out)
+static void exec_child(int fd, const char *const argv[], int out, const hp_sudo_opts *o)
 {
 	hp_os_reset_signals();
+	announce_or_exit(o, out);
 	if (setsid() < 0)
 		_exit(126);
 	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -106,14 +119,18 @@ enum { SPAWN_XFD = 3 };
  * dispositions are reset while they are blocked, then the mask emptied
  * (execve keeps a mask, and resets only handlers, not SIG_IGN). Never
  * returns. */
-static void spawn_child(int fd, const char *const argv[], int out, int in)
+static void spawn_child(int fd, const char *const argv[], int out, int in,
+                        const hp_sudo_opts *o)
 {
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP)
 			signal(sig, SIG_DFL);
 	sigset_t none;
 	sigemptyset(&none);
-	if (sigprocmask(SIG_SETMASK, &none, NULL) < 0 || setsid() < 0 || dup2(in, 0) < 0 ||
+	if (sigprocmask(SIG_SETMASK, &none, NULL) < 0)
+		_exit(126);
+	announce_or_exit(o, out);
+	if (setsid() < 0 || dup2(in, 0) < 0 ||
 	    dup2(out, 1) < 0 || dup2(out, 2) < 0)
 		_exit(126);
 	/* not close-on-exec: a script's interpreter opens /dev/fd/N */
@@ -142,12 +159,12 @@ static bool close_range_works(void)
  * with vfork where it can be (no copy of this process's memory to make
  * and tear down: that is most of what starting a process costs), else
  * with fork. The child's pid, or -1 with errno. */
-static pid_t spawn(int fd, const char *const argv[], int out)
+static pid_t spawn(int fd, const char *const argv[], int out, const hp_sudo_opts *o)
 {
 	if (!close_range_works()) {
 		pid_t pid = fork();
 		if (pid == 0)
-			exec_child(fd, argv, out);
+			exec_child(fd, argv, out, o);
 		return pid;
 	}
 	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -158,7 +175,7 @@ static pid_t spawn(int fd, const char *const argv[], int out)
 	sigprocmask(SIG_SETMASK, &all, &old);
 	pid_t pid = vfork();
 	if (pid == 0)
-		spawn_child(fd, argv, out, in);
+		spawn_child(fd, argv, out, in, o);
 	int e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(in);
@@ -184,7 +201,7 @@ static hp_tri exec_start(int fd, const char *const argv[], const hp_sudo_opts *o
 	st->end = hp_os_now_ms() + o->deadline_ms;
 	/* what sudo's group leaves behind comes back here to be reaped */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	pid_t pid = spawn(fd, argv, p[1]);
+	pid_t pid = spawn(fd, argv, p[1], o);
 	if (pid < 0) {
 		hp_err_set(why, "sudo: fork: %s", strerror(errno));
 		close(p[0]);

@@ -22,7 +22,8 @@
  * pipe and process group), never -R or -h: each
  * started with vfork where close_range(2) works (the child makes system
  * calls only, then execs: no copy of the prober's memory is made and torn
- * down for it), else with fork; executed from its verified descriptor
+ * down for it), else with fork; announced first, when the options ask,
+ * by a pidfd of itself sent to the check (adopted.h), or not run; executed from its verified descriptor
  * (execveat with AT_EMPTY_PATH, C.25), no PATH lookup, in a new session
  * with no controlling terminal, stdin /dev/null, stdout and stderr one pipe,
  * every other descriptor closed, core dumps off, and an environment of
@@ -43,6 +44,7 @@
 #ifndef HP_SUDO_LIVE_H
 #define HP_SUDO_LIVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/frame.h"
@@ -54,6 +56,10 @@
 typedef struct {
 	int deadline_ms; /* each run of sudo; > 0 */
 	size_t out_cap;  /* bytes of output kept; more is unknown */
+	/* each run's process sends a pidfd of itself on announce_fd before
+	 * it execs, and one that cannot is not run (adopted.h) */
+	bool announce;
+	int announce_fd;
 } hp_sudo_opts;
 
 /* The directories always searched, besides the driver's PATH. */

@@ -1,7 +1,9 @@
 /* test_sudo_ahead.c: a role's sudo probe in a job of its own: the answer
  * on the pipe ('0' + hp_tri, then why) for fake setuid "sudo" scripts found
  * on the check's PATH, as the role's user; a deadline
- * too close asks nothing; a stopped job leaves no process behind. */
+ * too close asks nothing; a stopped job leaves no process behind, with its
+ * pid namespace or, where the kernel refuses one, when the job was killed
+ * while a run of sudo hung. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <unistd.h>
 
 #include "check/sudo_ahead.h"
@@ -132,12 +135,56 @@ static void test_stop_leaves_nothing(void **state)
 	assert_int_equal(left, 0);
 }
 
+/* Where the kernel refuses the job a pid namespace (a Docker container's
+ * root, without CAP_SYS_ADMIN), and the job is killed (by the deadline,
+ * or by the agent: the job is the agent's process) while a run of sudo
+ * hangs: the run is this process's child now, in a session of its own,
+ * and stopping the job kills and reaps it and what it started. In a
+ * forked child that has dropped CAP_SYS_ADMIN; its exit status says what
+ * failed. */
+static int killed_job_without_pid_namespace(void *arg)
+{
+	(void)arg;
+	cap_t c = cap_get_proc();
+	cap_value_t v = CAP_SYS_ADMIN;
+	if (!c || cap_set_flag(c, CAP_EFFECTIVE, 1, &v, CAP_CLEAR) < 0 || cap_set_proc(c) < 0)
+		return 10;
+	cap_free(c);
+	setenv("PATH", "/hang", 1);
+	hp_sudo_ask a = {&root, &agent, true, 30000, 20000};
+	hp_sudo_ahead j;
+	hp_sudo_ahead_init(&j);
+	if (!hp_sudo_ahead_start(&j, &a))
+		return 11;
+	/* the job, the run (sh) and its sleep, all the agent's */
+	int n = 0;
+	for (int i = 0; i < 500 && (n = fx_count_procs_of_uid(FX_AGENT)) < 3; i++)
+		usleep(10 * 1000);
+	if (n < 3)
+		return 12;
+	kill(j.pid, SIGKILL);
+	hp_sudo_ahead_stop(&j);
+	int left = -1;
+	for (int i = 0; i < 200 && (left = fx_count_procs_of_uid(FX_AGENT)) != 0; i++)
+		usleep(10 * 1000);
+	return left == 0 ? 0 : 13;
+}
+
+static void test_killed_job_without_pid_namespace(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	assert_int_equal(fx_count_procs_of_uid(FX_AGENT), 0);
+	assert_int_equal(fx_in_child(killed_job_without_pid_namespace, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_answers_on_the_pipe),
 	    cmocka_unit_test(test_deadline_too_close),
 	    cmocka_unit_test(test_stop_leaves_nothing),
+	    cmocka_unit_test(test_killed_job_without_pid_namespace),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

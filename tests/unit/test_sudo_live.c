@@ -1,20 +1,25 @@
 /* test_sudo_live.c: the live sudo probe against fake setuid "sudo" scripts
  * in a fixture root (a sudo that never exits, one that asks for a password,
  * one that prints its environment and descriptors...), the verification of
- * candidates, and the real sudo as a uid with no passwd entry. */
+ * candidates, runs announced to the check (vforked and forked), and the
+ * real sudo as a uid with no passwd entry. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "fixture.h"
+#include "os/adopted.h"
 #include "os/identity.h"
 #include "os/safe_path.h"
 #include "os/sudo_live.h"
@@ -285,6 +290,104 @@ static void test_descriptors(void **state)
 	free(run.out);
 }
 
+/* Runs of /NAME/sudo announced on a socket (adopted.h): sudo never sees
+ * the socket, the socket holds one pidfd per run, and a run that cannot be
+ * announced (nobody reads the socket) does not exec, with a reason.
+ * 0, or what failed. */
+static int announced_runs(void *arg)
+{
+	(void)arg;
+	int sk[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sk) < 0)
+		return 10;
+	hp_sudo_opts ao = opts;
+	ao.announce = true;
+	ao.announce_fd = sk[1];
+	int fd;
+	hp_err e;
+	if (hp_os_resolve(&root, "/fds/sudo", 0, &fd, &e) != HP_TRUE)
+		return 11;
+	const char *argv[] = {"sudo", NULL};
+	hp_sudo_run run;
+	int bad = 0;
+	for (int i = 0; i < 2 && !bad; i++) {
+		if (hp_os_sudo_exec(fd, argv, &ao, &run, &e) != HP_TRUE)
+			return 12;
+		/* 0, 1, 2, the script, ls's directory: not the socket */
+		int n = 0;
+		for (char *l = strstr(run.out, " -> "); l; l = strstr(l + 4, " -> "))
+			n++;
+		bad = run.exit_status != 1 || n > 5 || strstr(run.out, "socket:") ? 13 : 0;
+		free(run.out);
+	}
+	if (bad)
+		return bad;
+	/* two announcements, both of runs reaped already */
+	char b;
+	int got = 0;
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	for (;;) {
+		struct iovec iov = {&b, 1};
+		struct msghdr m = {.msg_iov = &iov,
+		                   .msg_iovlen = 1,
+		                   .msg_control = u.buf,
+		                   .msg_controllen = sizeof u.buf};
+		if (recvmsg(sk[0], &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1)
+			break;
+		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+		if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int)))
+			return 14;
+		int pfd;
+		memcpy(&pfd, CMSG_DATA(c), sizeof pfd);
+		if (hp_os_reap_adopted(pfd))
+			return 15;
+		close(pfd);
+		got++;
+	}
+	if (got != 2)
+		return 16;
+	/* nobody to read: not run */
+	close(sk[0]);
+	if (hp_os_sudo_exec(fd, argv, &ao, &run, &e) != HP_TRUE)
+		return 17;
+	bad = run.exit_status != 126 ||
+	              strcmp(run.out, "not run: cannot announce the run to the check\n") != 0
+	          ? 18
+	          : 0;
+	if (!bad && (hp_os_sudo_classify(&run, &ao, &e) != HP_UNKNOWN ||
+	             strcmp(e.msg, "sudo exited 126: not run: cannot announce the run to the "
+	                           "check") != 0))
+		bad = 19;
+	free(run.out);
+	close(sk[1]);
+	close(fd);
+	return bad;
+}
+
+/* Where close_range(2) is refused, runs are forked, not vforked. */
+static int announced_runs_forked(void *arg)
+{
+	int nr = SYS_close_range;
+	if (fx_seccomp_fail(&nr, 1, ENOSYS) != 0)
+		return 20;
+	return announced_runs(arg);
+}
+
+static void test_announced_runs(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	if (!hp_os_announce_works()) {
+		print_message("skipped: this kernel has no pidfds\n");
+		skip();
+	}
+	assert_int_equal(fx_in_child(announced_runs, NULL), 0);
+	assert_int_equal(fx_in_child(announced_runs_forked, NULL), 0);
+}
+
 /* The real sudo, as a uid no passwd entry names: it refuses in a way that
  * is neither a grant nor a password prompt, so the answer is unknown. */
 static void test_real_sudo(void **state)
@@ -342,6 +445,7 @@ int main(void)
 	    cmocka_unit_test(test_environment_poisoning),
 	    cmocka_unit_test(test_descriptors),
 	    cmocka_unit_test(test_runs_in_turn),
+	    cmocka_unit_test(test_announced_runs),
 	    cmocka_unit_test(test_real_sudo),
 	    cmocka_unit_test(test_classify),
 	};
