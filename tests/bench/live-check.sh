@@ -34,6 +34,9 @@
 #   sh tests/bench/live-check.sh [N]
 # HP=BINARY measures another build of the check (a static one, from
 # ./configure --enable-static, say) against the same script and floor.
+# HP_B=BINARY adds a fifth command, check-b, that build's check taken in
+# the same alternation, and prints how it compares with the first: two
+# builds compared in one run, not in two runs minutes apart.
 set -eu
 N=${1:-30}
 if [ "$N" -lt 20 ]; then
@@ -42,8 +45,9 @@ if [ "$N" -lt 20 ]; then
 fi
 SRC=$(pwd)
 HP=${HP:-$SRC/build/hangar-policy}
+HP_B=${HP_B:-}
 T=$(mktemp -d)
-export SRC HP T N
+export SRC HP HP_B T N
 trap 'rm -rf "$T"' EXIT
 cc -O2 -o "$T/alternate" tests/bench/alternate.c
 . tests/e2e/lib/sandbox.sh
@@ -134,7 +138,8 @@ echo "$N rounds, alternating; milliseconds per run"
 "$T/alternate" "$N" check "$HP" check --provider docker \
 	-- script sh "$SRC/tests/bench/uid-split-check.sh" \
 	-- sudo @sudo "$SANDBOX_AGENT_UID" "$SANDBOX_AGENT_UID" \
-	-- walk @scan "${rootjob%,}" "${agentjob%,}" >"$T/fig"
+	-- walk @scan "${rootjob%,}" "${agentjob%,}" \
+	${HP_B:+-- check-b "$HP_B" check --provider docker} >"$T/fig"
 echo "load average after: $(cut -d" " -f1-3 /proc/loadavg)"
 awk -v ncpu="$(nproc)" "
 BEGIN { printf \"%-8s %8s %8s %8s %8s %8s %8s\n\", \"\", \"median\", \"p10\", \"p90\", \"min\", \"max\", \"cpu\" }
@@ -150,6 +155,8 @@ END {
 	bound = (2 * c[\"sudo\"] + c[\"walk\"]) / ncpu
 	if (bound < floor) bound = floor
 	printf \"bound = max(floor, (2 x sudo cpu + walk cpu) / %d CPUs) = %.2f ms, %.2fx the floor\n\", ncpu, bound, bound / floor
+	if (\"check-b\" in m)
+		printf \"check-b vs check: %+.2f ms wall (%.3fx), %+.2f ms CPU\n\", m[\"check-b\"] - m[\"check\"], m[\"check-b\"] / m[\"check\"], c[\"check-b\"] - c[\"check\"]
 	if (bad != \"\") { printf \"commands that failed to start:%s\n\", bad; exit 1 }
 }" "$T/fig"
 '
