@@ -301,7 +301,9 @@ distclean: clean
 # Objects built on the way to a test are kept, not deleted as intermediates.
 .SECONDARY:
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# Only dependency files: not a directory named *.d, nor anything under a
+# benchmark's scratch tree in $(B) (fleet.sh copies /etc there).
+-include $(shell find $(B) -path '$(B)/fleet.*' -prune -o -name '*.d' -type f -print 2>/dev/null)
 
 # --- benchmarks -------------------------------------------------------------
 # tests/bench/bench_NAME.c is built into $(B)/bench/bench_NAME by `make bench`;

@@ -79,11 +79,12 @@ static int job_main(void *varg, hp_frame_writer *out)
 		hp_err_set(&e, "sudo: not asked: the check's deadline is too close");
 		t = HP_UNKNOWN;
 	} else {
-		/* a kernel without pidfds (before 5.3) cannot announce them:
-		 * there only a pid namespace stops a run that outlives the job */
+		/* the first process of a pid namespace takes its runs with it;
+		 * elsewhere they announce themselves, where the kernel gives
+		 * pidfds (Linux 5.3, and no seccomp profile refusing them) */
 		hp_sudo_opts so = {.deadline_ms = (int)per,
 		                   .out_cap = SUDO_OUT_CAP,
-		                   .announce = hp_os_announce_works(),
+		                   .announce = getpid() != 1 && hp_os_announce_works(),
 		                   .announce_fd = ja->runs_fd};
 		t = hp_os_sudo_probe(a->root, (const char *const *)dirs, n, &so, &e);
 	}

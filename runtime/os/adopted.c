@@ -3,7 +3,9 @@
 #include "os/adopted.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -20,6 +22,7 @@
 enum {
 	FDS_PER_MSG = 4,      /* a run sends one; room for a malformed message */
 	MAX_ANNOUNCED = 1024, /* messages read at most (a job sends two per sudo found) */
+	ADOPTED_WAIT_MS = 500, /* for one killed process to exit */
 };
 
 bool hp_os_announce_works(void)
@@ -64,24 +67,43 @@ int hp_os_announce_self(int sock)
 	return n == 1 ? 0 : -1;
 }
 
-bool hp_os_reap_adopted(int pidfd)
+/* Whether the child behind pidfd has exited (not reaped: WNOWAIT), *pid
+ * set then. -1 when it is not a child of this process that is unreaped. */
+static int exited(int pidfd, pid_t *pid)
 {
 	siginfo_t si;
 	memset(&si, 0, sizeof si);
-	/* ECHILD: not this process's child, or reaped already; EINVAL: a
-	 * kernel that cannot wait on a pidfd. A child not reaped here keeps
-	 * its pid, and the id of the group it leads, until it is. */
 	if (waitid(HP_P_PIDFD, (id_t)pidfd, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return -1;
+	*pid = si.si_pid;
+	return si.si_pid > 0;
+}
+
+bool hp_os_reap_adopted(int pidfd)
+{
+	pid_t pid = 0;
+	/* -1: ECHILD (not this process's child, or reaped already) or
+	 * EINVAL (a kernel that cannot wait on a pidfd). A child not reaped
+	 * here keeps its pid, and the id of the group it leads, until it is. */
+	int e = exited(pidfd, &pid);
+	if (e < 0)
 		return false;
-	(void)hp_os_sys_pidfd_send_signal(pidfd, SIGKILL);
-	memset(&si, 0, sizeof si);
-	while (waitid(HP_P_PIDFD, (id_t)pidfd, &si, WEXITED | WNOWAIT) < 0)
-		if (errno != EINTR)
+	if (e == 0) {
+		/* refused (a seccomp profile): left alone, not waited for */
+		if (hp_os_sys_pidfd_send_signal(pidfd, SIGKILL) < 0 && errno != ESRCH)
 			return false;
-	pid_t pid = si.si_pid;
-	if (pid <= 0)
-		return false;
-	/* what it started in its session; then it, then what its group left */
+		/* a process in uninterruptible sleep does not die at once: the
+		 * check waits for it a while, never without end */
+		int64_t end = hp_os_now_ms() + ADOPTED_WAIT_MS;
+		for (int64_t left; (e = exited(pidfd, &pid)) == 0 && (left = end - hp_os_now_ms()) > 0;) {
+			struct pollfd p = {pidfd, POLLIN, 0};
+			(void)poll(&p, 1, (int)left);
+		}
+		if (e <= 0)
+			return false;
+	}
+	/* what it started in its session; then it (exited: reaped at once),
+	 * then what its group left */
 	hp_os_kill_reap(pid, pidfd);
 	return true;
 }

@@ -17,8 +17,16 @@
  * and is killed and reaped with its process group; a run already reaped,
  * or a pidfd of any process that is not the check's child, is left
  * alone. A pidfd names its process whatever becomes of the pid, and a
- * child the check has not reaped keeps its pid and its group's id, so
- * nothing else is ever signalled.
+ * child the check has not reaped keeps its pid and its group's id, so a
+ * pidfd read from the socket reaches no process but the one it names and
+ * that process's group. What names it is the socket's other end: only
+ * the job and its runs before their exec ever hold it, processes of the
+ * agent's uid that are not dumpable (the agent can neither trace them nor
+ * take their descriptors), and every other child of the check closes it.
+ * The job announces its runs only where it is not the first process of a
+ * pid namespace of its own: there the kernel stops them, and an
+ * announcement could only fail (the agent can fill its quota of
+ * descriptors in flight) and make the answer unknown.
  */
 #ifndef HP_OS_ADOPTED_H
 #define HP_OS_ADOPTED_H
@@ -36,7 +44,11 @@ int hp_os_announce_self(int sock);
 /* Kill and reap the process behind pidfd, with its process group, if it is
  * a child of the calling process that is not reaped yet: true; else
  * nothing is done (a process that is not its child, one already reaped, a
- * kernel without waitid(P_PIDFD), Linux 5.4): false. */
+ * kernel without waitid(P_PIDFD), Linux 5.4): false. Never blocks for
+ * long: a process the kernel will not let it signal (a seccomp profile
+ * refusing pidfd_send_signal) is left at once, and one that has not
+ * exited half a second after its SIGKILL (uninterruptible sleep) is left
+ * unreaped: false. */
 bool hp_os_reap_adopted(int pidfd);
 
 /* Read every announcement queued on sock (the announcers' end closed or

@@ -1,7 +1,7 @@
 /* test_adopted.c: runs that announce a pidfd of themselves, and the
  * subreaper that kills and reaps those their starter left behind, with
- * what they started; a process that is not its child, one already reaped
- * and a descriptor that is no pidfd are left alone. */
+ * what they started; a process that is not its child, one already reaped,
+ * one it may not signal and a descriptor that is no pidfd are left alone. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,10 +12,13 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "os/adopted.h"
+#include "os/sysx.h"
 
 static int sock[2];
 
@@ -44,11 +47,12 @@ static int unpair(void **state)
 /* A pipe the run writes its pid (and its own child's) to, for the test. */
 static int pids[2];
 
-/* The run: a session of its own, announced, a child of its own in its
- * group, both pids told; then it waits to be killed. */
+/* The run, in the order a run of sudo takes: announced, then a session
+ * of its own, a child of its own in its group, both pids told; then it
+ * waits to be killed. */
 static void run(void)
 {
-	if (setsid() < 0 || hp_os_announce_self(sock[1]) < 0)
+	if (hp_os_announce_self(sock[1]) < 0 || setsid() < 0)
 		_exit(3);
 	pid_t g = fork();
 	if (g == 0) {
@@ -181,6 +185,37 @@ static void test_not_a_pidfd(void **state)
 	assert_false(hp_os_reap_adopted(-1));
 }
 
+/* Where the kernel refuses pidfd_send_signal (a seccomp profile), an
+ * adopted run that never exits (stopped here, as the agent can stop its
+ * own process) is left at once, not waited for without end. In a forked
+ * child; its exit status says what failed. */
+static int refused_signal(void *arg)
+{
+	(void)arg;
+	int nr = SYS_pidfd_send_signal;
+	pid_t both[2];
+	pid_t s = starter(true, both);
+	if (waitpid(s, NULL, 0) != s || kill(both[0], SIGSTOP) < 0)
+		return 10;
+	if (fx_seccomp_fail(&nr, 1, EPERM) != 0)
+		return 11;
+	int64_t t0 = hp_os_now_ms();
+	int n = hp_os_reap_announced(sock[0]);
+	int64_t took = hp_os_now_ms() - t0;
+	int alive = kill(both[0], 0) == 0 && kill(both[1], 0) == 0;
+	kill(-both[0], SIGKILL);
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+	/* well under the half second it gives a killed process */
+	return n != 0 ? 12 : !alive ? 13 : took >= 400 ? 14 : 0;
+}
+
+static void test_signal_refused(void **state)
+{
+	(void)state;
+	assert_int_equal(fx_in_child(refused_signal, NULL), 0);
+}
+
 /* An announcement with nobody to read it fails: the caller does not run
  * what it cannot announce. */
 static void test_announce_fails(void **state)
@@ -199,6 +234,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_not_a_child_left_alone, pair, unpair),
 	    cmocka_unit_test_setup_teardown(test_reaped_already, pair, unpair),
 	    cmocka_unit_test_setup_teardown(test_not_a_pidfd, pair, unpair),
+	    cmocka_unit_test_setup_teardown(test_signal_refused, pair, unpair),
 	    cmocka_unit_test_setup_teardown(test_announce_fails, pair, unpair),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
