@@ -20,8 +20,8 @@
 #define HP_P_PIDFD ((idtype_t)3)
 
 enum {
-	FDS_PER_MSG = 4,      /* a run sends one; room for a malformed message */
-	MAX_ANNOUNCED = 1024, /* messages read at most (a job sends two per sudo found) */
+	FDS_PER_MSG = 4,       /* a run sends one; room for a malformed message */
+	MAX_ANNOUNCED = 1024,  /* messages read at most (a job sends two per sudo found) */
 	ADOPTED_WAIT_MS = 500, /* for one killed process to exit */
 };
 
@@ -46,10 +46,8 @@ int hp_os_announce_self(int sock)
 	memset(&u, 0, sizeof u);
 	char byte = 'p';
 	struct iovec iov = {&byte, 1};
-	struct msghdr m = {.msg_iov = &iov,
-	                   .msg_iovlen = 1,
-	                   .msg_control = u.buf,
-	                   .msg_controllen = sizeof u.buf};
+	struct msghdr m = {
+	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
 	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
@@ -95,7 +93,8 @@ bool hp_os_reap_adopted(int pidfd)
 		/* a process in uninterruptible sleep does not die at once: the
 		 * check waits for it a while, never without end */
 		int64_t end = hp_os_now_ms() + ADOPTED_WAIT_MS;
-		for (int64_t left; (e = exited(pidfd, &pid)) == 0 && (left = end - hp_os_now_ms()) > 0;) {
+		for (int64_t left;
+		     (e = exited(pidfd, &pid)) == 0 && (left = end - hp_os_now_ms()) > 0;) {
 			struct pollfd p = {pidfd, POLLIN, 0};
 			(void)poll(&p, 1, (int)left);
 		}

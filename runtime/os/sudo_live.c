@@ -119,8 +119,7 @@ enum { SPAWN_XFD = 3 };
  * dispositions are reset while they are blocked, then the mask emptied
  * (execve keeps a mask, and resets only handlers, not SIG_IGN). Never
  * returns. */
-static void spawn_child(int fd, const char *const argv[], int out, int in,
-                        const hp_sudo_opts *o)
+static void spawn_child(int fd, const char *const argv[], int out, int in, const hp_sudo_opts *o)
 {
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP)
@@ -130,8 +129,7 @@ static void spawn_child(int fd, const char *const argv[], int out, int in,
 	if (sigprocmask(SIG_SETMASK, &none, NULL) < 0)
 		_exit(126);
 	announce_or_exit(o, out);
-	if (setsid() < 0 || dup2(in, 0) < 0 ||
-	    dup2(out, 1) < 0 || dup2(out, 2) < 0)
+	if (setsid() < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
 		_exit(126);
 	/* not close-on-exec: a script's interpreter opens /dev/fd/N */
 	if (fd == SPAWN_XFD ? fcntl(fd, F_SETFD, 0) < 0 : dup2(fd, SPAWN_XFD) < 0)
