@@ -22,6 +22,16 @@
 
 static int sock[2];
 
+/* Skip the current test where the kernel gives no pidfds (before 5.3):
+ * nothing can be announced there. */
+#define NEED_PIDFDS()                                                          \
+	do {                                                                   \
+		if (!hp_os_announce_works()) {                                 \
+			print_message("skipped: this kernel has no pidfds\n"); \
+			skip();                                                \
+		}                                                              \
+	} while (0)
+
 static int setup(void **state)
 {
 	(void)state;
@@ -96,7 +106,7 @@ static bool gone(pid_t pid)
 static void test_starter_died(void **state)
 {
 	(void)state;
-	assert_true(hp_os_announce_works());
+	NEED_PIDFDS();
 	pid_t both[2];
 	pid_t s = starter(true, both);
 	assert_int_equal(waitpid(s, NULL, 0), s);
@@ -114,6 +124,7 @@ static void test_starter_died(void **state)
 static void test_not_a_child_left_alone(void **state)
 {
 	(void)state;
+	NEED_PIDFDS();
 	pid_t both[2];
 	pid_t s = starter(false, both);
 	/* the run is its starter's child, not this process's */
@@ -131,6 +142,7 @@ static void test_not_a_child_left_alone(void **state)
 static void test_reaped_already(void **state)
 {
 	(void)state;
+	NEED_PIDFDS();
 	pid_t s = fork();
 	assert_true(s >= 0);
 	if (s == 0) {
@@ -213,6 +225,7 @@ static int refused_signal(void *arg)
 static void test_signal_refused(void **state)
 {
 	(void)state;
+	NEED_PIDFDS();
 	assert_int_equal(fx_in_child(refused_signal, NULL), 0);
 }
 
@@ -221,6 +234,7 @@ static void test_signal_refused(void **state)
 static void test_announce_fails(void **state)
 {
 	(void)state;
+	NEED_PIDFDS();
 	close(sock[0]);
 	assert_int_equal(hp_os_announce_self(sock[1]), -1);
 	assert_int_equal(errno, EPIPE);
