@@ -170,13 +170,18 @@ hp_tri hp_os_capstate_self(hp_capstate *s, hp_err *why)
 		hp_err_set(why, "capget: %s", strerror(errno));
 		return HP_UNKNOWN;
 	}
-	uint64_t e, p, i;
+	uint64_t e = 0, p = 0, i = 0;
 	int bad = flag_mask(c, CAP_EFFECTIVE, last, &e) || flag_mask(c, CAP_PERMITTED, last, &p) ||
 	          flag_mask(c, CAP_INHERITABLE, last, &i);
 	cap_free(c);
-	uint64_t a = 0, b = 0;
+	/* The kernel keeps every ambient capability both permitted and
+	 * inheritable (it clears one the moment either set loses it), so only
+	 * those are asked: a bit /proc reports ambient outside p & i is still
+	 * a disagreement, and the bounding set is asked whole. */
+	uint64_t a = 0, b = 0, may_be_ambient = p & i;
 	for (int k = 0; !bad && k <= last; k++) {
-		int av = cap_get_ambient((cap_value_t)k), bv = cap_get_bound((cap_value_t)k);
+		int av = (may_be_ambient >> k) & 1 ? cap_get_ambient((cap_value_t)k) : 0;
+		int bv = cap_get_bound((cap_value_t)k);
 		if (av < 0 || bv < 0)
 			bad = 1;
 		a |= (uint64_t)(av == 1) << k;
