@@ -7,8 +7,9 @@
  * For the calling process both sources are read and must agree: the Cap*
  * and NoNewPrivs lines of /proc/self/status (procfs verified) and the
  * system calls (capget through libcap, PR_CAPBSET_READ, PR_CAP_AMBIENT for
- * the capabilities both permitted and inheritable, PR_GET_NO_NEW_PRIVS). A disagreement, a missing line or a set with bits
- * past the kernel's last capability is unknown. Another process is read
+ * the capabilities both permitted and inheritable, PR_GET_NO_NEW_PRIVS).
+ * A disagreement, a missing line or a set with bits past the kernel's last
+ * capability is unknown. Another process is read
  * from its /proc/PID/status only (A.13; the caller pins the pid).
  *
  * Capability sets are 64-bit masks, bit n being capability n, as value.h
