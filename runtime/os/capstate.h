@@ -9,8 +9,8 @@
  * system calls (capget through libcap, PR_CAPBSET_READ, PR_CAP_AMBIENT for
  * the capabilities both permitted and inheritable, PR_GET_NO_NEW_PRIVS).
  * A disagreement, a missing line or a set with bits past the kernel's last
- * capability is unknown. Another process is read
- * from its /proc/PID/status only (A.13; the caller pins the pid).
+ * capability is unknown. Another process is read from its /proc/PID/status
+ * only (A.13; the caller pins the pid).
  *
  * Capability sets are 64-bit masks, bit n being capability n, as value.h
  * keeps the caps type.
