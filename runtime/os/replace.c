@@ -44,10 +44,28 @@ typedef struct {
 	bool have_last;
 } ctx_t;
 
-static int blocked(const hp_fileinfo *fi)
+static bool has_attr(const hp_fileinfo *fi, unsigned attr)
 {
-	return (fi->attrs_known & HP_ATTR_IMMUTABLE) &&
-	       (fi->attrs & (HP_ATTR_IMMUTABLE | HP_ATTR_APPEND));
+	return (fi->attrs_known & attr) && (fi->attrs & attr);
+}
+
+/* chmod of an immutable or append-only inode is refused (notify_change),
+ * even to its owner and to CAP_FOWNER: owning it gives nothing more */
+static bool chmod_refused(const hp_fileinfo *fi)
+{
+	return has_attr(fi, HP_ATTR_IMMUTABLE) || has_attr(fi, HP_ATTR_APPEND);
+}
+
+/* Whether flags alone block the step: nothing changes in an immutable
+ * directory; an existing entry cannot be unlinked or renamed over when its
+ * directory is append-only or it is immutable or append-only itself
+ * (may_delete). A missing entry can still be created in an append-only
+ * directory (may_create asks only for write and search). */
+static bool blocked(const hp_step *s)
+{
+	if (has_attr(s->dir, HP_ATTR_IMMUTABLE))
+		return true;
+	return s->entry && (has_attr(s->dir, HP_ATTR_APPEND) || chmod_refused(s->entry));
 }
 
 static void found(ctx_t *c, const char *before, const char *name, const char *after)
@@ -68,7 +86,7 @@ static void note_search(ctx_t *c, const hp_step *s)
 	                   : hp_os_access_kernel(s->entryfd, HP_ACC_EXEC, &e);
 	if (x != HP_FALSE)
 		return;
-	if (s->entry->uid == c->uid || c->fowner)
+	if ((s->entry->uid == c->uid || c->fowner) && !chmod_refused(s->entry))
 		c->owned = 1;
 	else
 		c->sealed = 1;
@@ -92,7 +110,7 @@ static void visit(void *vctx, const hp_step *s)
 
 static void step(ctx_t *c, const hp_step *s)
 {
-	if (blocked(s->dir) || (s->entry && blocked(s->entry)))
+	if (blocked(s))
 		return;
 	const hp_dirfacts *known = c->dc ? hp_os_dircache_get(c->dc, s->dir) : NULL;
 	long fs_type = 0;
@@ -137,7 +155,7 @@ static void step(ctx_t *c, const hp_step *s)
 		hp_err_set(&c->unknown, "'%s': owned by the overflow uid", s->name);
 		return;
 	}
-	if (s->dir->uid == c->uid || c->fowner) {
+	if ((s->dir->uid == c->uid || c->fowner) && !chmod_refused(s->dir)) {
 		found(c, "owns the directory that holds", s->name, "");
 		return;
 	}

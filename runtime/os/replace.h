@@ -6,12 +6,17 @@
  * followed, and every step counts: the directory holding each component,
  * the directories a symlink's target passes through, the target's own
  * parents. For a step "entry E in directory D" the role can replace E when
- *   - it owns D (it can chmod D and then rename in it), or has CAP_FOWNER;
+ *   - it owns D (it can chmod D and then rename in it), or has CAP_FOWNER,
+ *     and D is neither immutable nor append-only (chmod of either is
+ *     refused, to its owner too);
  *   - or it can write and search D (asked of the kernel, or computed) and D
  *     is not sticky, or D is sticky and the role owns E or D;
- * and nothing blocks it: D or E immutable or append-only (chattr +i, +a),
- * or, live, D on a read-only mount. A component that does not exist counts
- * when the role could create it in D (write and search, or owning D).
+ * and nothing blocks it: D immutable, D append-only or E immutable or
+ * append-only (chattr +i, +a: may_delete), or, live, D on a read-only
+ * mount. A component that does not exist counts when the role could
+ * create it in D (write and search, or owning D as above): an append-only
+ * D does not block that (may_create asks only for write and search), an
+ * immutable one does.
  * Live, a symlink in /proc on the way makes the walk unknown: the kernel
  * follows fd/N, cwd, root and exe to what they are, not to their text.
  *

@@ -150,6 +150,57 @@ bool hp_os_same_file_on_mount(const hp_fileinfo *a, const hp_fileinfo *b)
 	       a->mnt_id == b->mnt_id;
 }
 
+/* the same directory: device and inode, and mount when both know it */
+static bool same_dir(const hp_fileinfo *a, const hp_fileinfo *b)
+{
+	if (a->dev != b->dev || a->ino != b->ino)
+		return false;
+	return !(a->has_mnt_id && b->has_mnt_id) || a->mnt_id == b->mnt_id;
+}
+
+hp_tri hp_os_dir_within(const hp_root *r, int fd, const hp_fileinfo *top, hp_err *why)
+{
+	int cur = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	hp_tri res = HP_UNKNOWN;
+	if (cur < 0) {
+		hp_err_set(why, "%s", strerror(errno));
+		return HP_UNKNOWN;
+	}
+	for (int i = 0; i <= HP_WALK_MAX_STEPS; i++) {
+		hp_fileinfo fi;
+		if (hp_os_fd_info(cur, &fi, why) != HP_TRUE)
+			break;
+		if (same_dir(&fi, top)) {
+			res = HP_TRUE;
+			break;
+		}
+		if (fi.dev == r->dev && fi.ino == r->ino) {
+			res = HP_FALSE; /* the root, and top is not it */
+			break;
+		}
+		int up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (up < 0) {
+			hp_err_set(why, "the parent of a directory on the way: %s", strerror(errno));
+			break;
+		}
+		hp_fileinfo ui;
+		if (hp_os_fd_info(up, &ui, why) != HP_TRUE) {
+			close(up);
+			break;
+		}
+		close(cur);
+		cur = up;
+		if (ui.dev == fi.dev && ui.ino == fi.ino) {
+			res = HP_FALSE; /* the top of the filesystem: no root met */
+			break;
+		}
+		if (i == HP_WALK_MAX_STEPS)
+			hp_err_set(why, "more than %d directories up", HP_WALK_MAX_STEPS);
+	}
+	close(cur);
+	return res;
+}
+
 DIR *hp_os_opendir_path(int fd)
 {
 	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
@@ -184,6 +235,29 @@ hp_tri hp_os_root_open(hp_root *r, const char *dir, unsigned flags, hp_err *why)
 		return HP_UNKNOWN;
 	}
 	r->fd = fd;
+	r->dev = st.st_dev;
+	r->ino = st.st_ino;
+	return HP_TRUE;
+}
+
+hp_tri hp_os_root_at(hp_root *r, int fd, unsigned flags, hp_err *why)
+{
+	r->fd = -1;
+	r->flags = flags;
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		hp_err_set(why, "cannot use as a root directory: %s", strerror(errno));
+		return HP_UNKNOWN;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		hp_err_set(why, "cannot use as a root directory: not a directory");
+		return HP_UNKNOWN;
+	}
+	r->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (r->fd < 0) {
+		hp_err_set(why, "cannot use as a root directory: %s", strerror(errno));
+		return HP_UNKNOWN;
+	}
 	r->dev = st.st_dev;
 	r->ino = st.st_ino;
 	return HP_TRUE;
@@ -225,7 +299,14 @@ static hp_tri lookup_error(const char *path, int e, unsigned flags, hp_err *why)
 		hp_err_set(why, "%s: too many levels of symbolic links, or a magic link", path);
 		return HP_UNKNOWN;
 	case EXDEV:
-		hp_err_set(why, "%s: resolution would cross a mount point or leave the root", path);
+		if (flags & HP_RES_BENEATH)
+			hp_err_set(why,
+			           "%s: resolution would leave the directory it must stay beneath, "
+			           "or cross a mount point",
+			           path);
+		else
+			hp_err_set(why, "%s: resolution would cross a mount point or leave the root",
+			           path);
 		return HP_UNKNOWN;
 	default:
 		hp_err_set(why, "%s: %s", path, strerror(e));
@@ -364,6 +445,12 @@ hp_tri hp_os_resolve_walk_memo(const hp_root *r, const char *path, unsigned flag
 		if (hp_os_fd_info(s->fd[0], &s->info[0], why) != HP_TRUE)
 			goto done;
 	}
+	/* beneath: the root is where resolution must stay, so an absolute
+	 * path, like an absolute symlink or a '..' above it below, leaves it */
+	if ((flags & HP_RES_BENEATH) && path[0] == '/') {
+		res = lookup_error(path, EXDEV, flags, why);
+		goto done;
+	}
 	snprintf(p->buf, sizeof p->buf, "%s", path);
 	p->off = 0;
 	/* "dir/" names a directory, as the kernel resolves it: a symlink in
@@ -400,8 +487,12 @@ hp_tri hp_os_resolve_walk_memo(const hp_root *r, const char *path, unsigned flag
 		if (strcmp(comp, ".") == 0)
 			continue;
 		if (strcmp(comp, "..") == 0) {
-			if (s->depth > 0)
+			if (s->depth > 0) {
 				stack_pop_to(s, s->depth - 1);
+			} else if (flags & HP_RES_BENEATH) {
+				res = lookup_error(path, EXDEV, flags, why);
+				goto done;
+			}
 			continue;
 		}
 		int last = pending_empty(p);
@@ -485,6 +576,10 @@ hp_tri hp_os_resolve_walk_memo(const hp_root *r, const char *path, unsigned flag
 				res = lookup_error(path, ENOENT, flags, why);
 				goto done;
 			}
+			if (link[0] == '/' && (flags & HP_RES_BENEATH)) {
+				res = lookup_error(path, EXDEV, flags, why);
+				goto done;
+			}
 			if (link[0] == '/')
 				stack_pop_to(s, 0);
 			if (pending_prepend(p, link, (size_t)ln) < 0) {
@@ -545,7 +640,8 @@ hp_tri hp_os_resolve(const hp_root *r, const char *path, unsigned flags, int *ou
 	if ((r->flags & HP_ROOT_WALK) || (flags & HP_RES_SAFE))
 		return hp_os_resolve_walk(r, path, flags, NULL, NULL, out, why);
 	uint64_t oflags = O_PATH | O_CLOEXEC | ((flags & HP_RES_NOFOLLOW) ? O_NOFOLLOW : 0);
-	uint64_t res = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+	uint64_t res = ((flags & HP_RES_BENEATH) ? RESOLVE_BENEATH : RESOLVE_IN_ROOT) |
+	               RESOLVE_NO_MAGICLINKS;
 	if (r->flags & HP_ROOT_OFFLINE)
 		res |= RESOLVE_NO_XDEV;
 	for (int i = 0; i < HP_OPENAT2_TRIES; i++) {

@@ -110,7 +110,18 @@ enum {
 /* Open dir as a root (it is the operator's choice, so symlinks in dir itself
  * are followed). HP_TRUE, or HP_UNKNOWN with why set. */
 hp_tri hp_os_root_open(hp_root *r, const char *dir, unsigned flags, hp_err *why);
+/* A root on the directory fd refers to (duplicated: fd stays the
+ * caller's), for resolving paths beneath it (HP_RES_BENEATH). HP_TRUE, or
+ * HP_UNKNOWN with why set (r->fd is then -1). */
+hp_tri hp_os_root_at(hp_root *r, int fd, unsigned flags, hp_err *why);
 void hp_os_root_close(hp_root *r);
+
+/* Whether the directory fd refers to is top or below it where it really
+ * is, whatever path led to it: its parents are followed through ".." up
+ * to the root r. HP_TRUE; HP_FALSE when the root (or the top of the
+ * filesystem) comes first; HP_UNKNOWN with why when a parent cannot be
+ * looked at, or past HP_WALK_MAX_STEPS parents. */
+hp_tri hp_os_dir_within(const hp_root *r, int fd, const hp_fileinfo *top, hp_err *why);
 
 enum {
 	/* Do not follow a symlink in the last component (lstat). */
@@ -130,6 +141,15 @@ enum {
 	 * walk that only judges its steps (replace.h): two system calls fewer
 	 * where it ends. Walker only (hp_os_resolve_walk_memo). */
 	HP_RES_NO_FD = 8u,
+	/* The root is a directory the path must stay beneath, not one it is
+	 * confined to: a resolution that would leave it (the path or a
+	 * symlink on the way absolute, a '..' above it) is HP_UNKNOWN, never
+	 * taken back to the root as RESOLVE_IN_ROOT does (openat2's
+	 * RESOLVE_BENEATH; the walker the same). Every symlink on the way is
+	 * followed and must stay beneath too: whether a link in a tree leads
+	 * out of it (tree_writable) is decided on where it resolves, never on
+	 * how its text reads. */
+	HP_RES_BENEATH = 16u,
 };
 
 /* Longest path accepted, and the walker's bounds. */

@@ -449,7 +449,27 @@ typedef struct {
 	 * file's owner, mode and ACL (root walks); NULL: the role's own */
 	const hp_cred *cred;
 	bool by_path; /* a link was judged by the path the walk was asked by */
+	/* the top, once the walk has shown it: where a link's target must
+	 * resolve to stay in the tree (fd -1 until then, or when the top is
+	 * not a directory) */
+	hp_root tree;
+	hp_fileinfo top_info;
 } tree_ctx;
+
+static void tree_ctx_init(tree_ctx *c, hp_sysbackend *s, const char *top, const hp_cred *cred)
+{
+	memset(c, 0, sizeof *c);
+	c->s = s;
+	c->top = top;
+	c->cred = cred;
+	c->tree.fd = -1;
+}
+
+static void tree_ctx_done(tree_ctx *c)
+{
+	free(c->found);
+	hp_os_root_close(&c->tree);
+}
 
 static hp_tri tree_access(tree_ctx *c, int fd, const hp_fileinfo *fi, hp_err *why)
 {
@@ -465,13 +485,136 @@ static hp_tri tree_replaceable(tree_ctx *c, const char *path, hp_err *why)
 	return hp_probe_sysb_replaceable_for(c->s, path, why);
 }
 
-/* Whether path, lexically, is top or below it. */
-static bool lexically_below(const char *path, const char *top)
+/* The walk's entry at path, from the top: the walk names each entry by
+ * the top (without trailing slashes) and the names below it. NULL when
+ * path is not so (then nothing is decided from it). */
+static const char *below_top(const char *path, const char *top)
 {
 	size_t n = strlen(top);
 	while (n > 1 && top[n - 1] == '/')
 		n--;
-	return strncmp(path, top, n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1);
+	if (n == 1 && top[0] == '/')
+		return path[0] == '/' && path[1] ? path + 1 : NULL;
+	if (strncmp(path, top, n) != 0 || path[n] != '/' || !path[n + 1])
+		return NULL;
+	return path + n + 1;
+}
+
+/* Whether the link te (text link) stays in the tree: HP_TRUE when its
+ * target, resolved from the link's directory with every symlink on the way
+ * followed, never leaves the top (openat2's RESOLVE_BENEATH, or the
+ * walker's same rule): every directory and link it passes through is then
+ * an entry of the tree, which the walk judges anyway, and so is what it
+ * ends on (or the directory where it is missing). Anything else, a doubt
+ * included, is HP_FALSE: the target is out of the tree, and judged. */
+static hp_tri link_stays(tree_ctx *c, const hp_tree_entry *te, const char *link)
+{
+	const char *rel = c->tree.fd >= 0 ? below_top(te->path, c->top) : NULL;
+	if (!rel || link[0] == '/')
+		return HP_FALSE;
+	const char *sl = strrchr(rel, '/');
+	char *beneath = sl ? hp_xasprintf("%.*s/%s", (int)(sl - rel), rel, link) : hp_xstrdup(link);
+	int fd;
+	hp_err e;
+	hp_tri t = hp_os_resolve(&c->tree, beneath, HP_RES_BENEATH, &fd, &e);
+	free(beneath);
+	if (fd >= 0)
+		close(fd);
+	/* HP_FALSE: missing where it stopped, a directory of the tree */
+	return t == HP_UNKNOWN ? HP_FALSE : HP_TRUE;
+}
+
+/* A symlink out of the tree leads to a file that must be as safe as the
+ * tree; target is where it leads, from the path the walk was asked by. */
+static hp_tri link_out(tree_ctx *c, const hp_tree_entry *te, const char *link,
+                       const char *target, hp_err *why)
+{
+	hp_err e;
+	e.msg[0] = '\0';
+	hp_fileinfo fi;
+	hp_tri t = hp_os_path_info(&c->s->root, target, 0, &fi, &e);
+	if (t == HP_FALSE) {
+		/* dangling: it loads nothing now, and what the role can create
+		 * there it loads later */
+		hp_tri cr = tree_replaceable(c, target, &e);
+		if (cr == HP_TRUE) {
+			c->found = hp_xasprintf("%s (through %s, which the role can create)", target,
+			                        te->path);
+			return HP_TRUE;
+		}
+		if (cr == HP_UNKNOWN) {
+			hp_err_set(why, "%s -> %s: %s", te->path, link, e.msg);
+			return HP_UNKNOWN;
+		}
+		return HP_FALSE;
+	}
+	if (t != HP_TRUE) {
+		hp_err_set(why, "%s -> %s: %s", te->path, link, e.msg);
+		return HP_UNKNOWN;
+	}
+	int fd;
+	t = hp_os_resolve(&c->s->root, target, 0, &fd, &e);
+	if (t == HP_TRUE && fi.type == HP_FT_DIR) {
+		/* a directory is walked only when it is the tree's: where it
+		 * really is (its parents, not the link's text), and reached by
+		 * a way the role cannot change (below) */
+		hp_err we;
+		hp_tri in = c->tree.fd >= 0 ? hp_os_dir_within(&c->s->root, fd, &c->top_info, &we)
+		                            : HP_FALSE;
+		if (in != HP_TRUE) {
+			close(fd);
+			hp_err_set(why, "%s -> %s: a directory outside the tree (not walked)",
+			           te->path, link);
+			return HP_UNKNOWN;
+		}
+	}
+	if (t == HP_TRUE) {
+		t = tree_access(c, fd, NULL, &e);
+		close(fd);
+	}
+	if (t == HP_FALSE)
+		t = tree_replaceable(c, target, &e);
+	if (t == HP_TRUE) {
+		c->found = hp_xasprintf("%s (through %s)", target, te->path);
+		return HP_TRUE;
+	}
+	if (t == HP_UNKNOWN) {
+		hp_err_set(why, "%s -> %s: %s", te->path, link, e.msg);
+		return HP_UNKNOWN;
+	}
+	return HP_FALSE;
+}
+
+/* A link the package loads through: one that stays in the tree leads to
+ * what the walk sees anyway; one that leaves it is judged by its target. */
+static hp_tri tree_link(tree_ctx *c, const hp_tree_entry *te, hp_err *why)
+{
+	char link[HP_PATH_MAX + 1];
+	/* by name below the top: only one who can write the directory,
+	 * which the walk judged before it entered it, can change what
+	 * the name holds meanwhile */
+	ssize_t n = te->fd >= 0 ? readlinkat(te->fd, "", link, sizeof link - 1)
+	                        : readlinkat(te->dirfd, te->name, link, sizeof link - 1);
+	if (n <= 0 || n >= (ssize_t)sizeof link - 1) {
+		hp_err_set(why, "%s: reading the symlink failed", te->path);
+		return HP_UNKNOWN;
+	}
+	link[n] = '\0';
+	if (link_stays(c, te, link) == HP_TRUE)
+		return HP_FALSE;
+	/* what it leads to is found from the path the walk was asked by:
+	 * another path to this tree could find another answer */
+	c->by_path = true;
+	char *target;
+	if (link[0] == '/') {
+		target = hp_xstrdup(link);
+	} else {
+		const char *sl = strrchr(te->path, '/');
+		target = hp_xasprintf("%.*s/%s", (int)(sl ? sl - te->path : 0), te->path, link);
+	}
+	hp_tri r = link_out(c, te, link, target, why);
+	free(target);
+	return r;
 }
 
 static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
@@ -479,79 +622,13 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 	tree_ctx *c = vctx;
 	hp_err e;
 	e.msg[0] = '\0';
-	if (te->info->type == HP_FT_SYMLINK) {
-		/* a link the package loads through: inside the tree it leads to
-		 * what the walk sees anyway; out of it, to a file that must be
-		 * as safe as the tree */
-		char link[HP_PATH_MAX + 1];
-		/* by name below the top: only one who can write the directory,
-		 * which the walk judged before it entered it, can change what
-		 * the name holds meanwhile */
-		ssize_t n = te->fd >= 0 ? readlinkat(te->fd, "", link, sizeof link - 1)
-		                        : readlinkat(te->dirfd, te->name, link, sizeof link - 1);
-		if (n <= 0 || n >= (ssize_t)sizeof link - 1) {
-			hp_err_set(why, "%s: reading the symlink failed", te->path);
-			return HP_UNKNOWN;
-		}
-		link[n] = '\0';
-		if (link[0] != '/' && !strstr(link, ".."))
-			return HP_FALSE;
-		/* what it leads to is found from the path the walk was asked
-		 * by: another path to this tree could find another answer */
-		c->by_path = true;
-		char *target;
-		if (link[0] == '/') {
-			target = hp_xstrdup(link);
-		} else {
-			const char *sl = strrchr(te->path, '/');
-			target = hp_xasprintf("%.*s/%s", (int)(sl ? sl - te->path : 0), te->path, link);
-		}
-		hp_tri r = HP_FALSE;
-		if (!lexically_below(target, c->top) || strstr(link, "..")) {
-			hp_fileinfo fi;
-			hp_tri t = hp_os_path_info(&c->s->root, target, 0, &fi, &e);
-			if (t == HP_FALSE) {
-				/* dangling: it loads nothing now, and what the role
-				 * can create there it loads later */
-				hp_tri cr = tree_replaceable(c, target, &e);
-				if (cr == HP_TRUE) {
-					c->found = hp_xasprintf("%s (through %s, which the role "
-					                        "can create)",
-					                        target, te->path);
-					r = HP_TRUE;
-				} else if (cr == HP_UNKNOWN) {
-					hp_err_set(why, "%s -> %s: %s", te->path, link, e.msg);
-					r = HP_UNKNOWN;
-				}
-			} else if (t != HP_TRUE) {
-				hp_err_set(why, "%s -> %s: %s", te->path, link, e.msg);
-				r = HP_UNKNOWN;
-			} else if (fi.type == HP_FT_DIR && !lexically_below(target, c->top)) {
-				hp_err_set(why,
-				           "%s -> %s: a directory outside the tree (not walked)",
-				           te->path, link);
-				r = HP_UNKNOWN;
-			} else {
-				int fd;
-				t = hp_os_resolve(&c->s->root, target, 0, &fd, &e);
-				if (t == HP_TRUE) {
-					t = tree_access(c, fd, NULL, &e);
-					close(fd);
-				}
-				if (t == HP_FALSE)
-					t = tree_replaceable(c, target, &e);
-				if (t == HP_TRUE) {
-					c->found = hp_xasprintf("%s (through %s)", target, te->path);
-					r = HP_TRUE;
-				} else if (t == HP_UNKNOWN) {
-					hp_err_set(why, "%s -> %s: %s", te->path, link, e.msg);
-					r = HP_UNKNOWN;
-				}
-			}
-		}
-		free(target);
-		return r;
+	if (te->is_top && te->info->type == HP_FT_DIR && c->tree.fd < 0) {
+		c->top_info = *te->info;
+		if (hp_os_root_at(&c->tree, te->fd, c->s->root.flags, &e) != HP_TRUE)
+			c->tree.fd = -1; /* no link is then taken to stay in the tree */
 	}
+	if (te->info->type == HP_FT_SYMLINK)
+		return tree_link(c, te, why);
 	/* live, for the role itself: ruled out by the owner and mode the walk
 	 * read, on its directory's mount, as writable_entries does; else the
 	 * file opened and asked */
@@ -591,7 +668,8 @@ static const struct hp_sysb_tree *tree_known(const hp_sysbackend *s, const hp_fi
 static hp_value tree_writable(hp_sysbackend *s, const char *path, hp_pool *pool)
 {
 	hp_probe_id p = HP_PROBE_TREE_WRITABLE;
-	tree_ctx c = {s, path, NULL, NULL, false};
+	tree_ctx c;
+	tree_ctx_init(&c, s, path, NULL);
 	hp_tree_limits lim;
 	memset(&lim, 0, sizeof lim);
 	hp_err e;
@@ -613,7 +691,7 @@ static hp_value tree_writable(hp_sysbackend *s, const char *path, hp_pool *pool)
 		return hp_v_bool(known->writable);
 	}
 	t = hp_os_tree_walk_at(&s->root, tfd, &top, path, &lim, tree_visit, &c, &e);
-	free(c.found);
+	tree_ctx_done(&c);
 	if (t == HP_UNKNOWN)
 		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 	if (top.type == HP_FT_DIR && top.has_mnt_id && !c.by_path) {
@@ -651,13 +729,14 @@ static hp_value tree_writable_by(hp_sysbackend *s, const char *spec, hp_pool *po
 	if (t != HP_TRUE)
 		return hp_probe_sysb_unknown(pool, p, "%s", e.msg);
 	hp_cred cred = {uid, gid, groups, ngroups, 0};
-	tree_ctx c = {s, path, NULL, &cred, false};
+	tree_ctx c;
+	tree_ctx_init(&c, s, path, &cred);
 	hp_tree_limits lim;
 	memset(&lim, 0, sizeof lim);
 	int missing;
 	t = hp_os_tree_walk(&s->root, path, 0, &lim, tree_visit, &c, &missing, &e);
 	free(groups);
-	free(c.found);
+	tree_ctx_done(&c);
 	if (missing)
 		return hp_v_bool(false); /* nothing there to write */
 	if (t == HP_UNKNOWN) /* past a bound, or an entry that cannot be decided */

@@ -265,7 +265,7 @@ int fx_seccomp_fail(const int *nrs, size_t n, int err)
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 }
 
-int fx_set_immutable(const char *path, int on)
+static int set_flag(const char *path, int flag, int on)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -273,11 +273,21 @@ int fx_set_immutable(const char *path, int on)
 	int fl = 0;
 	int r = ioctl(fd, FS_IOC_GETFLAGS, &fl);
 	if (r == 0) {
-		fl = on ? (fl | FS_IMMUTABLE_FL) : (fl & ~FS_IMMUTABLE_FL);
+		fl = on ? (fl | flag) : (fl & ~flag);
 		r = ioctl(fd, FS_IOC_SETFLAGS, &fl);
 	}
 	close(fd);
 	return r;
+}
+
+int fx_set_immutable(const char *path, int on)
+{
+	return set_flag(path, FS_IMMUTABLE_FL, on);
+}
+
+int fx_set_append(const char *path, int on)
+{
+	return set_flag(path, FS_APPEND_FL, on);
 }
 
 size_t fx_acl_blob(unsigned char *b, const unsigned (*ents)[3], size_t n)

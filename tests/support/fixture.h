@@ -66,8 +66,9 @@ void fx_stop(pid_t pid);
  * success. */
 int fx_seccomp_fail(const int *nrs, size_t n, int err);
 
-/* Set or clear chattr +i on a file or directory. 0 on success. */
+/* Set or clear chattr +i (+a) on a file or directory. 0 on success. */
 int fx_set_immutable(const char *path, int on);
+int fx_set_append(const char *path, int on);
 
 /* A system.posix_acl_access value of n entries {tag, perm, id} (the
  * kernel's layout: a version word, then 8 bytes an entry) in b, which holds

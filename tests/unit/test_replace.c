@@ -1,6 +1,7 @@
 /* test_replace.c: writable_ancestor, live (as a raw uid) and computed, on a
- * fixture tree with sticky, world-writable, owned, immutable directories
- * and symlinked PATH entries; and the symlink-exchange race. */
+ * fixture tree with sticky, world-writable, owned, immutable and
+ * append-only directories and symlinked PATH entries; and the
+ * symlink-exchange race. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -65,6 +66,28 @@ static void fill_tree(const char *d)
 	char *imm = fx_path(d, "imm");
 	assert_int_equal(fx_set_immutable(imm, 1), 0);
 	free(imm);
+	/* append-only directories: nothing in them can be unlinked or renamed
+	 * over, but a missing name can be created by whoever may write them;
+	 * their owner cannot chmod them */
+	fx_dir(d, "app", 0777, 0, 0);
+	fx_file(d, "app/f", "x", 0644, 0, 0);
+	fx_dir(d, "appown", 0755, FX_AGENT, FX_AGENT);
+	fx_file(d, "appown/f", "x", 0644, 0, 0);
+	fx_dir(d, "appown0", 0555, FX_AGENT, FX_AGENT);
+	fx_dir(d, "appmine", 0755, FX_AGENT, FX_AGENT);
+	fx_dir(d, "appmine/sub", 0755, 0, 0);
+	fx_file(d, "appmine/sub/f", "x", 0644, 0, 0);
+	/* an append-only file in a directory anyone may write */
+	fx_dir(d, "w2", 0777, 0, 0);
+	fx_file(d, "w2/f", "x", 0644, 0, 0);
+	const char *app[] = {"app", "appown", "appown0", "appmine", "w2/f"};
+	for (size_t i = 0; i < sizeof app / sizeof app[0]; i++) {
+		char *p = fx_path(d, app[i]);
+		if (strcmp(app[i], "appmine") == 0)
+			assert_int_equal(chmod(p, 0600), 0);
+		assert_int_equal(fx_set_append(p, 1), 0);
+		free(p);
+	}
 }
 
 static int setup(void **state)
@@ -96,6 +119,14 @@ static const struct {
     {"ro/missing", HP_FALSE, HP_FALSE, NULL},
     {"grp/f", HP_FALSE, HP_TRUE, NULL},
     {"imm/f", HP_FALSE, HP_FALSE, NULL},
+    {"imm/missing", HP_FALSE, HP_FALSE, NULL},
+    {"app/f", HP_FALSE, HP_FALSE, NULL},
+    {"app/missing", HP_TRUE, HP_TRUE, "app/missing: can create the missing 'missing'"},
+    {"appown/f", HP_FALSE, HP_FALSE, NULL},
+    {"appown/missing", HP_TRUE, HP_FALSE, "appown/missing: can create the missing 'missing'"},
+    {"appown0/missing", HP_FALSE, HP_FALSE, NULL},
+    {"appmine/sub/f", HP_FALSE, HP_FALSE, NULL},
+    {"w2/f", HP_FALSE, HP_FALSE, NULL},
     {"bin", HP_TRUE, HP_FALSE, "bin: owns the directory that holds 'real'"},
     {"bin2", HP_FALSE, HP_FALSE, NULL},
     {"/", HP_FALSE, HP_FALSE, NULL},

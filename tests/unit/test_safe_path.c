@@ -1,5 +1,6 @@
-/* test_safe_path.c: resolution inside a root (openat2 and the walker must
- * agree), lstat facts, and the bounded reader, on real fixture trees. */
+/* test_safe_path.c: resolution inside a root and beneath a directory
+ * (openat2 and the walker must agree), where a directory really is, lstat
+ * facts, and the bounded reader, on real fixture trees. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -190,6 +191,85 @@ static void test_dotdot_never_leaves_root(void **state)
 		assert_int_equal(fi.ino, f->root[i].ino);
 		/* the host's own files are never reached */
 		assert_int_equal(info(f, i, "up/tmp", 0, &fi, &e), HP_FALSE);
+	}
+}
+
+/* beneath the directory a: what stays below it resolves, whatever links
+ * it follows; what leaves it (an absolute path or link, a '..' above it,
+ * a relative link through one that leaves) is unknown, never taken back
+ * to a as the root is, by openat2 and the walker alike */
+static void test_beneath(void **state)
+{
+	fx *f = *state;
+	fx_link(f->dir, "a/b/out", "../../etc");    /* reads as a relative link, leaves a */
+	fx_link(f->dir, "a/b/via", "out/passwd");   /* no '..', through the one above */
+	fx_link(f->dir, "a/b/abs", "/a/b/c");       /* absolute, to a file below a */
+	fx_link(f->dir, "a/b/back", "../b/./c");    /* '..' that stays below a */
+	fx_link(f->dir, "a/b/chain", "back");       /* a link to the one above */
+	char *a = fx_path(f->dir, "a");
+	int afd = open(a, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	assert_true(afd >= 0);
+	free(a);
+	for (int i = 0; i < 2; i++) {
+		hp_root r;
+		hp_err e;
+		assert_int_equal(hp_os_root_at(&r, afd, f->root[i].flags, &e), HP_TRUE);
+		static const struct {
+			const char *path;
+			hp_tri want;
+		} cases[] = {
+		    {"b/c", HP_TRUE},         {"b/back", HP_TRUE},   {"b/chain", HP_TRUE},
+		    {"b/../b/c", HP_TRUE},    {"b/missing", HP_FALSE}, {"b/out", HP_UNKNOWN},
+		    {"b/via", HP_UNKNOWN},    {"b/abs", HP_UNKNOWN}, {"/b/c", HP_UNKNOWN},
+		    {"../a/b/c", HP_UNKNOWN}, {"b/../../a/b/c", HP_UNKNOWN},
+		};
+		for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+			int fd;
+			e.msg[0] = '\0';
+			hp_tri t = hp_os_resolve(&r, cases[k].path, HP_RES_BENEATH, &fd, &e);
+			if (t != cases[k].want)
+				print_error("%s (%s): %d, want %d (%s)\n", cases[k].path,
+				            i ? "walker" : "openat2", t, cases[k].want, e.msg);
+			assert_int_equal(t, cases[k].want);
+			if (fd >= 0)
+				close(fd);
+		}
+		int fd;
+		assert_int_equal(hp_os_resolve(&r, "b/via", HP_RES_BENEATH, &fd, &e), HP_UNKNOWN);
+		assert_string_equal(e.msg, "b/via: resolution would leave the directory it must "
+		                           "stay beneath, or cross a mount point");
+		hp_os_root_close(&r);
+	}
+	close(afd);
+}
+
+/* where a directory is, by its parents, whatever path led to it: a/b by
+ * a link from the root's top (a/rel leads to etc, not below a) */
+static void test_dir_within(void **state)
+{
+	fx *f = *state;
+	fx_link(f->dir, "tob", "a/b");
+	for (int i = 0; i < 2; i++) {
+		hp_fileinfo a, etc;
+		hp_err e;
+		assert_int_equal(hp_os_path_info(&f->root[i], "/a", 0, &a, &e), HP_TRUE);
+		assert_int_equal(hp_os_path_info(&f->root[i], "/etc", 0, &etc, &e), HP_TRUE);
+		static const struct {
+			const char *path;
+			hp_tri in_a, in_etc;
+		} cases[] = {
+		    {"/tob", HP_TRUE, HP_FALSE},
+		    {"/a", HP_TRUE, HP_FALSE},
+		    {"/a/b/../rel", HP_FALSE, HP_TRUE},
+		    {"/", HP_FALSE, HP_FALSE},
+		};
+		for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+			int fd;
+			assert_int_equal(hp_os_resolve(&f->root[i], cases[k].path, 0, &fd, &e), HP_TRUE);
+			assert_int_equal(hp_os_dir_within(&f->root[i], fd, &a, &e), cases[k].in_a);
+			assert_int_equal(hp_os_dir_within(&f->root[i], fd, &etc, &e), cases[k].in_etc);
+			close(fd);
+		}
 	}
 }
 
@@ -532,6 +612,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_absolute_symlink_stays_in_root, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_trailing_slash, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dotdot_never_leaves_root, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_beneath, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_dir_within, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_missing_and_loops, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_long_path_is_unknown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_symlink_chain_bound, setup, teardown),

@@ -1,7 +1,7 @@
 /* test_sysb_trees.c: the live/rootfs backend's answers about what a role
  * could change below a directory: tree_writable_by for another user,
- * command_files and tree_writable (a twin tree answered once, an
- * absolute link still walked), and writable_entries from the image and
+ * command_files and tree_writable (links judged by where they resolve,
+ * a twin tree answered once, an absolute link still walked), and writable_entries from the image and
  * live, as the agent, every way a listing's entry or link is writable. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -146,11 +146,96 @@ static void test_command_files_and_trees(void **state)
 	                    "choose)");
 }
 
+/* A link stays in the tree only when it resolves there, every link on
+ * its way followed: one that reads as staying (../../usr/local/evil from
+ * /etc/claude-code, lexically below it; d/f, relative without "..",
+ * through that one) but leads to a file the agent may write is not
+ * "false" (which link the walk meets first decides between "true" and
+ * unknown, for the directory out of the tree); links that do stay, by
+ * any spelling, are walked and "false". The same for root's walk for the
+ * agent (tree_writable_by). */
+static void test_tree_writable_links_resolved(void **state)
+{
+	FX_NEED_ROOT();
+	sx_fx *f = *state;
+	sx_tree(f->dir);
+	fx_dir(f->dir, "etc/claude-code", 0755, 0, 0);
+	fx_dir(f->dir, "usr/local/evil", 0755, 0, 0);
+	fx_file(f->dir, "usr/local/evil/managed-settings.json", "{}", 0666, 0, 0);
+	fx_link(f->dir, "etc/claude-code/d", "../../usr/local/evil");
+	fx_link(f->dir, "etc/claude-code/managed-settings.json", "d/managed-settings.json");
+	const char *spellings[][2] = {
+	    {"../../usr/local/evil", "d/managed-settings.json"},
+	    {"../../usr/local/evil", "d/../d/managed-settings.json"},
+	    {"/etc/claude-code/../../usr/local/evil", "d/managed-settings.json"},
+	    {"/usr/local/evil", "./d/managed-settings.json"},
+	};
+	for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++) {
+		sx_rm(f->dir, "etc/claude-code/d");
+		sx_rm(f->dir, "etc/claude-code/managed-settings.json");
+		fx_link(f->dir, "etc/claude-code/d", spellings[i][0]);
+		fx_link(f->dir, "etc/claude-code/managed-settings.json", spellings[i][1]);
+		char got[2][512];
+		sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+		snprintf(got[0], sizeof got[0], "%s",
+		         sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/etc/claude-code"));
+		snprintf(got[1], sizeof got[1], "%s",
+		         sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY,
+		                    "agent:/etc/claude-code"));
+		for (int k = 0; k < 2; k++) {
+			if (strcmp(got[k], "true") != 0 &&
+			    !strstr(got[k], ": a directory outside the tree (not walked))"))
+				print_error("d -> %s, managed-settings.json -> %s: %s (%s)\n",
+				            spellings[i][0], spellings[i][1], got[k],
+				            k ? "tree_writable_by" : "tree_writable");
+			assert_true(strcmp(got[k], "true") == 0 ||
+			            strstr(got[k], ": a directory outside the tree (not walked))"));
+		}
+	}
+	/* the link to the directory alone: out of the tree, not walked */
+	sx_rm(f->dir, "etc/claude-code/managed-settings.json");
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/etc/claude-code"),
+	                    "unknown (/etc/claude-code/d -> /usr/local/evil: a directory outside "
+	                    "the tree (not walked))");
+	/* the file by a link with "..": judged where it leads */
+	sx_rm(f->dir, "etc/claude-code/d");
+	fx_link(f->dir, "etc/claude-code/managed-settings.json",
+	        "../../usr/local/evil/managed-settings.json");
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/etc/claude-code"),
+	                    "true");
+	/* links that stay in the tree, spelled every way: walked, and root's */
+	sx_rm(f->dir, "etc/claude-code/managed-settings.json");
+	fx_dir(f->dir, "etc/claude-code/conf", 0755, 0, 0);
+	fx_file(f->dir, "etc/claude-code/conf/managed-settings.json", "{}", 0644, 0, 0);
+	fx_link(f->dir, "etc/claude-code/c", "conf");
+	fx_link(f->dir, "etc/claude-code/managed-settings.json", "c/managed-settings.json");
+	fx_link(f->dir, "etc/claude-code/conf/again.json", "../c/managed-settings.json");
+	fx_link(f->dir, "etc/claude-code/round.json", "../claude-code/c/managed-settings.json");
+	fx_link(f->dir, "etc/claude-code/abs", "/etc/claude-code/conf");
+	fx_link(f->dir, "etc/claude-code/gone", "c/nothing");
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/etc/claude-code"),
+	                    "false");
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "agent:/etc/claude-code"), "false");
+	/* ...and found when what they lead to is the agent's */
+	char *m = fx_path(f->dir, "etc/claude-code/conf/managed-settings.json");
+	assert_int_equal(chmod(m, 0666), 0);
+	free(m);
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/etc/claude-code"),
+	                    "true");
+}
+
 /* tree_writable by two paths to one tree (/lib -> usr/lib, as on a merged
- * /usr): walked once when its links say nothing of the path (relative,
- * without ".."), each path's own walk when one is absolute: through /lib
- * an absolute link into the tree's /usr/lib path leads out of the tree
- * it was asked by, so the answers differ, and the first is not reused. */
+ * /usr): walked once when its links stay in the tree, each path's own
+ * walk when one leads out of it by an absolute text: what it leads to was
+ * found from the path the walk was asked by, so the first answer is not
+ * reused. An absolute link to a directory of the tree, by the tree's other
+ * path, is walked: where a directory is is found from its parents, never
+ * from how the link reads. */
 static void test_tree_writable_twins(void **state)
 {
 	FX_NEED_ROOT();
@@ -175,9 +260,12 @@ static void test_tree_writable_twins(void **state)
 	assert_int_equal(chown(a, 0, 0), 0);
 	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/pkg"),
 	                    "false");
-	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/lib/pkg"),
-	                    "unknown (/lib/pkg/deps -> /usr/lib/pkg/sub: a directory outside the "
-	                    "tree (not walked))");
+	/* walked again by the second path: a file changed since is seen */
+	fx_file(f->dir, "usr/lib/pkg/sub/f", "x", 0644, FX_AGENT, FX_AGENT);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/lib/pkg"), "true");
+	sx_rm(f->dir, "usr/lib/pkg/sub/f");
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/lib/pkg"), "false");
 	/* a file the agent owns: found by the first path, and the second */
 	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
 	assert_int_equal(chown(a, FX_AGENT, FX_AGENT), 0);
@@ -399,6 +487,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_writable_entries, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_writable_entries_live, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_writable_by, sx_setup, sx_teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_writable_links_resolved, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_writable_twins, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_command_files_and_trees, sx_setup, sx_teardown),
 	};
