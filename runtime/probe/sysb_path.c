@@ -458,6 +458,18 @@ static hp_tri tree_access(tree_ctx *c, int fd, const hp_fileinfo *fi, hp_err *wh
 	return hp_probe_sysb_access_for(c->s, fd, fi, HP_ACC_WRITE, why);
 }
 
+/* Whether the default ACL of directory fd gives the role (or the user of
+ * tree_writable_by) write access to what another user creates in it
+ * later: a file there tomorrow is as much the tree's as one there now. */
+static hp_tri tree_default_acl(tree_ctx *c, int fd, const hp_fileinfo *fi, hp_err *why)
+{
+	if (c->cred)
+		return hp_os_access_default_acl(fd, fi, c->cred, HP_ACC_WRITE, why);
+	if (c->s->kind == HP_SYS_LIVE)
+		return hp_os_access_default_acl(fd, fi, NULL, HP_ACC_WRITE, why);
+	return hp_os_access_default_acl(fd, fi, &c->s->role.cred, HP_ACC_WRITE, why);
+}
+
 static hp_tri tree_replaceable(tree_ctx *c, const char *path, hp_err *why)
 {
 	if (c->cred)
@@ -554,8 +566,10 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 	}
 	/* live, for the role itself: ruled out by the owner and mode the walk
 	 * read, on its directory's mount, as writable_entries does; else the
-	 * file opened and asked */
-	if (!c->cred && c->s->kind == HP_SYS_LIVE && te->info->has_mnt_id && te->dir->has_mnt_id &&
+	 * file opened and asked. Never a directory: what its default ACL
+	 * gives what is created in it later is not in its owner and mode. */
+	bool isdir = te->info->type == HP_FT_DIR;
+	if (!isdir && !c->cred && c->s->kind == HP_SYS_LIVE && te->info->has_mnt_id && te->dir->has_mnt_id &&
 	    te->info->mnt_id == te->dir->mnt_id &&
 	    hp_os_access_ruled_out(te->info, te->dir_fs_magic, hp_probe_sysb_self(c->s),
 	                           HP_ACC_WRITE) == HP_FALSE)
@@ -566,6 +580,16 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 	if (t != HP_TRUE)
 		return t; /* gone: it leads nowhere */
 	t = tree_access(c, fd, &now, &e);
+	if (t == HP_FALSE && isdir) {
+		t = tree_default_acl(c, fd, &now, &e);
+		if (t == HP_TRUE) {
+			close(fd);
+			c->found = hp_xasprintf("%s (its default ACL lets the role write what is "
+			                        "created in it)",
+			                        te->path);
+			return HP_TRUE;
+		}
+	}
 	close(fd);
 	if (t == HP_UNKNOWN) {
 		hp_err_set(why, "%s: %s", te->path, e.msg);
