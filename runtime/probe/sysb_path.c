@@ -184,6 +184,13 @@ hp_tri hp_probe_sysb_access_for(hp_sysbackend *s, int fd, const hp_fileinfo *fi,
 	return offline_answer(s, c, &ce, k, &ke, asked, NULL, why);
 }
 
+hp_tri hp_probe_sysb_default_acl_for(hp_sysbackend *s, int fd, const hp_fileinfo *fi,
+                                     hp_err *why)
+{
+	const hp_cred *c = s->kind == HP_SYS_LIVE ? NULL : &s->role.cred;
+	return hp_os_access_default_acl(fd, fi, c, HP_ACC_WRITE, why);
+}
+
 hp_tri hp_probe_sysb_replaceable_for(hp_sysbackend *s, const char *path, hp_err *why)
 {
 	if (s->kind == HP_SYS_LIVE)
@@ -465,9 +472,7 @@ static hp_tri tree_default_acl(tree_ctx *c, int fd, const hp_fileinfo *fi, hp_er
 {
 	if (c->cred)
 		return hp_os_access_default_acl(fd, fi, c->cred, HP_ACC_WRITE, why);
-	if (c->s->kind == HP_SYS_LIVE)
-		return hp_os_access_default_acl(fd, fi, NULL, HP_ACC_WRITE, why);
-	return hp_os_access_default_acl(fd, fi, &c->s->role.cred, HP_ACC_WRITE, why);
+	return hp_probe_sysb_default_acl_for(c->s, fd, fi, why);
 }
 
 static hp_tri tree_replaceable(tree_ctx *c, const char *path, hp_err *why)

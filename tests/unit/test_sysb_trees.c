@@ -436,6 +436,12 @@ static void test_tree_default_acl(void **state)
 			assert_string_equal(
 			    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/var/lib/hangar"),
 			    want);
+			/* the directory listed: "." stands for what is created in it */
+			char *top = hp_xasprintf("/%s", where[w]);
+			assert_string_equal(
+			    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, top),
+			    k == 3 ? "{}" : "{ \".\" }");
+			free(top);
 			snprintf(cmd, sizeof cmd, "setfacl -k %s/%s", f->dir, where[w]);
 			assert_int_equal(system(cmd), 0);
 		}
