@@ -302,16 +302,17 @@ hp_tri hp_os_access_live(int fd, int mode, hp_err *why)
 	return hp_os_access_live_self(fd, NULL, NULL, mode, why);
 }
 
-/* Read system.posix_acl_access through the verified /proc/self/fd (an
- * O_PATH descriptor has no fgetxattr). HP_FALSE: no ACL. */
-static hp_tri read_acl(int fd, hp_acl *acl, hp_err *why)
+/* Read the ACL xattr name (system.posix_acl_access or _default) through
+ * the verified /proc/self/fd (an O_PATH descriptor has no fgetxattr).
+ * HP_FALSE: no ACL (none set, or a filesystem without ACLs). */
+static hp_tri read_acl_named(int fd, const char *name, hp_acl *acl, hp_err *why)
 {
 	char p[64];
 	if (hp_os_proc_fd_path(fd, p, sizeof p, why) < 0)
 		return HP_UNKNOWN;
 	enum { CAP_BYTES = 4 + 8 * HP_ACL_MAX_ENTRIES };
 	unsigned char *buf = hp_xmalloc(CAP_BYTES);
-	ssize_t n = getxattr(p, "system.posix_acl_access", buf, CAP_BYTES);
+	ssize_t n = getxattr(p, name, buf, CAP_BYTES);
 	if (n < 0) {
 		int e = errno;
 		free(buf);
@@ -323,6 +324,64 @@ static hp_tri read_acl(int fd, hp_acl *acl, hp_err *why)
 	hp_tri t = hp_os_acl_parse(buf, (size_t)n, acl, why);
 	free(buf);
 	return t;
+}
+
+static hp_tri read_acl(int fd, hp_acl *acl, hp_err *why)
+{
+	return read_acl_named(fd, "system.posix_acl_access", acl, why);
+}
+
+/* The calling process's fsuid (its euid: a role's child set all its ids)
+ * and groups, its egid first. */
+static hp_tri self_groups(uid_t *uid, gid_t **groups, size_t *n, hp_err *why)
+{
+	int k = getgroups(0, NULL);
+	gid_t *g = k >= 0 ? hp_xmalloc(((size_t)k + 1) * sizeof *g) : NULL;
+	if (k >= 0)
+		k = getgroups(k, g + 1);
+	if (k < 0) {
+		free(g);
+		hp_err_set(why, "reading the process's groups: %s", strerror(errno));
+		return HP_UNKNOWN;
+	}
+	g[0] = getegid();
+	*uid = geteuid();
+	*groups = g;
+	*n = (size_t)k + 1;
+	return HP_TRUE;
+}
+
+hp_tri hp_os_access_default_acl(int fd, const hp_fileinfo *fi, const hp_cred *c, int mode,
+                                hp_err *why)
+{
+	if (fi->type != HP_FT_DIR)
+		return HP_FALSE;
+	hp_acl dacl;
+	hp_err e;
+	hp_tri t = read_acl_named(fd, "system.posix_acl_default", &dacl, &e);
+	if (t == HP_UNKNOWN)
+		hp_err_set(why, "the default ACL: %s", e.msg);
+	if (t != HP_TRUE)
+		return t;
+	uid_t uid;
+	gid_t *groups;
+	size_t ng;
+	if (c) {
+		uid = c->uid;
+		ng = c->ngroups + 1;
+		groups = hp_xmalloc(ng * sizeof *groups);
+		groups[0] = c->gid;
+		for (size_t i = 0; i < c->ngroups; i++)
+			groups[i + 1] = c->groups[i];
+	} else if (self_groups(&uid, &groups, &ng, why) != HP_TRUE) {
+		hp_os_acl_free(&dacl);
+		return HP_UNKNOWN;
+	}
+	const gid_t *sg = (fi->mode & 02000) ? &fi->gid : NULL;
+	int g = hp_os_acl_default_grants(&dacl, sg, uid, groups, ng, (unsigned)mode);
+	free(groups);
+	hp_os_acl_free(&dacl);
+	return g ? HP_TRUE : HP_FALSE;
 }
 
 static int cred_in_group(const hp_cred *c, gid_t g)

@@ -93,6 +93,18 @@ typedef struct {
 /* The computed answer for cred, with the owner rule. */
 hp_tri hp_os_access_computed(int fd, const hp_cred *cred, int mode, hp_err *why);
 
+/* Whether files created later in directory fd (facts fi) would let cred
+ * (NULL: the calling process) access them in mode through the
+ * directory's default ACL (system.posix_acl_default, posix_acl.h): what
+ * the role could write there once another user creates it, which no
+ * permission of the files there now shows. HP_FALSE when fd is not a
+ * directory, has no default ACL (or its filesystem no ACLs), or one that
+ * grants nothing; HP_UNKNOWN with why when it cannot be read or parsed
+ * (too large, malformed). Capabilities are not counted: the files' own
+ * check counts them. */
+hp_tri hp_os_access_default_acl(int fd, const hp_fileinfo *fi, const hp_cred *cred, int mode,
+                                hp_err *why);
+
 /* Whether the calling process has capability cap in its effective set:
  * HP_UNKNOWN when it cannot be read. */
 hp_tri hp_os_self_has_cap(int cap, hp_err *why);

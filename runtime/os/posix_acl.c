@@ -1,4 +1,5 @@
-/* posix_acl.c: parse and evaluate system.posix_acl_access. */
+/* posix_acl.c: parse system.posix_acl_access and system.posix_acl_default
+ * (one format) and evaluate them. */
 #include "os/posix_acl.h"
 
 #include <stdlib.h>
@@ -102,25 +103,23 @@ static int in_groups(gid_t g, const gid_t *groups, size_t n)
 	return 0;
 }
 
-/* The kernel's order: owner, named user, groups (any matching entry that
- * grants wins; a match that grants nothing denies), other. */
-int hp_os_acl_grants(const hp_acl *acl, uid_t owner, gid_t group, uid_t uid, const gid_t *groups,
-                  size_t ngroups, unsigned want)
+/* The kernel's order after the owner entry: named user, groups (any
+ * matching entry that grants wins; a match that grants nothing denies),
+ * other. in_owning_group: whether the process is in the file's group. */
+static int grants_not_owner(const hp_acl *acl, int in_owning_group, uid_t uid,
+                            const gid_t *groups, size_t ngroups, unsigned want)
 {
 	unsigned mask = 7;
 	for (size_t i = 0; i < acl->n; i++)
 		if (acl->e[i].tag == HP_ACL_MASK)
 			mask = acl->e[i].perm;
 	for (size_t i = 0; i < acl->n; i++)
-		if (acl->e[i].tag == HP_ACL_USER_OBJ && uid == owner)
-			return (acl->e[i].perm & want) == want;
-	for (size_t i = 0; i < acl->n; i++)
 		if (acl->e[i].tag == HP_ACL_USER && acl->e[i].id == uid)
 			return (acl->e[i].perm & mask & want) == want;
 	int matched = 0;
 	for (size_t i = 0; i < acl->n; i++) {
 		const hp_acl_entry *e = &acl->e[i];
-		int match = (e->tag == HP_ACL_GROUP_OBJ && in_groups(group, groups, ngroups)) ||
+		int match = (e->tag == HP_ACL_GROUP_OBJ && in_owning_group) ||
 		            (e->tag == HP_ACL_GROUP && in_groups(e->id, groups, ngroups));
 		if (!match)
 			continue;
@@ -134,4 +133,30 @@ int hp_os_acl_grants(const hp_acl *acl, uid_t owner, gid_t group, uid_t uid, con
 		if (acl->e[i].tag == HP_ACL_OTHER)
 			return (acl->e[i].perm & want) == want;
 	return 0;
+}
+
+int hp_os_acl_grants(const hp_acl *acl, uid_t owner, gid_t group, uid_t uid, const gid_t *groups,
+                  size_t ngroups, unsigned want)
+{
+	for (size_t i = 0; i < acl->n; i++)
+		if (acl->e[i].tag == HP_ACL_USER_OBJ && uid == owner)
+			return (acl->e[i].perm & want) == want;
+	return grants_not_owner(acl, in_groups(group, groups, ngroups), uid, groups, ngroups,
+	                        want);
+}
+
+/* The new file's access ACL is the default one with its owner, group
+ * class (the mask, or the group entry without one) and other entries
+ * ANDed with the creation mode (posix_acl_create; no umask), so with the
+ * widest mode it is the default ACL itself. Its owner is its creator; its
+ * group the directory's when that is setgid, else the creator's, which
+ * may be one the process is in or one it is not: both are tried. */
+int hp_os_acl_default_grants(const hp_acl *dacl, const gid_t *setgid_group, uid_t uid,
+                             const gid_t *groups, size_t ngroups, unsigned want)
+{
+	if (setgid_group)
+		return grants_not_owner(dacl, in_groups(*setgid_group, groups, ngroups), uid,
+		                        groups, ngroups, want);
+	return grants_not_owner(dacl, 1, uid, groups, ngroups, want) ||
+	       grants_not_owner(dacl, 0, uid, groups, ngroups, want);
 }

@@ -1,8 +1,11 @@
-/* posix_acl.h: the kernel's binary form of a POSIX access ACL (the
- * system.posix_acl_access extended attribute), parsed without libacl, and
- * the permission check the kernel does with it (fs/posix_acl.c
- * posix_acl_permission). Used when access has to be computed offline
- * (access.h) instead of asked of the kernel.
+/* posix_acl.h: the kernel's binary form of a POSIX ACL (the
+ * system.posix_acl_access extended attribute, and a directory's
+ * system.posix_acl_default, which has the same form), parsed without
+ * libacl, the permission check the kernel does with an access ACL
+ * (fs/posix_acl.c posix_acl_permission), and what a default ACL gives the
+ * files created later in its directory. Used when access has to be
+ * computed offline (access.h) instead of asked of the kernel, and for a
+ * directory's future contents, which no kernel call answers.
  *
  * Layout, little-endian: a 4-byte version (2), then 8-byte entries
  * { u16 tag, u16 perm, u32 id }. Tags: USER_OBJ 1, USER 2, GROUP_OBJ 4,
@@ -52,5 +55,16 @@ void hp_os_acl_free(hp_acl *acl);
  * on a file owned by owner/group. Caps are not considered here. */
 int hp_os_acl_grants(const hp_acl *acl, uid_t owner, gid_t group, uid_t uid, const gid_t *groups,
                   size_t ngroups, unsigned want);
+
+/* Whether a file created later in a directory whose default ACL is dacl
+ * (parsed by hp_os_acl_parse) could grant every bit of want to a process
+ * with fsuid uid and groups that does not create it (what it creates is
+ * its own anyway): the new file gets dacl as its access ACL, its entries
+ * limited only by the creation mode, which the creator chooses, so the
+ * widest is assumed. Its owner is the creator, never uid; its group is
+ * *setgid_group when the directory is setgid, else the creator's, which
+ * may or may not be one of groups (setgid_group NULL: both are tried). */
+int hp_os_acl_default_grants(const hp_acl *dacl, const gid_t *setgid_group, uid_t uid,
+                             const gid_t *groups, size_t ngroups, unsigned want);
 
 #endif

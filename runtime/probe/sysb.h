@@ -172,6 +172,11 @@ hp_tri hp_probe_sysb_resolve_as_role(hp_sysbackend *s, const char *path, unsigne
 /* whether the role may open fd for mode (fi: fd's facts, or NULL) */
 hp_tri hp_probe_sysb_access_for(hp_sysbackend *s, int fd, const hp_fileinfo *fi, int mode,
                                 hp_err *why);
+/* Whether directory fd's default ACL lets the role write what another user
+ * creates in it later (hp_os_access_default_acl): live for the process
+ * itself, else for the role's credentials. */
+hp_tri hp_probe_sysb_default_acl_for(hp_sysbackend *s, int fd, const hp_fileinfo *fi,
+                                     hp_err *why);
 /* whether the role could replace path through a directory on its way */
 hp_tri hp_probe_sysb_replaceable_for(hp_sysbackend *s, const char *path, hp_err *why);
 const hp_self *hp_probe_sysb_self(hp_sysbackend *s);

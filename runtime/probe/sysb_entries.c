@@ -347,6 +347,14 @@ hp_value hp_probe_sysb_writable_entries(hp_sysbackend *s, hp_probe_id p, const c
 			return hp_probe_sysb_unknown(pool, p, "%s: %s", dir, e.msg);
 		return hp_v_list(NULL, 0);
 	}
+	/* what another user creates in it later is the role's to write when
+	 * its default ACL says so: listed as "." */
+	t = hp_probe_sysb_default_acl_for(s, pfd, &fi, &e);
+	if (t == HP_UNKNOWN) {
+		close(pfd);
+		return hp_probe_sysb_unknown(pool, p, "%s: %s", dir, e.msg);
+	}
+	bool later = t == HP_TRUE;
 	DIR *d = hp_os_opendir_path(pfd);
 	if (!d)
 		return hp_probe_sysb_unknown(pool, p, "%s: listing it: %s", dir, strerror(errno));
@@ -413,6 +421,10 @@ hp_value hp_probe_sysb_writable_entries(hp_sysbackend *s, hp_probe_id p, const c
 			found = hp_xgrow(found, &cap, nfound + 1, sizeof *found);
 			found[nfound++] = hp_xstrdup(name);
 		}
+	}
+	if (later) {
+		found = hp_xgrow(found, &cap, nfound + 1, sizeof *found);
+		found[nfound++] = hp_xstrdup(".");
 	}
 	listing_free(&l);
 	closedir(d);

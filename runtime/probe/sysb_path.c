@@ -184,6 +184,13 @@ hp_tri hp_probe_sysb_access_for(hp_sysbackend *s, int fd, const hp_fileinfo *fi,
 	return offline_answer(s, c, &ce, k, &ke, asked, NULL, why);
 }
 
+hp_tri hp_probe_sysb_default_acl_for(hp_sysbackend *s, int fd, const hp_fileinfo *fi,
+                                     hp_err *why)
+{
+	const hp_cred *c = s->kind == HP_SYS_LIVE ? NULL : &s->role.cred;
+	return hp_os_access_default_acl(fd, fi, c, HP_ACC_WRITE, why);
+}
+
 hp_tri hp_probe_sysb_replaceable_for(hp_sysbackend *s, const char *path, hp_err *why)
 {
 	if (s->kind == HP_SYS_LIVE)
@@ -478,6 +485,16 @@ static hp_tri tree_access(tree_ctx *c, int fd, const hp_fileinfo *fi, hp_err *wh
 	return hp_probe_sysb_access_for(c->s, fd, fi, HP_ACC_WRITE, why);
 }
 
+/* Whether the default ACL of directory fd gives the role (or the user of
+ * tree_writable_by) write access to what another user creates in it
+ * later: a file there tomorrow is as much the tree's as one there now. */
+static hp_tri tree_default_acl(tree_ctx *c, int fd, const hp_fileinfo *fi, hp_err *why)
+{
+	if (c->cred)
+		return hp_os_access_default_acl(fd, fi, c->cred, HP_ACC_WRITE, why);
+	return hp_probe_sysb_default_acl_for(c->s, fd, fi, why);
+}
+
 static hp_tri tree_replaceable(tree_ctx *c, const char *path, hp_err *why)
 {
 	if (c->cred)
@@ -631,8 +648,10 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 		return tree_link(c, te, why);
 	/* live, for the role itself: ruled out by the owner and mode the walk
 	 * read, on its directory's mount, as writable_entries does; else the
-	 * file opened and asked */
-	if (!c->cred && c->s->kind == HP_SYS_LIVE && te->info->has_mnt_id && te->dir->has_mnt_id &&
+	 * file opened and asked. Never a directory: what its default ACL
+	 * gives what is created in it later is not in its owner and mode. */
+	bool isdir = te->info->type == HP_FT_DIR;
+	if (!isdir && !c->cred && c->s->kind == HP_SYS_LIVE && te->info->has_mnt_id && te->dir->has_mnt_id &&
 	    te->info->mnt_id == te->dir->mnt_id &&
 	    hp_os_access_ruled_out(te->info, te->dir_fs_magic, hp_probe_sysb_self(c->s),
 	                           HP_ACC_WRITE) == HP_FALSE)
@@ -643,6 +662,16 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 	if (t != HP_TRUE)
 		return t; /* gone: it leads nowhere */
 	t = tree_access(c, fd, &now, &e);
+	if (t == HP_FALSE && isdir) {
+		t = tree_default_acl(c, fd, &now, &e);
+		if (t == HP_TRUE) {
+			close(fd);
+			c->found = hp_xasprintf("%s (its default ACL lets the role write what is "
+			                        "created in it)",
+			                        te->path);
+			return HP_TRUE;
+		}
+	}
 	close(fd);
 	if (t == HP_UNKNOWN) {
 		hp_err_set(why, "%s: %s", te->path, e.msg);

@@ -514,6 +514,129 @@ static void test_acl_parse_errors(void **state)
 	hp_os_acl_free(&a);
 }
 
+/* What a default ACL gives the files created later in its directory to a
+ * process that does not create them: a named entry for its uid (limited
+ * by the mask, and deciding alone), a named entry for one of its groups,
+ * the group entry when it may be in the new file's group, other; never
+ * the owner entry (the creator owns the file). */
+static int dgrants(const unsigned (*ents)[3], size_t n, const gid_t *sg, unsigned want)
+{
+	unsigned char b[4 + 8 * 8];
+	size_t len = fx_acl_blob(b, ents, n);
+	hp_acl a;
+	hp_err e;
+	assert_int_equal(hp_os_acl_parse(b, len, &a, &e), HP_TRUE);
+	gid_t groups[] = {1000, 50};
+	int g = hp_os_acl_default_grants(&a, sg, 1000, groups, 2, want);
+	hp_os_acl_free(&a);
+	return g;
+}
+
+static void test_acl_default_grants(void **state)
+{
+	(void)state;
+	/* mirrors of 0755 and 0777 */
+	const unsigned m755[][3] = {{1, 7, 0}, {4, 5, 0}, {32, 5, 0}};
+	assert_false(dgrants(m755, 3, NULL, 2));
+	assert_true(dgrants(m755, 3, NULL, 4));
+	const unsigned own[][3] = {{1, 7, 0}, {4, 5, 0}, {32, 5, 0}};
+	assert_false(dgrants(own, 3, NULL, 6)); /* the owner entry: the creator's */
+	const unsigned other[][3] = {{1, 7, 0}, {4, 5, 0}, {32, 6, 0}};
+	assert_true(dgrants(other, 3, NULL, 2));
+	/* the agent named */
+	const unsigned user[][3] = {{1, 7, 0}, {2, 7, 1000}, {4, 5, 0}, {16, 7, 0}, {32, 5, 0}};
+	assert_true(dgrants(user, 5, NULL, 2));
+	const unsigned masked[][3] = {{1, 7, 0}, {2, 7, 1000}, {4, 5, 0}, {16, 5, 0}, {32, 5, 0}};
+	assert_false(dgrants(masked, 5, NULL, 2));
+	const unsigned another[][3] = {{1, 7, 0}, {2, 7, 1001}, {4, 5, 0}, {16, 7, 0}, {32, 5, 0}};
+	assert_false(dgrants(another, 5, NULL, 2));
+	/* a named entry that grants nothing decides: other is not looked at */
+	const unsigned ro_user[][3] = {{1, 7, 0}, {2, 5, 1000}, {4, 5, 0}, {16, 7, 0}, {32, 7, 0}};
+	assert_false(dgrants(ro_user, 5, NULL, 2));
+	/* a group of the agent's named, limited by the mask */
+	const unsigned grp[][3] = {{1, 7, 0}, {4, 5, 0}, {8, 6, 50}, {16, 7, 0}, {32, 5, 0}};
+	assert_true(dgrants(grp, 5, NULL, 2));
+	const unsigned grp_m[][3] = {{1, 7, 0}, {4, 5, 0}, {8, 6, 50}, {16, 4, 0}, {32, 5, 0}};
+	assert_false(dgrants(grp_m, 5, NULL, 2));
+	/* the group entry: the new file's group is the creator's, which may
+	 * be the agent's, unless the directory is setgid */
+	const unsigned gobj[][3] = {{1, 7, 0}, {4, 7, 0}, {32, 5, 0}};
+	assert_true(dgrants(gobj, 3, NULL, 2));
+	gid_t theirs = 999, mine = 50;
+	assert_false(dgrants(gobj, 3, &theirs, 2));
+	assert_true(dgrants(gobj, 3, &mine, 2));
+	const unsigned gobj_m[][3] = {{1, 7, 0}, {2, 5, 7}, {4, 7, 0}, {16, 5, 0}, {32, 5, 0}};
+	assert_false(dgrants(gobj_m, 5, NULL, 2));
+	/* a named group of the agent's that grants nothing denies when the
+	 * file's group is not the agent's, and other is not looked at; when
+	 * it may be, the group entry grants */
+	const unsigned gdeny[][3] = {{1, 7, 0}, {4, 5, 0}, {8, 4, 50}, {16, 7, 0}, {32, 7, 0}};
+	assert_false(dgrants(gdeny, 5, NULL, 2));
+	assert_false(dgrants(gdeny, 5, &theirs, 2));
+	/* other grants only when no group entry matched: with the file's
+	 * group not the agent's (setgid) and no named group of its */
+	const unsigned gobj_ro[][3] = {{1, 7, 0}, {4, 5, 0}, {32, 7, 0}};
+	assert_true(dgrants(gobj_ro, 3, &theirs, 2));
+	assert_false(dgrants(gobj_ro, 3, &mine, 2));
+	assert_true(dgrants(gobj_ro, 3, NULL, 2)); /* the creator's group may be another */
+}
+
+/* hp_os_access_default_acl on real directories: the default ACL setfacl -d
+ * writes, read through the O_PATH descriptor; none, on a file, or one
+ * that grants nothing: no. */
+static void test_access_default_acl(void **state)
+{
+	FX_NEED_ROOT();
+	fx *f = *state;
+	if (system("command -v setfacl >/dev/null 2>&1") != 0) {
+		print_message("skipped: setfacl is not installed\n");
+		skip();
+	}
+	char *d = fx_path(f->dir, "dacl");
+	assert_int_equal(mkdir(d, 0755), 0);
+	gid_t g[] = {FX_GROUP};
+	hp_cred agent = {FX_AGENT, FX_AGENT, g, 1, 0};
+	hp_err e;
+	hp_fileinfo fi;
+	int fd = open(d, O_PATH | O_DIRECTORY);
+	assert_true(fd >= 0);
+	assert_int_equal(hp_os_fd_info(fd, &fi, &e), HP_TRUE);
+	assert_int_equal(hp_os_access_default_acl(fd, &fi, &agent, HP_ACC_WRITE, &e), HP_FALSE);
+	char cmd[512];
+	struct {
+		const char *entry, *rest;
+		uid_t id;
+		hp_tri want;
+	} cases[] = {
+	    {"u:", ":rwx", FX_AGENT, HP_TRUE},       {"g:", ":rw", FX_GROUP, HP_TRUE},
+	    {"o:", ":rw", 0, HP_TRUE},               {"u:", ":rwx,m::rx", FX_AGENT, HP_FALSE},
+	    {"u:", ":rx", FX_AGENT, HP_FALSE},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char spec[64];
+		if (cases[i].id)
+			snprintf(spec, sizeof spec, "%s%d%s", cases[i].entry, (int)cases[i].id,
+			         cases[i].rest);
+		else
+			snprintf(spec, sizeof spec, "%s%s", cases[i].entry, cases[i].rest);
+		const hp_tri want_i = cases[i].want;
+		snprintf(cmd, sizeof cmd, "setfacl -k %s && setfacl -d -m '%s' %s", d, spec, d);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(hp_os_access_default_acl(fd, &fi, &agent, HP_ACC_WRITE, &e),
+		                 want_i);
+	}
+	close(fd);
+	/* a file holds no default ACL */
+	char *r = fx_path(f->dir, "r600");
+	fd = open(r, O_PATH);
+	assert_true(fd >= 0);
+	assert_int_equal(hp_os_fd_info(fd, &fi, &e), HP_TRUE);
+	assert_int_equal(hp_os_access_default_acl(fd, &fi, &agent, HP_ACC_WRITE, &e), HP_FALSE);
+	close(fd);
+	free(r);
+	free(d);
+}
+
 /* An ACL written by setfacl parses, and grants what getfacl says. */
 static void test_acl_from_setfacl(void **state)
 {
@@ -719,6 +842,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_filtered_syscall, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_effective_credentials, setup, teardown),
 	    cmocka_unit_test(test_acl_parse_errors),
+	    cmocka_unit_test(test_acl_default_grants),
+	    cmocka_unit_test_setup_teardown(test_access_default_acl, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ruled_out_never_contradicts, setup, teardown),
 	    cmocka_unit_test(test_ruled_out_conditions),
 	    cmocka_unit_test_setup_teardown(test_acl_from_setfacl, setup, teardown),

@@ -481,6 +481,61 @@ static void test_writable_entries_live(void **state)
 	munmap(c, sizeof *c);
 }
 
+/* A directory whose default ACL lets the agent write what another user
+ * creates in it later: hangar-home itself, a directory below it, an empty
+ * one; the agent named, its group named, other. Found by root's walk for
+ * the agent and by the agent's own (computed); a default ACL that grants
+ * it nothing is not. */
+static void test_tree_default_acl(void **state)
+{
+	FX_NEED_ROOT();
+	sx_fx *f = *state;
+	if (system("command -v setfacl >/dev/null 2>&1") != 0) {
+		print_message("skipped: setfacl is not installed\n");
+		skip();
+	}
+	sx_tree(f->dir);
+	fx_dir(f->dir, "var/lib/hangar", 0755, FX_HANGAR, FX_HANGAR);
+	fx_dir(f->dir, "var/lib/hangar/harness", 0755, FX_HANGAR, FX_HANGAR);
+	fx_dir(f->dir, "var/lib/hangar/harness/empty", 0755, FX_HANGAR, FX_HANGAR);
+	fx_file(f->dir, "var/lib/hangar/harness/settings.json", "{}", 0644, FX_HANGAR, FX_HANGAR);
+	const char *by = "agent:/var/lib/hangar";
+	assert_string_equal(sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, by), "false");
+	const char *where[] = {"var/lib/hangar", "var/lib/hangar/harness",
+	                       "var/lib/hangar/harness/empty"};
+	char spec[64], cmd[1024];
+	for (size_t w = 0; w < 3; w++) {
+		for (int k = 0; k < 4; k++) {
+			if (k == 0)
+				snprintf(spec, sizeof spec, "u:%d:rwx", (int)FX_AGENT);
+			else if (k == 1)
+				snprintf(spec, sizeof spec, "g:%d:rw", (int)FX_AGENT);
+			else if (k == 2)
+				snprintf(spec, sizeof spec, "o::rw");
+			else
+				snprintf(spec, sizeof spec, "u:%d:rx", (int)FX_AGENT);
+			const char *want = k == 3 ? "false" : "true";
+			snprintf(cmd, sizeof cmd, "setfacl -d -m '%s' %s/%s", spec, f->dir, where[w]);
+			assert_int_equal(system(cmd), 0);
+			sx_as_role(f, HP_ROLE_ROOT, 0, 0, 0);
+			assert_string_equal(
+			    sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, by), want);
+			sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+			assert_string_equal(
+			    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/var/lib/hangar"),
+			    want);
+			/* the directory listed: "." stands for what is created in it */
+			char *top = hp_xasprintf("/%s", where[w]);
+			assert_string_equal(
+			    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, top),
+			    k == 3 ? "{}" : "{ \".\" }");
+			free(top);
+			snprintf(cmd, sizeof cmd, "setfacl -k %s/%s", f->dir, where[w]);
+			assert_int_equal(system(cmd), 0);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +543,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_writable_entries_live, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_writable_by, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_writable_links_resolved, sx_setup, sx_teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_default_acl, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_writable_twins, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_command_files_and_trees, sx_setup, sx_teardown),
 	};
