@@ -83,12 +83,17 @@ static bool plain_access_exact(hp_err *why)
 	return same;
 }
 
+static hp_tri self_computed(int fd, int mode, hp_err *why);
+
 /* The kernel refused a write with EROFS. inode_permission refuses it so
  * before it looks at the mode when the filesystem is read-only; faccessat
  * refuses it so after the mode allowed it when only the mount is: then the
  * role may write the file, through any read-write mount of the same
- * filesystem (hp_os_fs_read_only). */
-static hp_tri erofs_answer(int fd, hp_err *why)
+ * filesystem (hp_os_fs_read_only). A read-only filesystem whose content
+ * lives elsewhere (an overlay's layers, fuse, nfs...) is not read-only for
+ * that content: the mode the kernel did not look at decides, judged for
+ * this process from the owner, mode and ACL (hp_os_access_computed). */
+static hp_tri erofs_answer(int fd, int mode, hp_err *why)
 {
 	struct statfs sf;
 	if (fstatfs(fd, &sf) < 0) {
@@ -96,7 +101,12 @@ static hp_tri erofs_answer(int fd, hp_err *why)
 		return HP_UNKNOWN;
 	}
 	hp_tri ro = hp_os_fs_read_only(fd, (unsigned long)sf.f_flags | ST_RDONLY, why);
-	return ro == HP_UNKNOWN ? HP_UNKNOWN : ro == HP_TRUE ? HP_FALSE : HP_TRUE;
+	if (ro != HP_FALSE)
+		return ro == HP_UNKNOWN ? HP_UNKNOWN : HP_FALSE;
+	hp_tri sb = hp_os_fs_sb_read_only(fd, why);
+	if (sb != HP_TRUE)
+		return sb == HP_UNKNOWN ? HP_UNKNOWN : HP_TRUE;
+	return self_computed(fd, mode, why);
 }
 
 /* faccessat2 missing (ENOSYS) or filtered (EPERM): the documented fallback,
@@ -116,7 +126,7 @@ static hp_tri access_fallback(int fd, int mode, const char *cause, hp_err *why)
 		return HP_TRUE;
 	int err = errno;
 	if (err == EROFS)
-		return erofs_answer(fd, why);
+		return erofs_answer(fd, mode, why);
 	if (err == EACCES || err == ETXTBSY)
 		return HP_FALSE;
 	hp_err_set(why, "faccessat2 %s, and faccessat: %s: %s cannot be asked", cause,
@@ -136,7 +146,7 @@ hp_tri hp_os_access_kernel(int fd, int mode, hp_err *why)
 	int e = errno;
 	switch (e) {
 	case EROFS:
-		return erofs_answer(fd, why);
+		return erofs_answer(fd, mode, why);
 	case EACCES:
 	case ETXTBSY:
 		return HP_FALSE;
@@ -454,4 +464,43 @@ hp_tri hp_os_access_computed(int fd, const hp_cred *c, int mode, hp_err *why)
 	if (c->uid == fi.uid || has(c->caps, CAP_FOWNER))
 		return owner_rule(fd, &fi, mode, 0, why);
 	return HP_FALSE;
+}
+
+/* hp_os_access_computed for this process's own effective ids, groups and
+ * the capabilities the computation counts. */
+static hp_tri self_computed(int fd, int mode, hp_err *why)
+{
+	int n = getgroups(0, NULL);
+	if (n < 0) {
+		hp_err_set(why, "getgroups: %s", strerror(errno));
+		return HP_UNKNOWN;
+	}
+	gid_t *groups = hp_xmalloc(((size_t)n + 1) * sizeof *groups);
+	n = getgroups(n, groups);
+	cap_t c = cap_get_proc();
+	if (n < 0 || !c) {
+		hp_err_set(why, "cannot read own groups or capabilities: %s", strerror(errno));
+		free(groups);
+		if (c)
+			cap_free(c);
+		return HP_UNKNOWN;
+	}
+	static const cap_value_t counted[] = {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER};
+	uint64_t caps = 0;
+	for (size_t i = 0; i < sizeof counted / sizeof counted[0]; i++) {
+		cap_flag_value_t v = CAP_CLEAR;
+		if (cap_get_flag(c, counted[i], CAP_EFFECTIVE, &v) < 0) {
+			hp_err_set(why, "cannot read own capabilities");
+			cap_free(c);
+			free(groups);
+			return HP_UNKNOWN;
+		}
+		if (v == CAP_SET)
+			caps |= (uint64_t)1 << counted[i];
+	}
+	cap_free(c);
+	hp_cred cred = {geteuid(), getegid(), groups, (size_t)n, caps};
+	hp_tri t = hp_os_access_computed(fd, &cred, mode, why);
+	free(groups);
+	return t;
 }

@@ -109,9 +109,18 @@ static hp_tri chain(ctx *c, const char *path, char **final)
 	}
 }
 
-/* The first DIR/NAME on the PATH that is an executable regular file. */
-static hp_tri look_up(ctx *c, const char *name, char **found)
+/* Every DIR/NAME on the PATH that some user could execute: a regular file
+ * with an execute bit. execvp goes on past a file its caller cannot
+ * execute (EACCES: no execute permission for it, by the mode or an ACL, a
+ * directory on the way it cannot search, a noexec mount, an LSM) and past
+ * one that is missing (ENOENT, ENOTDIR), so which of them runs depends on
+ * who runs it, and root cannot tell that for another user with certainty.
+ * Only what refuses every user is passed over; each of the others may be
+ * what runs, and all of them go into the list. */
+static hp_tri look_up(ctx *c, const char *name, hp_strv *found)
 {
+	found->v = NULL;
+	found->n = found->cap = 0;
 	const char *p = *c->path_list ? c->path_list : NULL;
 	while (p) {
 		const char *q = strchr(p, ':');
@@ -120,19 +129,20 @@ static hp_tri look_up(ctx *c, const char *name, char **found)
 		hp_fileinfo fi;
 		hp_err e;
 		hp_tri t = hp_os_path_info(c->r, cand, 0, &fi, &e);
-		if (t == HP_TRUE && fi.type == HP_FT_FILE && (fi.mode & 0111)) {
-			*found = cand;
-			return HP_TRUE;
-		}
+		if (t == HP_TRUE && fi.type == HP_FT_FILE && (fi.mode & 0111))
+			hp_strv_push(found, cand);
 		free(cand);
 		if (t == HP_UNKNOWN) {
-			/* execvp would go on past some errors, but which file it
-			 * ends on is then not known */
+			/* execvp goes on past some errors and stops at others: what
+			 * it ends on is then not known */
 			hp_err_set(c->why, "%s", e.msg);
+			hp_strv_free(found);
 			return HP_UNKNOWN;
 		}
 		p = q ? q + 1 : NULL;
 	}
+	if (found->n)
+		return HP_TRUE;
 	hp_err_set(c->why, "no %s on the PATH %s", name, c->path_list);
 	return HP_FALSE;
 }
@@ -348,16 +358,16 @@ static hp_tri files_of(ctx *c, const char *path, int depth)
 						t = files_of(c, cmd, depth + 1);
 					}
 				} else {
-					char *found = NULL;
+					hp_strv found;
 					t = look_up(c, cmd, &found);
 					if (t == HP_FALSE) {
 						hp_err_set(c->why, "%s: env runs %s, which is on no "
 						           "directory of the PATH", final, cmd);
 						t = HP_UNKNOWN;
 					}
-					if (t == HP_TRUE)
-						t = files_of(c, found, depth + 1);
-					free(found);
+					for (size_t i = 0; t == HP_TRUE && i < found.n; i++)
+						t = files_of(c, found.v[i], depth + 1);
+					hp_strv_free(&found);
 				}
 				free(cmd);
 			}
@@ -379,12 +389,12 @@ hp_tri hp_os_command_files(const hp_root *r, const char *spec, hp_strv *out, hp_
 	char *name = colon ? hp_xasprintf("%.*s", (int)(colon - spec), spec) : hp_xstrdup(spec);
 	ctx c = {r, colon ? colon + 1 : "", out, why, 0};
 	hp_tri t;
-	char *found = NULL;
+	hp_strv found = {NULL, 0, 0};
 	if (name[0] == '/') {
-		found = hp_xstrdup(name);
+		hp_strv_push(&found, name);
 		hp_fileinfo fi;
 		hp_err e;
-		t = hp_os_path_info(r, found, 0, &fi, &e);
+		t = hp_os_path_info(r, name, 0, &fi, &e);
 		if (t != HP_TRUE)
 			hp_err_set(why, "%s", e.msg);
 	} else if (!*name || strchr(name, '/') || !colon) {
@@ -393,9 +403,9 @@ hp_tri hp_os_command_files(const hp_root *r, const char *spec, hp_strv *out, hp_
 	} else {
 		t = look_up(&c, name, &found);
 	}
-	if (t == HP_TRUE)
-		t = files_of(&c, found, 0);
-	free(found);
+	for (size_t i = 0; t == HP_TRUE && i < found.n; i++)
+		t = files_of(&c, found.v[i], 0);
+	hp_strv_free(&found);
 	free(name);
 	if (t != HP_TRUE)
 		hp_strv_free(out);

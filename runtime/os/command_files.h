@@ -3,9 +3,14 @@
  * harness (`claude` on the driver's PATH). Whoever can change one of them
  * changes what runs:
  *
- *   - the path found: the first DIR/NAME on the PATH that is a regular file
- *     with an execute bit, as execvp finds it (a NAME that is an absolute
- *     path is taken as it is);
+ *   - the paths found: every DIR/NAME on the PATH that is a regular file
+ *     with an execute bit (a NAME that is an absolute path is taken as it
+ *     is). execvp runs the first its caller can execute and goes on past
+ *     the others (EACCES), so which one runs depends on the caller (the
+ *     mode, an ACL, a directory it cannot search, a noexec mount, an LSM),
+ *     which root cannot decide for another user with certainty: only
+ *     files no one can execute are passed over, and the list holds what
+ *     runs for whoever runs NAME;
  *   - every symlink on the way from it and the file it ends on (each hop's
  *     path as the link names it, made absolute from the link's directory);
  *   - a script's interpreter, from its "#!" line as the kernel reads it

@@ -317,6 +317,23 @@ static bool root_within(const char *a, const char *b)
 	return strncmp(a, b, n) == 0 && (a[n] == '\0' || a[n] == '/');
 }
 
+/* The filesystem types whose content is only what their own superblock
+ * holds, on a block device or in memory: read-only there, no path changes
+ * it. Every other type is not trusted to be read-only: overlay's files are
+ * its layers' (a lower or upper directory another mount reaches), fuse's
+ * a process's, 9p's, virtiofs', nfs' and cifs' another machine's or the
+ * host's, and a type not listed may be any of those. */
+static bool content_is_own(const char *type)
+{
+	static const char *const own_types[] = {"ext2",     "ext3",  "ext4",    "xfs",
+	                                        "btrfs",    "f2fs",  "squashfs", "erofs",
+	                                        "iso9660",  "tmpfs", "ramfs"};
+	for (size_t i = 0; i < sizeof own_types / sizeof own_types[0]; i++)
+		if (strcmp(type, own_types[i]) == 0)
+			return true;
+	return false;
+}
+
 /* This process's table for hp_os_fs_read_only: its mounts do not change
  * while it checks; a forked child reads its own. */
 static struct {
@@ -326,10 +343,9 @@ static struct {
 	hp_err why;
 } own;
 
-hp_tri hp_os_fs_read_only(int fd, unsigned long f_flags, hp_err *why)
+/* The mount fd is on, in this process's table (read once per process). */
+static hp_tri own_mount_of_fd(int fd, const hp_mount **x, hp_err *why)
 {
-	if (!(f_flags & ST_RDONLY))
-		return HP_FALSE;
 	if (own.pid != getpid()) {
 		if (own.ok == HP_TRUE)
 			hp_os_mounts_free(&own.m);
@@ -342,9 +358,18 @@ hp_tri hp_os_fs_read_only(int fd, unsigned long f_flags, hp_err *why)
 		hp_err_set(why, "whether a read-only mount's filesystem is read-only: %s", own.why.msg);
 		return HP_UNKNOWN;
 	}
+	return hp_os_mount_of_fd(&own.m, fd, x, why) == HP_TRUE ? HP_TRUE : HP_UNKNOWN;
+}
+
+hp_tri hp_os_fs_read_only(int fd, unsigned long f_flags, hp_err *why)
+{
+	if (!(f_flags & ST_RDONLY))
+		return HP_FALSE;
 	const hp_mount *x;
-	if (hp_os_mount_of_fd(&own.m, fd, &x, why) != HP_TRUE)
+	if (own_mount_of_fd(fd, &x, why) != HP_TRUE)
 		return HP_UNKNOWN;
+	if (!content_is_own(x->fstype))
+		return HP_FALSE;
 	if (has_option(x->super_options, "ro"))
 		return HP_TRUE;
 	/* a file with another link may have it below any mount of its
@@ -362,6 +387,14 @@ hp_tri hp_os_fs_read_only(int fd, unsigned long f_flags, hp_err *why)
 			return HP_FALSE;
 	}
 	return HP_TRUE;
+}
+
+hp_tri hp_os_fs_sb_read_only(int fd, hp_err *why)
+{
+	const hp_mount *x;
+	if (own_mount_of_fd(fd, &x, why) != HP_TRUE)
+		return HP_UNKNOWN;
+	return has_option(x->super_options, "ro") ? HP_TRUE : HP_FALSE;
 }
 
 hp_tri hp_os_mount_fs_type(const hp_mounts *m, int fd, const char **type, hp_err *why)

@@ -60,10 +60,16 @@ hp_tri hp_os_mount_read_only(const hp_mounts *m, int fd, hp_err *why);
  * overlaps this mount's (one's root within the other's: a pod's volume
  * mounted read-only beside another, read-write, of the same disk is not
  * reached through it), or, for a file with more than one link, no
- * read-write mount of the filesystem at all; false when one has. f_flags: fd's statfs(2) flags;
- * only when they say ST_RDONLY is this process's mountinfo read, once per
- * process. */
+ * read-write mount of the filesystem at all; false when one has. Only
+ * for a filesystem whose content is its own (ext2/3/4, xfs, btrfs, f2fs,
+ * squashfs, erofs, iso9660, tmpfs, ramfs): any other type (overlay, fuse,
+ * 9p, virtiofs, nfs, cifs...) keeps its content where other paths reach
+ * it, and is false. f_flags: fd's statfs(2) flags; only when they say
+ * ST_RDONLY is this process's mountinfo read, once per process. */
 hp_tri hp_os_fs_read_only(int fd, unsigned long f_flags, hp_err *why);
+/* Whether the superblock fd is on is read-only (its options in this
+ * process's mountinfo, read once per process), whatever its type. */
+hp_tri hp_os_fs_sb_read_only(int fd, hp_err *why);
 /* On HP_TRUE *type points into m. */
 hp_tri hp_os_mount_fs_type(const hp_mounts *m, int fd, const char **type, hp_err *why);
 

@@ -290,26 +290,43 @@ static int write_on_ro(void *arg)
 	if (hp_os_access_live(fd, HP_ACC_WRITE, &e) != c->want)
 		r = 4;
 	close(fd);
+	/* root's 0644: no, whichever mount it is on */
+	if (hp_os_resolve(&c->f->root, "r644", 0, &fd, &e) != HP_TRUE)
+		return 5;
+	if (hp_os_access_live(fd, HP_ACC_WRITE, &e) != HP_FALSE)
+		r = 6;
+	close(fd);
 	return r;
 }
 
-/* The fixture's tree bound read-only (fs_ro: on a tmpfs then remounted
- * read-only itself), in a child in its own mount namespace, so nothing
- * stays mounted; the agent's answers for r666 and a000 are want. */
-static void ro_run(fx *f, bool fs_ro, hp_tri want)
+enum ro_kind { RO_BIND, RO_TMPFS, RO_OVERLAY };
+
+/* The fixture's tree bound read-only (RO_BIND), on a tmpfs then remounted
+ * read-only itself (RO_TMPFS), or the lower layer of a read-only overlay
+ * mounted over it (RO_OVERLAY), in a child in its own mount namespace, so
+ * nothing stays mounted; the agent's answers for r666 and a000 are want,
+ * for r644 no. */
+static void ro_run(fx *f, enum ro_kind kind, hp_tri want)
 {
+	/* overlay needs two lower layers without an upper, apart: an empty one */
+	char *empty = fx_tmpdir();
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 			_exit(20);
-		if (fs_ro) {
+		char *opts = hp_xasprintf("lowerdir=%s:%s", f->dir, empty);
+		if (kind == RO_TMPFS) {
 			if (mount("t", f->dir, "tmpfs", 0, "mode=0755") < 0)
 				_exit(22);
 			fx_file(f->dir, "r666", "", 0666, 0, 0);
+			fx_file(f->dir, "r644", "", 0644, 0, 0);
 			fx_file(f->dir, "a000", "", 0, FX_AGENT, FX_AGENT);
 			if (mount(NULL, f->dir, NULL, MS_REMOUNT | MS_RDONLY, NULL) < 0)
 				_exit(23);
+		} else if (kind == RO_OVERLAY) {
+			if (mount("overlay", f->dir, "overlay", MS_RDONLY, opts) < 0)
+				_exit(24);
 		} else if (mount(f->dir, f->dir, NULL, MS_BIND, NULL) < 0 ||
 		           mount(NULL, f->dir, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) < 0) {
 			_exit(20);
@@ -318,11 +335,14 @@ static void ro_run(fx *f, bool fs_ro, hp_tri want)
 		hp_os_root_close(&f->root);
 		if (hp_os_root_open(&f->root, f->dir, 0, &e) != HP_TRUE)
 			_exit(21);
+		free(opts);
 		ro_case c = {f, want};
 		_exit(fx_run_as(FX_AGENT, FX_AGENT, write_on_ro, &c));
 	}
 	int st;
 	assert_int_equal(waitpid(pid, &st, 0), pid);
+	rmdir(empty);
+	free(empty);
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
@@ -330,12 +350,15 @@ static void ro_run(fx *f, bool fs_ro, hp_tri want)
 /* A read-only bind mount keeps one path from writing, not the inode: the
  * same files are written through any read-write mount of the filesystem,
  * so what the mode or the owner allows stays allowed. A read-only
- * filesystem (its superblock) no path can write: no. */
+ * filesystem (its superblock) no path can write: no. A read-only overlay
+ * is not such a filesystem: its files are its layers', written through
+ * their own mounts, so the mode and the owner decide. */
 static void test_read_only_mount(void **state)
 {
 	FX_NEED_ROOT();
-	ro_run(*state, false, HP_TRUE);
-	ro_run(*state, true, HP_FALSE);
+	ro_run(*state, RO_BIND, HP_TRUE);
+	ro_run(*state, RO_TMPFS, HP_FALSE);
+	ro_run(*state, RO_OVERLAY, HP_TRUE);
 }
 
 /* faccessat2 filtered with EPERM or ENOSYS: plain faccessat on

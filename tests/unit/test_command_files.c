@@ -29,7 +29,8 @@ static int setup(void **state)
 	                      "usr/local/lib/node_modules",
 	                      "usr/local/lib/node_modules/@anthropic-ai",
 	                      "usr/local/lib/node_modules/@anthropic-ai/claude-code",
-	                      "usr/local/lib/node_modules/@anthropic-ai/claude-code/bin", "opt"};
+	                      "usr/local/lib/node_modules/@anthropic-ai/claude-code/bin", "opt",
+	                      "sbin", "sbin/node", "rootonly"};
 	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
 		fx_dir(dir, dirs[i], 0755, 0, 0);
 	fx_file(dir, "usr/local/lib/node_modules/@anthropic-ai/claude-code/package.json", "{}",
@@ -48,6 +49,9 @@ static int setup(void **state)
 	fx_file(dir, "opt/loop2", "#!/opt/loop1\n", 0755, 0, 0);
 	fx_file(dir, "opt/noexec", "x", 0644, 0, 0);
 	fx_file(dir, "opt/envmissing", "#!/usr/bin/env nothere\n", 0755, 0, 0);
+	fx_file(dir, "sbin/claude", "\177ELF", 0700, 0, 0);
+	fx_file(dir, "sbin/env", "\177ELF", 0700, 0, 0);
+	fx_file(dir, "rootonly/node", "\177ELF", 0700, 0, 0);
 	hp_err e;
 	return hp_os_root_open(&root, dir, HP_ROOT_OFFLINE, &e) != HP_TRUE;
 }
@@ -88,6 +92,50 @@ static void test_npm_global(void **state)
 	    "/usr/bin/node-real",
 	};
 	expect(&l, want, sizeof want / sizeof want[0]);
+	hp_strv_free(&l);
+}
+
+/* A file only root can execute earlier on the PATH: the driver's execvp
+ * passes over it to the next, so both are in the list; a directory named
+ * like the command, and a file without an execute bit, no one runs. */
+static void test_runner_decides(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_strv l;
+	hp_err e;
+	assert_int_equal(hp_os_command_files(&root, "claude:/sbin:/usr/local/bin:/usr/bin", &l,
+	                                     &e),
+	                 HP_TRUE);
+	const char *want[] = {
+	    "/sbin/claude",
+	    "/usr/local/bin/claude",
+	    "/usr/local/bin/../lib/node_modules/@anthropic-ai/claude-code/bin/cli.js",
+	    "/usr/local/bin/../lib/node_modules/@anthropic-ai/claude-code",
+	    "/usr/local/bin/../lib/node_modules",
+	    "/usr/bin/env",
+	    "/usr/bin/node",
+	    "/usr/bin/node-real",
+	};
+	expect(&l, want, sizeof want / sizeof want[0]);
+	hp_strv_free(&l);
+	/* env's command looked up the same way (sbin/node is a directory);
+	 * sbin/claude, after the claude found, is in the list too */
+	assert_int_equal(hp_os_command_files(&root, "claude:/usr/local/bin:/sbin:/rootonly:/usr/bin",
+	                                     &l, &e),
+	                 HP_TRUE);
+	const char *want2[] = {
+	    "/usr/local/bin/claude",
+	    "/usr/local/bin/../lib/node_modules/@anthropic-ai/claude-code/bin/cli.js",
+	    "/usr/local/bin/../lib/node_modules/@anthropic-ai/claude-code",
+	    "/usr/local/bin/../lib/node_modules",
+	    "/usr/bin/env",
+	    "/rootonly/node",
+	    "/usr/bin/node",
+	    "/usr/bin/node-real",
+	    "/sbin/claude",
+	};
+	expect(&l, want2, sizeof want2 / sizeof want2[0]);
 	hp_strv_free(&l);
 }
 
@@ -176,6 +224,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_npm_global),
+	    cmocka_unit_test(test_runner_decides),
 	    cmocka_unit_test(test_interpreters),
 	    cmocka_unit_test(test_shebang_parse),
 	    cmocka_unit_test(test_env_command),
