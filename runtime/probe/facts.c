@@ -38,6 +38,7 @@ struct hp_facts {
 	uint32_t ncontainers;
 	uint32_t container; /* the container of the file being read */
 	bool amend;         /* the file being read replaces earlier answers */
+	bool documents;     /* the doc_* facts answer (hp_probe_facts_allow_documents) */
 };
 
 /* --- the YAML tree ------------------------------------------------------------ */
@@ -822,7 +823,10 @@ static const char *facts_where(hp_backend *b, hp_role role, hp_probe_id probe,
                                const hp_value *arg, hp_pool *pool)
 {
 	(void)pool;
-	const fact *x = answering((hp_facts *)b, role, probe, arg);
+	hp_facts *f = (hp_facts *)b;
+	if (hp_probes[probe].part == HP_PART_DOC && !f->documents)
+		return NULL;
+	const fact *x = answering(f, role, probe, arg);
 	return x ? x->where : NULL;
 }
 
@@ -835,6 +839,12 @@ static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const 
 	if (probe == HP_PROBE_ENV && arg->state == HP_VAL_KNOWN && arg->type == HP_T_STR &&
 	    hp_probe_env_is_setting(arg->u.s.p))
 		return hp_probe_env_answer(arg->u.s.p, pool);
+	/* nor does a pod's spec: it comes from the deciding call's
+	 * --document, whatever a file without a container says */
+	if (hp_probes[probe].part == HP_PART_DOC && !f->documents)
+		return hp_v_unknown(hp_probes[probe].result,
+		                    "the document is not given (--document NAME=FILE), and a "
+		                    "document's answers never come from facts");
 	const fact *other;
 	const fact *x = answering2(f, role, probe, arg, &other);
 	hp_buf m = {0};
@@ -888,6 +898,11 @@ void hp_probe_facts_free(hp_facts *f)
 		free(f->containers[i]);
 	free(f->containers);
 	free(f);
+}
+
+void hp_probe_facts_allow_documents(hp_facts *f)
+{
+	f->documents = true;
 }
 
 hp_backend *hp_probe_facts_backend(hp_facts *f)
