@@ -824,7 +824,7 @@ static const char *facts_where(hp_backend *b, hp_role role, hp_probe_id probe,
 {
 	(void)pool;
 	hp_facts *f = (hp_facts *)b;
-	if (hp_probes[probe].part == HP_PART_DOC && !f->documents)
+	if (!f->documents && hp_probes[probe].part == HP_PART_DOC)
 		return NULL;
 	const fact *x = answering(f, role, probe, arg);
 	return x ? x->where : NULL;
