@@ -44,7 +44,13 @@ void hp_combine(const hp_bc *bc, const hp_role_result *const roles[HP_ROLE_COUNT
 			                      ? hp_role_result_str(roles[role], roles[role]->reason)
 			                      : NULL;
 			for (uint32_t i = 0; i < bc->nrules; i++) {
-				if (!(bc->rules[i].roles & (1u << role)) || rank[i] >= rk)
+				if (!(bc->rules[i].roles & (1u << role)))
+					continue;
+				/* kept even when a failure decides the rule: a waiver
+				 * of that failure must not cover the checks that never
+				 * ran (waiver.c) */
+				out[i].unrun |= (uint8_t)(1u << role);
+				if (rank[i] >= rk)
 					continue;
 				rank[i] = rk;
 				out[i].role = role;

@@ -22,6 +22,10 @@ typedef struct {
 	/* when a role's state decided (stopped, not run): why, else NULL */
 	const char *why;
 	uint32_t count[HP_OUT_COUNT]; /* the rule's outcomes, by kind */
+	/* the roles (a bit per role) the rule has checks in that did not run
+	 * or stopped, whatever decided the rule: their checks have no
+	 * outcome to count, and never pass */
+	uint8_t unrun;
 } hp_rule_result;
 
 /* roles[r] is role r's result, or NULL when it did not run (skipped, no

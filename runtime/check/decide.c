@@ -185,6 +185,17 @@ void hp_decide(const hp_provider_policy *pp, const hp_uid_split *setting,
 	hp_strv global_warnings = {0};
 	for (size_t i = 0; i < pp->nenvd; i++) {
 		const hp_envd_reading *e = &pp->envd[i];
+		if (e->unknown) {
+			hp_esc_buf eb;
+			hp_strv_pushf(
+			    &common,
+			    "provider '%s' never splits when " HP_ENVD_SETTING
+			    " may be set: its value is not known (%s, in %s), so envd may "
+			    "answer without its access token, the agent could run anything "
+			    "as root through it and a split would protect nothing",
+			    prov, hp_escs(&eb, e->unknown), e->where);
+			continue;
+		}
 		hp_envd_value v = hp_envd_classify(e->raw);
 		if (v == HP_ENVD_OFF)
 			continue;

@@ -47,10 +47,13 @@ hp_envd_value hp_envd_classify(const char *raw);
 
 /* One place the setting was seen: the deciding call's environment, or a
  * recording made inside the sandbox. A sandbox can only make the decision
- * stricter: any reading that is not off forbids the split. */
+ * stricter: any reading that is not off, or not known, forbids the split. */
 typedef struct {
 	const char *raw;   /* the value as set; NULL when unset */
 	const char *where; /* "the deciding call's environment", "the facts" */
+	/* why the value is not known (a recording's unknown or skipped
+	 * answer), else NULL: a value not known may be on, so it forbids */
+	const char *unknown;
 } hp_envd_reading;
 
 typedef struct {

@@ -69,6 +69,47 @@ static void select_rules(const hp_verdict_opts *o, hp_judgement *j)
 		              skipped, skipped == 1 ? " was" : "s were");
 }
 
+/* envd's setting: the deciding call's, and every value a recording shows
+ * that differs from it (facts never answer hangar's own settings, but a
+ * sandbox saying its envd needs no token only forbids a split). A recorded
+ * answer that is not known (unknown, skipped) could be any value, so it
+ * forbids too; only absent, which is unset, adds nothing. */
+static void envd_readings(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j)
+{
+	size_t nf = run->facts ? hp_probe_facts_count(run->facts) : 0;
+	j->envd = hp_xcalloc(nf + 1, sizeof *j->envd);
+	j->envd[j->pp.nenvd++] =
+	    (hp_envd_reading){o->envd_env, "the deciding call's environment", NULL};
+	for (size_t i = 0; i < nf; i++) {
+		hp_fact_view f;
+		hp_probe_facts_get(run->facts, i, &f);
+		if (f.probe != HP_PROBE_ENV || f.arg->state != HP_VAL_KNOWN ||
+		    f.arg->type != HP_T_STR || strcmp(f.arg->u.s.p, HP_ENVD_SETTING) != 0 ||
+		    f.answer->state == HP_VAL_ABSENT)
+			continue;
+		bool known = f.answer->state == HP_VAL_KNOWN && f.answer->type == HP_T_STR;
+		if (known && o->envd_env && strcmp(o->envd_env, f.answer->u.s.p) == 0)
+			continue;
+		hp_buf w = {0};
+		hp_esc_buf eb;
+		hp_buf_printf(&w, "the facts, %s:%u, recorded in the sandbox", hp_escs(&eb, f.file),
+		              f.line);
+		hp_strv_push(&j->keep, w.data);
+		hp_buf_free(&w);
+		const char *where = j->keep.v[j->keep.n - 1];
+		if (known) {
+			hp_strv_push(&j->keep, f.answer->u.s.p);
+			j->envd[j->pp.nenvd++] =
+			    (hp_envd_reading){j->keep.v[j->keep.n - 1], where, NULL};
+		} else {
+			bool why = f.answer->state != HP_VAL_KNOWN && f.answer->u.reason;
+			hp_strv_push(&j->keep, why ? f.answer->u.reason : "not a string");
+			j->envd[j->pp.nenvd++] =
+			    (hp_envd_reading){NULL, where, j->keep.v[j->keep.n - 1]};
+		}
+	}
+}
+
 void hp_judge(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j)
 {
 	const hp_eval *ev = run->eval;
@@ -77,34 +118,8 @@ void hp_judge(const hp_run_view *run, const hp_verdict_opts *o, hp_judgement *j)
 	j->conds = hp_xcalloc(bc->nconds ? bc->nconds : 1, sizeof *j->conds);
 	hp_eval_provider(ev, o->provider, &j->pp, j->conds, &j->keep);
 	j->pp.unbuilt = hp_provider_unbuilt(o->provider);
-	/* envd's setting: the deciding call's, and every value a recording
-	 * shows that differs from it (facts never answer hangar's own settings,
-	 * but a sandbox saying its envd needs no token only forbids a split) */
-	if (hp_provider_has_envd(o->provider)) {
-		size_t nf = run->facts ? hp_probe_facts_count(run->facts) : 0;
-		j->envd = hp_xcalloc(nf + 1, sizeof *j->envd);
-		j->envd[j->pp.nenvd++] =
-		    (hp_envd_reading){o->envd_env, "the deciding call's environment"};
-		for (size_t i = 0; i < nf; i++) {
-			hp_fact_view f;
-			hp_probe_facts_get(run->facts, i, &f);
-			if (f.probe != HP_PROBE_ENV || f.arg->state != HP_VAL_KNOWN ||
-			    f.arg->type != HP_T_STR || strcmp(f.arg->u.s.p, HP_ENVD_SETTING) != 0 ||
-			    f.answer->state != HP_VAL_KNOWN || f.answer->type != HP_T_STR)
-				continue;
-			if (o->envd_env && strcmp(o->envd_env, f.answer->u.s.p) == 0)
-				continue;
-			hp_buf w = {0};
-			hp_esc_buf eb;
-			hp_buf_printf(&w, "the facts, %s:%u, recorded in the sandbox",
-			              hp_escs(&eb, f.file), f.line);
-			hp_strv_push(&j->keep, w.data);
-			hp_buf_free(&w);
-			hp_strv_push(&j->keep, f.answer->u.s.p);
-			j->envd[j->pp.nenvd++] = (hp_envd_reading){j->keep.v[j->keep.n - 1],
-			                                           j->keep.v[j->keep.n - 2]};
-		}
-	}
+	if (hp_provider_has_envd(o->provider))
+		envd_readings(run, o, j);
 	j->pp.envd = j->envd;
 	j->nrules = bc->nrules;
 	j->rules = hp_xcalloc(bc->nrules ? bc->nrules : 1, sizeof *j->rules);

@@ -240,6 +240,29 @@ static const hp_waiver *match(const hp_waivers *w, const char *id, hp_provider p
 	return NULL;
 }
 
+/* The note for a failed rule's waiver that is refused because roles
+ * the rule has checks in did not run or stopped (unrun, a bit per role). */
+static void refuse_unrun(const hp_waivers *w, const char *id, hp_provider p, uint8_t unrun,
+                         hp_strv *notes)
+{
+	const hp_waiver *x = NULL;
+	for (size_t k = 0; !x && k < w->n; k++)
+		if (strcmp(w->v[k].rule, id) == 0 &&
+		    (w->v[k].provider < 0 || w->v[k].provider == (int)p))
+			x = &w->v[k];
+	if (!x)
+		return;
+	hp_buf roles = {0};
+	for (int r = 0; r < HP_ROLE_COUNT; r++)
+		if (unrun & (1u << r))
+			hp_buf_printf(&roles, "%s%s", roles.len ? " and " : "", hp_role_names[r]);
+	hp_strv_pushf(notes,
+	              "the waiver of rule '%s' at %s is refused: role %s did not run or "
+	              "stopped, and no waiver can waive a check that did not run",
+	              id, x->where, roles.data);
+	hp_buf_free(&roles);
+}
+
 static const char *keep_str(hp_strv *keep, char *s)
 {
 	hp_strv_push(keep, s);
@@ -275,6 +298,13 @@ void hp_waivers_apply(const hp_waivers *w, const hp_eval *ev, hp_provider p,
 		}
 		if (ro->result != HP_RESULT_FAIL)
 			continue;
+		/* a role the rule has checks in did not run or stopped: its
+		 * checks have no outcome, so waiving every failure seen would
+		 * pass checks nobody made */
+		if (rr->unrun) {
+			refuse_unrun(w, ro->id, p, rr->unrun, notes);
+			continue;
+		}
 		/* Every failing assertion must be waived; any unknown, absent or
 		 * skipped one keeps the rule failed (an unknown is never waived). */
 		if (rr->count[HP_OUT_UNKNOWN] || rr->count[HP_OUT_ABSENT] ||

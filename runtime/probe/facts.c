@@ -38,6 +38,7 @@ struct hp_facts {
 	uint32_t ncontainers;
 	uint32_t container; /* the container of the file being read */
 	bool amend;         /* the file being read replaces earlier answers */
+	bool documents;     /* the doc_* facts answer (hp_probe_facts_allow_documents) */
 };
 
 /* --- the YAML tree ------------------------------------------------------------ */
@@ -489,22 +490,18 @@ static bool typed_value(hp_facts *f, reader *r, const node *n, hp_type t, hp_val
 
 /* --- the table ------------------------------------------------------------------------ */
 
-/* The fact for a question in a container, or with container ANY_CONTAINER
- * the first one after *from (an index into slots, for the next call). */
-#define ANY_CONTAINER UINT32_MAX
+/* The fact for a question in a container; *slot, when asked, is where it
+ * is or where it would go. */
 static fact *lookup_in(hp_facts *f, unsigned probe, unsigned role, const hp_value *arg,
                        uint64_t h, uint32_t container, size_t *slot)
 {
 	if (!f->nslots)
 		return NULL;
-	size_t k = slot && container == ANY_CONTAINER && *slot != SIZE_MAX
-	               ? (*slot + 1) & (f->nslots - 1)
-	               : h & (f->nslots - 1);
+	size_t k = h & (f->nslots - 1);
 	while (f->slots[k]) {
 		fact *x = &f->v[f->slots[k] - 1];
 		if (x->hash == h && x->probe == probe && x->role == role &&
-		    (container == ANY_CONTAINER || x->container == container) &&
-		    hp_value_equal(&x->arg, arg)) {
+		    x->container == container && hp_value_equal(&x->arg, arg)) {
 			if (slot)
 				*slot = k;
 			return x;
@@ -512,7 +509,7 @@ static fact *lookup_in(hp_facts *f, unsigned probe, unsigned role, const hp_valu
 		k = (k + 1) & (f->nslots - 1);
 	}
 	if (slot)
-		*slot = container == ANY_CONTAINER ? SIZE_MAX : k;
+		*slot = k;
 	return NULL;
 }
 
@@ -775,17 +772,34 @@ void hp_probe_facts_get(const hp_facts *f, size_t i, hp_fact_view *out)
 
 /* --- the backend -------------------------------------------------------------------------- */
 
-/* The fact that answers a question: the role's own, else the one for every role. */
-/* The first fact for the question in any container, and in *other one of
- * another container that answers it differently (NULL when they agree). */
-static const fact *any_container(hp_facts *f, unsigned probe, unsigned role, const hp_value *arg,
-                                 const fact **other)
+/* Container c's answer to a question: its fact for the role, else its
+ * fact for every role (facts about a global probe never have a role). */
+static const fact *container_answer(hp_facts *f, hp_role role, hp_probe_id probe,
+                                    const hp_value *arg, uint32_t c)
 {
-	uint64_t h = hp_question_hash(probe, role, arg);
-	size_t slot = SIZE_MAX;
+	const fact *x = NULL;
+	if (hp_probes[probe].scope == HP_SCOPE_ROLE)
+		x = lookup_in(f, probe, role, arg, hp_question_hash(probe, role, arg), c, NULL);
+	if (!x)
+		x = lookup_in(f, probe, ANY_ROLE, arg, hp_question_hash(probe, ANY_ROLE, arg), c,
+		              NULL);
+	return x;
+}
+
+/* The fact that answers a question, and in *other one of another container
+ * that answers it differently (NULL when they agree). A role's fact beats
+ * the fact for every role only within its own container: each container's
+ * own answer is compared with the others', so a container that answers
+ * for every role still disagrees with another's answer for the role. */
+static const fact *answering2(hp_facts *f, hp_role role, hp_probe_id probe, const hp_value *arg,
+                              const fact **other)
+{
 	const fact *first = NULL;
 	*other = NULL;
-	for (const fact *x; (x = lookup_in(f, probe, role, arg, h, ANY_CONTAINER, &slot));) {
+	for (uint32_t c = 0; c <= f->ncontainers; c++) {
+		const fact *x = container_answer(f, role, probe, arg, c);
+		if (!x)
+			continue;
 		if (!first) {
 			first = x;
 		} else if (x->answer.state != first->answer.state ||
@@ -794,24 +808,8 @@ static const fact *any_container(hp_facts *f, unsigned probe, unsigned role, con
 			*other = x;
 			break;
 		}
-		if (slot == SIZE_MAX)
-			break;
 	}
 	return first;
-}
-
-/* The fact that answers a question: the role's own, else the one for every
- * role; *other as any_container. */
-static const fact *answering2(hp_facts *f, hp_role role, hp_probe_id probe, const hp_value *arg,
-                              const fact **other)
-{
-	/* facts about a global probe never have a role */
-	const fact *x = NULL;
-	if (hp_probes[probe].scope == HP_SCOPE_ROLE)
-		x = any_container(f, probe, role, arg, other);
-	if (!x)
-		x = any_container(f, probe, ANY_ROLE, arg, other);
-	return x;
 }
 
 static const fact *answering(hp_facts *f, hp_role role, hp_probe_id probe, const hp_value *arg)
@@ -825,7 +823,10 @@ static const char *facts_where(hp_backend *b, hp_role role, hp_probe_id probe,
                                const hp_value *arg, hp_pool *pool)
 {
 	(void)pool;
-	const fact *x = answering((hp_facts *)b, role, probe, arg);
+	hp_facts *f = (hp_facts *)b;
+	if (!f->documents && hp_probes[probe].part == HP_PART_DOC)
+		return NULL;
+	const fact *x = answering(f, role, probe, arg);
 	return x ? x->where : NULL;
 }
 
@@ -838,6 +839,12 @@ static hp_value facts_ask(hp_backend *b, hp_role role, hp_probe_id probe, const 
 	if (probe == HP_PROBE_ENV && arg->state == HP_VAL_KNOWN && arg->type == HP_T_STR &&
 	    hp_probe_env_is_setting(arg->u.s.p))
 		return hp_probe_env_answer(arg->u.s.p, pool);
+	/* nor does a pod's spec: it comes from the deciding call's
+	 * --document, whatever a file without a container says */
+	if (hp_probes[probe].part == HP_PART_DOC && !f->documents)
+		return hp_v_unknown(hp_probes[probe].result,
+		                    "the document is not given (--document NAME=FILE), and a "
+		                    "document's answers never come from facts");
 	const fact *other;
 	const fact *x = answering2(f, role, probe, arg, &other);
 	hp_buf m = {0};
@@ -891,6 +898,11 @@ void hp_probe_facts_free(hp_facts *f)
 		free(f->containers[i]);
 	free(f->containers);
 	free(f);
+}
+
+void hp_probe_facts_allow_documents(hp_facts *f)
+{
+	f->documents = true;
 }
 
 hp_backend *hp_probe_facts_backend(hp_facts *f)

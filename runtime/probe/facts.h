@@ -42,6 +42,13 @@ bool hp_probe_facts_load(hp_facts *f, const char *name, const char *text, size_t
  * facts (hangar-policy test, docs/testing.md): check never amends. */
 bool hp_probe_facts_amend(hp_facts *f, const char *name, const char *text, size_t len, hp_err *err);
 
+/* Let the facts answer the doc_* probes. Without it a doc_* question is
+ * unknown: check and diff take a document's answers from the deciding
+ * call's --document only, never from a recording made where the agent
+ * could write it (docs/kubernetes.md). Only hangar-policy test allows
+ * them: its facts are the test's own, written by the policy's authors. */
+void hp_probe_facts_allow_documents(hp_facts *f);
+
 /* Whether the facts reader knows the kernel's range of probe's int
  * argument (arg) or int answer: every probe with an int has one, and a fact
  * outside it is refused with its line. */

@@ -73,7 +73,7 @@ static void test_table(void **state)
 		                     "env(\"X\") is \"false\"", NULL};
 		hp_condition never = {"unauthenticated", "p.hpol:4:5",
 		                      never_holds ? HP_TRUE : HP_FALSE, "true", "no token"};
-		hp_envd_reading er = {envd, "the deciding call's environment"};
+		hp_envd_reading er = {envd, "the deciding call's environment", NULL};
 		hp_provider_policy pp = {prov,
 		                         dflt,
 		                         &need,
@@ -260,8 +260,8 @@ static void test_envd(void **state)
 	for (size_t i = 0; i < sizeof odd / sizeof *odd; i++)
 		assert_int_equal(hp_envd_classify(odd[i]), HP_ENVD_UNRECOGNISED);
 
-	hp_envd_reading er[2] = {{NULL, "the deciding call's environment"},
-	                         {"bo\ngus", "the facts (recorded in the sandbox)"}};
+	hp_envd_reading er[2] = {{NULL, "the deciding call's environment", NULL},
+	                         {"bo\ngus", "the facts (recorded in the sandbox)", NULL}};
 	hp_provider_policy pp = {HP_PROVIDER_E2B, HP_SETTING_REQUIRED, NULL, 0, NULL, 0,
 	                         NULL, NULL, er, 2};
 	hp_uid_split s = hp_uid_split_resolve(NULL, NULL, HP_SETTING_REQUIRED);
@@ -290,6 +290,23 @@ static void test_envd(void **state)
 	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_SPLIT);
 	assert_true(d.would_split[HP_MODE_ASK]);
 	hp_decisions_free(&d);
+	/* a recording whose value is not known (unknown, skipped) may hide
+	 * any value: it forbids the split like a set one, never as unset */
+	er[1].raw = NULL;
+	er[1].unknown = "the observed value is not valid UTF-8 and cannot be recorded";
+	hp_decide(&pp, &s, &ok, 1, false, 0, &d);
+	assert_int_equal(d.decision[HP_MODE_ASK], HP_DECISION_REFUSE);
+	assert_false(d.would_split[HP_MODE_ASK]);
+	assert_int_equal(d.reasons[HP_MODE_ASK].n, 1);
+	assert_string_equal(d.reasons[HP_MODE_ASK].v[0],
+	                    "provider 'e2b' never splits when HANGAR_E2B_ALLOW_UNAUTHENTICATED_ENVD "
+	                    "may be set: its value is not known (the observed value is not valid "
+	                    "UTF-8 and cannot be recorded, in the facts (recorded in the sandbox)), "
+	                    "so envd may answer without its access token, the agent could run "
+	                    "anything as root through it and a split would protect nothing");
+	hp_decisions_free(&d);
+	er[1].raw = "FALSE";
+	er[1].unknown = NULL;
 	/* not built: never split, and the unbuilt reason is not readiness's */
 	pp.unbuilt = hp_provider_unbuilt(HP_PROVIDER_E2B);
 	hp_decide(&pp, &s, &ok, 1, false, 0, &d);

@@ -166,6 +166,68 @@ static void test_containers(void **state)
 	hp_probe_facts_free(f);
 }
 
+/* A role's fact beats the fact for every role only within its container:
+ * across containers each one's own answer is compared, so a container
+ * answering for every role disagrees with another's answer for the role. */
+static void test_containers_role_less(void **state)
+{
+	(void)state;
+	hp_err err;
+	hp_facts *f = hp_probe_facts_new();
+	const char *a = "container: sandbox\nfacts:\n"
+	                "  - {role: agent, probe: procs_visible, arg: 1001, answer: false}\n"
+	                "  - {role: agent, probe: writable, arg: /x, answer: false}\n"
+	                "  - {probe: writable, arg: /y, answer: false}\n";
+	const char *b = "container: hangar-driver\nfacts:\n"
+	                "  - {probe: procs_visible, arg: 1001, answer: true}\n"
+	                "  - {probe: writable, arg: /x, answer: false}\n"
+	                "  - {role: agent, probe: writable, arg: /y, answer: true}\n";
+	assert_true(hp_probe_facts_load(f, "a.yaml", a, strlen(a), &err));
+	assert_true(hp_probe_facts_load(f, "b.yaml", b, strlen(b), &err));
+	assert_string_equal(ask(f, HP_ROLE_AGENT, HP_PROBE_PROCS_VISIBLE, "1001"),
+	                    "unknown (answered differently in container sandbox (a.yaml:3) and "
+	                    "hangar-driver (b.yaml:3))");
+	/* the other way round: the role's fact in the second container */
+	assert_string_equal(ask(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/y"),
+	                    "unknown (answered differently in container sandbox (a.yaml:5) and "
+	                    "hangar-driver (b.yaml:5))");
+	/* containers that agree, one for the role and one for every role */
+	assert_string_equal(ask(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE, "/x"), "false");
+	/* a role that only one container answers for: the other's answer for
+	 * every role is its answer for that role too */
+	assert_string_equal(ask(f, HP_ROLE_HANGAR, HP_PROBE_PROCS_VISIBLE, "1001"), "true");
+	assert_string_equal(ask(f, HP_ROLE_HANGAR, HP_PROBE_WRITABLE, "/y"), "false");
+	hp_probe_facts_free(f);
+}
+
+/* A document's answers come from the deciding call's --document: facts
+ * (a recording without a container, say) never answer doc_* unless the
+ * caller is hangar-policy test, whose facts are the test's own. */
+static void test_documents_not_from_facts(void **state)
+{
+	(void)state;
+	hp_err err;
+	hp_facts *f = hp_probe_facts_new();
+	const char *a = "facts:\n"
+	                "  - {probe: doc_bool, arg: \"pod:spec.hostPID\", answer: false,\n"
+	                "     where: \"pod.yaml:3:12: spec.hostPID\"}\n";
+	assert_true(hp_probe_facts_load(f, "a.yaml", a, strlen(a), &err));
+	assert_string_equal(ask(f, HP_ROLE_ROOT, HP_PROBE_DOC_BOOL, "pod:spec.hostPID"),
+	                    "unknown (the document is not given (--document NAME=FILE), and a "
+	                    "document's answers never come from facts)");
+	hp_backend *b = hp_probe_facts_backend(f);
+	hp_pool pool;
+	hp_pool_init(&pool, 1 << 16);
+	hp_value arg = hp_v_str("pod:spec.hostPID", 16);
+	assert_null(b->ops->where(b, HP_ROLE_ROOT, HP_PROBE_DOC_BOOL, &arg, &pool));
+	hp_probe_facts_allow_documents(f);
+	assert_string_equal(ask(f, HP_ROLE_ROOT, HP_PROBE_DOC_BOOL, "pod:spec.hostPID"), "false");
+	assert_string_equal(b->ops->where(b, HP_ROLE_ROOT, HP_PROBE_DOC_BOOL, &arg, &pool),
+	                    "pod.yaml:3:12: spec.hostPID");
+	hp_pool_free(&pool);
+	hp_probe_facts_free(f);
+}
+
 static const char *load(const char *yaml)
 {
 	static hp_err err;
@@ -360,6 +422,8 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_int_ranges),
 	    cmocka_unit_test(test_limits),
 	    cmocka_unit_test(test_containers),
+	    cmocka_unit_test(test_containers_role_less),
+	    cmocka_unit_test(test_documents_not_from_facts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

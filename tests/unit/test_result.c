@@ -174,6 +174,9 @@ static void test_combine(void **state)
 	assert_int_equal(rr[0].count[HP_OUT_FAILS], 1);
 	assert_int_equal(rr[1].result, HP_RESULT_SKIPPED);
 	assert_int_equal(rr[2].result, HP_RESULT_SKIPPED);
+	/* the roles that did not run are kept per rule (a waiver reads them) */
+	assert_int_equal(rr[2].unrun, 1u << HP_ROLE_ROOT);
+	assert_int_equal(rr[0].unrun, 0);
 	hp_buf b = {0};
 	hp_rule_result_evidence(&b, x.bc, &rr[0]);
 	assert_string_equal(b.data, "forbid writable(d) (t.hpol:3:5) as agent: fails; observed "

@@ -155,6 +155,39 @@ static void test_unknown_never_passes(void **state)
 	assert_non_null(strstr(v->text, "which could not be established"));
 }
 
+/* The envd setting a recording answers unknown or skipped (a value not
+ * valid UTF-8, or longer than a string may be) may be on: it forbids the
+ * split once built, as a set one does; absent is unset and forbids nothing. */
+static void test_envd_not_known_forbids(void **state)
+{
+	(void)state;
+	static const char *const answers[] = {
+	    "unknown, reason: \"the observed value is not valid UTF-8 and cannot be recorded\"",
+	    "skipped", "absent", "\"0\""};
+	static const bool forbids[] = {true, true, false, false};
+	for (size_t i = 0; i < sizeof answers / sizeof *answers; i++) {
+		char facts[600];
+		snprintf(facts, sizeof facts,
+		         "%s  - {probe: env, arg: HANGAR_E2B_ALLOW_UNAUTHENTICATED_ENVD, answer: %s}\n",
+		         good, answers[i]);
+		verdict *v = decide(facts, HP_PROVIDER_E2B, HP_MODE_ASK, NULL, NULL, false);
+		assert_int_equal(v->status, 3);
+		const char *ready = forbids[i] ? "would split once the provider builds it: no"
+		                               : "would split once the provider builds it: yes";
+		if (!strstr(v->text, ready))
+			fail_msg("answer %s: no '%s' in\n%s", answers[i], ready, v->text);
+		bool said = strstr(v->text, "HANGAR_E2B_ALLOW_UNAUTHENTICATED_ENVD may be set: its "
+		                            "value is not known") != NULL;
+		assert_int_equal(said, forbids[i]);
+	}
+	verdict *v = decide(
+	    "facts:\n  - {probe: env, arg: HANGAR_E2B_ALLOW_UNAUTHENTICATED_ENVD, answer: unknown,\n"
+	    "     reason: \"the answer is longer than 65536 bytes\"}\n",
+	    HP_PROVIDER_E2B, HP_MODE_ASK, NULL, NULL, false);
+	assert_non_null(strstr(v->text, "its value is not known (the answer is longer than 65536 "
+	                                "bytes, in the facts, f.yaml:2, recorded in the sandbox)"));
+}
+
 static void test_setting_sources(void **state)
 {
 	(void)state;
@@ -232,6 +265,7 @@ int main(void)
 	    cmocka_unit_test(test_split_and_status),
 	    cmocka_unit_test(test_unknown_never_passes),
 	    cmocka_unit_test(test_setting_sources),
+	    cmocka_unit_test(test_envd_not_known_forbids),
 	    cmocka_unit_test(test_user_sources),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -320,6 +320,106 @@ static void test_apply_never_waives_unknown(void **state)
 	judged_free(&r);
 }
 
+/* A rule with checks in two roles, the root's failing: the agent's role
+ * runs, is left out (--role), or stops on a limit. */
+static const char *two_roles = "policy \"two\" version 1\n"
+                               "role root = uid 0\n"
+                               "role agent = uid 1000\n"
+                               "rule r1 \"one rule, two roles\" {\n"
+                               "    as root { require (env(\"A\") or \"\") == \"pass\" }\n"
+                               "    as agent { require writable(\"/x\") == false }\n"
+                               "}\n"
+                               "provider docker {\n"
+                               "    uid_split default auto\n"
+                               "}\n";
+
+/* the agent's role stopped by a limit: no question may be asked */
+static void run_stopping_agent(void *ctx, const hp_bc *bc, const hp_globals *g, hp_role role,
+                               hp_backend *b, const hp_limits *lim, hp_role_result *out)
+{
+	(void)ctx;
+	hp_limits none = *lim;
+	none.max_probes = 0;
+	hp_vm_run_role(bc, g, role, b, role == HP_ROLE_AGENT ? &none : lim, out);
+}
+
+typedef enum { AGENT_RUNS, AGENT_LEFT_OUT, AGENT_STOPS } agent_run;
+
+static void judge_two_roles(hp_judgement *j, agent_run how, hp_strv *notes_out)
+{
+	hp_diags d;
+	hp_diags_init(&d);
+	hp_program *p = hp_front_compile_text("two.hpol", two_roles, strlen(two_roles), NULL, &d);
+	size_t len = 0;
+	uint8_t *data = p->ok ? hp_codegen(p, &len, &d) : NULL;
+	hp_program_free(p);
+	hp_diags_free(&d);
+	assert_non_null(data);
+	hp_err err;
+	hp_bc *bc = hp_bc_load("two.hpb", data, len, &err);
+	free(data);
+	assert_non_null(bc);
+	static const char facts[] = "facts:\n"
+	                            "  - {probe: env, arg: A, answer: \"fail\"}\n"
+	                            "  - {role: agent, probe: writable, arg: /x, answer: false}\n";
+	hp_facts *f = hp_probe_facts_new();
+	assert_true(hp_probe_facts_load(f, "f.yaml", facts, sizeof facts - 1, &err));
+	hp_limits lim;
+	hp_limits_default(&lim);
+	hp_eval_opts eo = {.roles = how == AGENT_LEFT_OUT ? 1u << HP_ROLE_ROOT : 0,
+	                   .run_role = how == AGENT_STOPS ? run_stopping_agent : NULL,
+	                   .limits = &lim};
+	hp_eval ev;
+	assert_true(hp_eval_run(bc, hp_probe_facts_backend(f), NULL, 0, &eo, &ev, &err));
+	static const char w[] = "waivers:\n"
+	                        "  - {rule: r1, arg: A, justification: known, expires: 2027-01-31}\n";
+	hp_waivers ws = {0};
+	assert_true(hp_waivers_load(&ws, "w.yaml", w, sizeof w - 1, day("2026-12-01"), &err));
+	hp_run_view run = {&ev, false, 0, NULL, f};
+	hp_verdict_opts o = {.provider = HP_PROVIDER_DOCKER,
+	                     .mode = HP_MODE_ASK,
+	                     .format = HP_FMT_TEXT,
+	                     .waivers = &ws};
+	hp_judge(&run, &o, j);
+	for (size_t i = 0; i < j->notes.n; i++)
+		hp_strv_push(notes_out, j->notes.v[i]);
+	hp_waivers_free(&ws);
+	hp_eval_free(&ev);
+	hp_probe_facts_free(f);
+	hp_bc_free(bc);
+}
+
+/* A waiver covers the failures it names, never a role's checks that did
+ * not run or stopped: those have no outcome, and waiving the failures
+ * seen would pass them unchecked (docs/waivers.md). */
+static void test_apply_never_waives_a_role_not_run(void **state)
+{
+	(void)state;
+	hp_judgement j;
+	hp_strv notes = {0};
+	/* both roles ran, the agent's check held: the root's failure is waived */
+	judge_two_roles(&j, AGENT_RUNS, &notes);
+	assert_int_equal(j.rules[0].result, HP_RESULT_WAIVED);
+	assert_int_equal(j.d.decision[HP_MODE_ASK], HP_DECISION_SPLIT);
+	assert_int_equal(notes.n, 0);
+	hp_judgement_free(&j);
+	static const agent_run unrun[] = {AGENT_LEFT_OUT, AGENT_STOPS};
+	for (size_t k = 0; k < 2; k++) {
+		judge_two_roles(&j, unrun[k], &notes);
+		assert_int_equal(j.rules[0].result, HP_RESULT_FAIL);
+		assert_null(j.rules[0].waiver);
+		assert_int_not_equal(j.d.decision[HP_MODE_ASK], HP_DECISION_SPLIT);
+		assert_int_equal(j.d.waived[HP_MODE_ASK].n, 0);
+		assert_int_equal(notes.n, k + 1);
+		assert_string_equal(notes.v[k],
+		                    "the waiver of rule 'r1' at w.yaml:2:5 is refused: role agent did "
+		                    "not run or stopped, and no waiver can waive a check that did not "
+		                    "run");
+		hp_judgement_free(&j);
+	}
+	hp_strv_free(&notes);
+}
+
 static void test_only_and_skip(void **state)
 {
 	(void)state;
@@ -363,6 +463,7 @@ int main(void)
 	    cmocka_unit_test(test_load),
 	    cmocka_unit_test(test_apply_waives_every_item),
 	    cmocka_unit_test(test_apply_never_waives_unknown),
+	    cmocka_unit_test(test_apply_never_waives_a_role_not_run),
 	    cmocka_unit_test(test_only_and_skip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
