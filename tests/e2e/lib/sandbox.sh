@@ -141,6 +141,16 @@ sandbox_setup() {
 	mount -t tmpfs -o mode=0755 sandbox-usr-local /usr/local
 	mkdir -p /usr/local/bin /usr/local/sbin
 	sandbox_harness /
+	# the harness's node is the sandbox's own: a node the machine has on
+	# the PATH (command_files lists every one the driver could run) is
+	# covered by a file nobody can execute, so what a case prints does
+	# not depend on the machine
+	: >"$T/sandbox-no-node"
+	chmod 0644 "$T/sandbox-no-node"
+	for f in /usr/sbin/node /usr/bin/node /sbin/node /bin/node; do
+		[ -f "$f" ] && [ -x "$f" ] || continue
+		mount --bind "$T/sandbox-no-node" "$f"
+	done
 	install -o 999 -g 999 -m 0600 /dev/null /var/lib/hangar/harness.env
 	# the check runs from the test's build tree: make sure the agent cannot
 	# reach it there (it could otherwise replace the runtime mid-check)
