@@ -195,6 +195,13 @@ static hp_tri owner_rule(int fd, const hp_fileinfo *fi, int mode, int check_moun
 	if ((mode & HP_ACC_WRITE) && (fi->attrs_known & HP_ATTR_APPEND) &&
 	    (fi->attrs & HP_ATTR_APPEND))
 		return HP_FALSE;
+	struct statfs sf;
+	if (fd >= 0 && fstatfs(fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC) {
+		/* procfs refuses its entries' owners a chmod (proc_setattr,
+		 * proc_sys_setattr): a process's own files are not its to make
+		 * writable */
+		return HP_FALSE;
+	}
 	if (check_mount) {
 		struct statvfs sv;
 		if (fstatvfs(fd, &sv) < 0) {

@@ -44,6 +44,9 @@ typedef struct {
 	bool have_last;
 } ctx_t;
 
+/* procfs's root directory (fs/proc/internal.h) */
+enum { PROC_ROOT_INO = 1 };
+
 static bool has_attr(const hp_fileinfo *fi, unsigned attr)
 {
 	return (fi->attrs_known & attr) && (fi->attrs & attr);
@@ -139,13 +142,26 @@ static void step(ctx_t *c, const hp_step *s)
 			if (rdonly && c->dc)
 				hp_os_dircache_put(c->dc, s->dir, &(hp_dirfacts){true, HP_FALSE, fs_type});
 		}
-		/* a link in /proc (fd/N, cwd, root, exe) leads where the kernel
-		 * says, not where its text reads: a walk that read it would judge
-		 * another file's way */
-		if (s->entry && s->entry->type == HP_FT_SYMLINK && fs_type == PROC_SUPER_MAGIC) {
-			c->answer = HP_UNKNOWN;
-			hp_err_set(&c->unknown, "'%s': a link in /proc, which the walk cannot follow",
-			           s->name);
+		if (fs_type == PROC_SUPER_MAGIC) {
+			/* a link in a process's directory (fd/N, cwd, root, exe)
+			 * leads where the kernel says, not where its text reads: a
+			 * walk that read it would judge another file's way. The
+			 * links in procfs's own root (self, thread-self, mounts,
+			 * net) lead where their text says, every reader to its
+			 * own directory, which the walk then enters as its reader
+			 * (an /etc/mtab to /proc/mounts shows each reader its own
+			 * mounts). */
+			if (s->entry && s->entry->type == HP_FT_SYMLINK && s->dir->ino != PROC_ROOT_INO) {
+				c->answer = HP_UNKNOWN;
+				hp_err_set(&c->unknown,
+				           "'%s': a link in /proc, which the walk cannot follow",
+				           s->name);
+				return;
+			}
+			/* the kernel makes procfs's entries: nobody creates,
+			 * renames or unlinks one, and its owner's chmod is refused
+			 * (proc_setattr, proc_sys_setattr), so owning a process's
+			 * directory is no way to replace what is in it */
 			return;
 		}
 		if (rdonly)

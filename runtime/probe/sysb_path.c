@@ -8,6 +8,7 @@
 #include "probe/sysb.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -461,7 +462,12 @@ typedef struct {
 	 * not a directory) */
 	hp_root tree;
 	hp_fileinfo top_info;
+	int nest; /* how many links out of a tree led to this walk */
 } tree_ctx;
+
+/* Links out of a tree to a directory, each walked as a tree of its own,
+ * followed this deep (a cycle of them ends here, unknown) */
+enum { TREE_MAX_NEST = 8 };
 
 static void tree_ctx_init(tree_ctx *c, hp_sysbackend *s, const char *top, const hp_cred *cred)
 {
@@ -541,6 +547,39 @@ static hp_tri link_stays(tree_ctx *c, const hp_tree_entry *te, const char *link)
 	return t == HP_UNKNOWN ? HP_FALSE : HP_TRUE;
 }
 
+static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why);
+
+/* A directory a link of the tree leads to, outside it: what the tree's
+ * reader finds through the link is that whole directory, so it is walked
+ * as a tree of its own, for the same role (an /etc/alternatives/jre to a
+ * JDK in /usr/lib/jvm). fd: the directory, resolved from target. */
+static hp_tri outside_tree(tree_ctx *c, int fd, const char *target, hp_err *why)
+{
+	if (c->nest >= TREE_MAX_NEST) {
+		hp_err_set(why, "links out of a tree to a directory nested more than %d deep",
+		           TREE_MAX_NEST);
+		return HP_UNKNOWN;
+	}
+	hp_fileinfo top;
+	if (hp_os_fd_info(fd, &top, why) != HP_TRUE)
+		return HP_UNKNOWN;
+	int tfd = fcntl(fd, F_DUPFD_CLOEXEC, 0); /* the walk takes it */
+	if (tfd < 0) {
+		hp_err_set(why, "%s: %s", target, strerror(errno));
+		return HP_UNKNOWN;
+	}
+	tree_ctx sub;
+	tree_ctx_init(&sub, c->s, target, c->cred);
+	sub.nest = c->nest + 1;
+	hp_tree_limits lim;
+	memset(&lim, 0, sizeof lim);
+	hp_tri t = hp_os_tree_walk_at(&c->s->root, tfd, &top, target, &lim, tree_visit, &sub, why);
+	if (t == HP_TRUE && sub.found)
+		hp_err_set(why, "%s", sub.found);
+	tree_ctx_done(&sub);
+	return t;
+}
+
 /* A symlink out of the tree leads to a file that must be as safe as the
  * tree; target is where it leads, from the path the walk was asked by. */
 static hp_tri link_out(tree_ctx *c, const hp_tree_entry *te, const char *link,
@@ -579,10 +618,17 @@ static hp_tri link_out(tree_ctx *c, const hp_tree_entry *te, const char *link,
 		hp_tri in = c->tree.fd >= 0 ? hp_os_dir_within(&c->s->root, fd, &c->top_info, &we)
 		                            : HP_FALSE;
 		if (in != HP_TRUE) {
+			t = outside_tree(c, fd, target, &e);
 			close(fd);
-			hp_err_set(why, "%s -> %s: a directory outside the tree (not walked)",
-			           te->path, link);
-			return HP_UNKNOWN;
+			if (t == HP_FALSE)
+				t = tree_replaceable(c, target, &e);
+			if (t == HP_TRUE) {
+				c->found = hp_xasprintf("%s (through %s)", target, te->path);
+				return HP_TRUE;
+			}
+			if (t == HP_UNKNOWN)
+				hp_err_set(why, "%s -> %s: %s", te->path, link, e.msg);
+			return t;
 		}
 	}
 	if (t == HP_TRUE) {
@@ -784,6 +830,42 @@ static hp_value writable_ancestor(hp_sysbackend *s, hp_probe_id p, const char *p
 	return hp_v_bool(t == HP_TRUE);
 }
 
+/* For a path that resolved to nothing: whether the first name on the way
+ * that leads nowhere is a symlink (the dangling link itself, or one in a
+ * parent's place). Such a path is there in all but its target: whoever
+ * can create what the link names makes the path exist after the check
+ * (an /etc/ld.so.preload linked to a file the agent may create later), so
+ * exists() counts it as existing. HP_TRUE: a link leads nowhere;
+ * HP_FALSE: a plain name is missing; HP_UNKNOWN with why. */
+static hp_tri dangling_on_way(hp_sysbackend *s, const char *path, hp_err *why)
+{
+	size_t len = strlen(path);
+	char *prefix = hp_xmalloc(len + 1);
+	hp_tri t = HP_FALSE;
+	for (size_t i = 1; i <= len; i++) {
+		if (i < len && path[i] != '/')
+			continue;
+		memcpy(prefix, path, i);
+		prefix[i] = '\0';
+		int fd = -1;
+		hp_tri followed = hp_probe_sysb_resolve_as_role(s, prefix, 0, &fd, why);
+		if (fd >= 0)
+			close(fd);
+		if (followed == HP_TRUE)
+			continue;
+		t = followed;
+		if (followed == HP_FALSE) {
+			fd = -1;
+			t = hp_probe_sysb_resolve_as_role(s, prefix, HP_RES_NOFOLLOW, &fd, why);
+			if (fd >= 0)
+				close(fd);
+		}
+		break;
+	}
+	free(prefix);
+	return t;
+}
+
 /* Whether the path exists in the role's view (mode 0), or whether the role
  * may access it in mode (HP_ACC_*). */
 static hp_value role_path(hp_sysbackend *s, hp_probe_id p, const char *path, int mode,
@@ -796,6 +878,8 @@ static hp_value role_path(hp_sysbackend *s, hp_probe_id p, const char *path, int
 	 * or run the path by its name: the kernel has answered. Whether the
 	 * path exists is then not known to the role. */
 	hp_tri t = hp_probe_sysb_resolve_as_role(s, path, mode == 0 ? 0 : HP_RES_DENIED_FALSE, &fd, &e);
+	if (mode == 0 && t == HP_FALSE)
+		t = dangling_on_way(s, path, &e);
 	if (mode == 0 || t != HP_TRUE) {
 		if (fd >= 0)
 			close(fd);

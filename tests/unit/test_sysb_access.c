@@ -7,8 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "sysb_fixture.h"
 
@@ -67,6 +69,43 @@ static void test_ancestor_computed(void **state)
 	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ANCESTOR, "/home/agent/x/y"), "true");
 }
 
+/* A symlink that leads nowhere, at the path or in a parent's place, is
+ * there in all but its target: exists() says true, since whoever can
+ * create the target makes the path exist after the check (a dangling
+ * /etc/ld.so.preload to a file the agent may create later). A plain
+ * missing name stays false. */
+static void dangling_links(sx_fx *f)
+{
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/etc/ld.so.preload"),
+	                    "true");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/etc/gone/x/y"),
+	                    "true");
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/etc/nothing/x"),
+	                    "false");
+	/* still nothing to read or write there now */
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_READABLE, "/etc/ld.so.preload"),
+	                    "false");
+}
+
+static void plant_dangling(const char *dir)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s/etc/ld.so.preload", dir);
+	assert_int_equal(symlink("/home/agent/preload", p), 0);
+	snprintf(p, sizeof p, "%s/etc/gone", dir);
+	assert_int_equal(symlink("../home/agent/later", p), 0);
+}
+
+static void test_exists_dangling(void **state)
+{
+	FX_NEED_ROOT();
+	sx_fx *f = *state;
+	sx_tree(f->dir);
+	plant_dangling(f->dir);
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	dangling_links(f);
+}
+
 /* In a child that is the agent (uid and gid only): the kernel's answer is
  * asked too, and agrees with the computed one. */
 static int kernel_child(void *arg)
@@ -94,6 +133,13 @@ static int kernel_child(void *arg)
 	if (strcmp(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/var/lib/hangar-ctl/key"),
 	           "unknown (/var/lib/hangar-ctl/key: a directory on the way refuses search)") != 0)
 		return 6;
+	/* the kernel's resolution finds the dangling links too */
+	if (strcmp(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/etc/ld.so.preload"), "true") != 0)
+		return 7;
+	if (strcmp(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/etc/gone/x/y"), "true") != 0)
+		return 8;
+	if (strcmp(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_EXISTS, "/etc/nothing/x"), "false") != 0)
+		return 9;
 	return 0;
 }
 
@@ -103,6 +149,7 @@ static void test_access_kernel_and_computed(void **state)
 	sx_fx *f = *state;
 	sx_tree(f->dir);
 	sx_acl_user_rw(f->dir, "etc/acl", FX_AGENT);
+	plant_dangling(f->dir);
 	sx_sb(f);
 	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, kernel_child, f), 0);
 }
@@ -142,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_access_computed, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_ancestor_computed, sx_setup, sx_teardown),
+	    cmocka_unit_test_setup_teardown(test_exists_dangling, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_access_kernel_and_computed, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_access_disagreement, sx_setup, sx_teardown),
 	};

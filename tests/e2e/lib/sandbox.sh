@@ -1,6 +1,6 @@
 # sandbox.sh: a throwaway sandbox for live end-to-end tests, sourced by a
 # case's cmd. Everything happens in a private mount namespace: /etc is a
-# bind-mounted copy, /var/lib, /home and /usr/local are fresh tmpfs mounts, so
+# bind-mounted copy, /run, /var/lib, /home and /usr/local are fresh tmpfs mounts, so
 # the machine's own files are never touched and nothing outlives the test.
 #
 #   . "$SRC/tests/e2e/lib/sandbox.sh"
@@ -136,6 +136,10 @@ sandbox_setup() {
 	chmod 0711 /var/lib/sudo
 	install -d -o 999 -g 999 -m 0700 /var/lib/hangar /var/lib/hangar-ctl
 	install -d -o 999 -g 999 -m 0755 /var/lib/hangar/harness
+	# /run as a fresh image has it: root's, with nothing the machine's own
+	# services (or a machine user with the agent's uid) left there
+	mount -t tmpfs -o mode=0755 sandbox-run /run
+	install -d -m 1777 /run/lock
 	mount -t tmpfs -o mode=0755 sandbox-home /home
 	install -d -o 1000 -g 1000 -m 0755 /home/agent
 	mount -t tmpfs -o mode=0755 sandbox-usr-local /usr/local
