@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -213,6 +214,47 @@ static void test_group_member(void **state)
 	check_role(*state, FX_OTHER, FX_GROUP, 0);
 }
 
+/* A process that owns its /proc/PID (dumpable, as an agent process is)
+ * can neither chmod anything there nor create, rename or unlink an entry:
+ * procfs refuses both. So its own mounts file, reached through /proc/self
+ * as /etc/mtab leads every reader, is neither writable nor replaceable;
+ * a link in a process's directory (cwd) stays unknown to the walk. */
+static int procfs_child(void *arg)
+{
+	(void)arg;
+	if (prctl(PR_SET_DUMPABLE, 1) != 0)
+		return 1;
+	hp_root r;
+	hp_err e;
+	if (hp_os_root_open(&r, "/", 0, &e) != HP_TRUE)
+		return 2;
+	int fd = open("/proc/self/mounts", O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return 3;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || st.st_uid != getuid())
+		return 4; /* the process must own its own files for the test to mean anything */
+	int rc = 0;
+	if (hp_os_access_live(fd, HP_ACC_WRITE, &e) != HP_FALSE)
+		rc = 5;
+	close(fd);
+	if (!rc && hp_os_replaceable_live(&r, "/proc/self/mounts", &e) != HP_FALSE)
+		rc = 6;
+	if (!rc && hp_os_replaceable_live(&r, "/proc/mounts", &e) != HP_FALSE)
+		rc = 7;
+	if (!rc && hp_os_replaceable_live(&r, "/proc/self/cwd/x", &e) != HP_UNKNOWN)
+		rc = 8;
+	hp_os_root_close(&r);
+	return rc;
+}
+
+static void test_procfs_own_directory(void **state)
+{
+	FX_NEED_ROOT();
+	(void)state;
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, procfs_child, NULL), 0);
+}
+
 static void test_loop_reason(void **state)
 {
 	fx *f = *state;
@@ -354,6 +396,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_agent, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_group_member, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_loop_reason, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_procfs_own_directory, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_symlink_exchange_race, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

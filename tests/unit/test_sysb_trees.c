@@ -131,15 +131,38 @@ static void test_command_files_and_trees(void **state)
 	assert_string_equal(
 	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules/tool"),
 	    "false");
-	/* ...and to a directory out of the tree, which is not walked (a new
-	 * role's process: what one found of a tree is kept for it) */
+	/* ...and to a directory out of the tree, walked as a tree of its own
+	 * (a new role's process: what one found of a tree is kept for it):
+	 * the agent's home, and a root-owned directory holding only root's */
 	sx_rm(f->dir, "usr/lib/node_modules/tool/dep.js");
 	fx_link(f->dir, "usr/lib/node_modules/tool/deps", "/home/agent");
 	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
 	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules"), "true");
+	fx_dir(f->dir, "opt", 0755, 0, 0);
+	fx_dir(f->dir, "opt/dep", 0755, 0, 0);
+	fx_dir(f->dir, "opt/dep/lib", 0755, 0, 0);
+	fx_file(f->dir, "opt/dep/lib/x.js", "x", 0644, 0, 0);
+	sx_rm(f->dir, "usr/lib/node_modules/tool/deps");
+	fx_link(f->dir, "usr/lib/node_modules/tool/deps", "/opt/dep");
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules"), "false");
+	/* deep in it, a file the agent owns */
+	fx_file(f->dir, "opt/dep/lib/y.js", "y", 0644, FX_AGENT, FX_AGENT);
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules"), "true");
+	sx_rm(f->dir, "opt/dep/lib/y.js");
+	/* links out of each walked directory into the next, round again:
+	 * unknown once they are nested past the bound */
+	fx_link(f->dir, "opt/dep/lib/back", "/usr/lib/node_modules");
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_non_null(strstr(
 	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/usr/lib/node_modules"),
-	    "unknown (/usr/lib/node_modules/tool/deps -> /home/agent: a directory outside the "
-	    "tree (not walked))");
+	    "links out of a tree to a directory nested more than 8 deep"));
+	sx_rm(f->dir, "opt/dep/lib/back");
+	sx_rm(f->dir, "usr/lib/node_modules/tool/deps");
 	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "usr/lib"),
 	                    "unknown ('usr/lib' is not an absolute path: it is resolved against "
 	                    "the working directory of whoever uses it, which the agent may "
@@ -149,9 +172,9 @@ static void test_command_files_and_trees(void **state)
 /* A link stays in the tree only when it resolves there, every link on
  * its way followed: one that reads as staying (../../usr/local/evil from
  * /etc/claude-code, lexically below it; d/f, relative without "..",
- * through that one) but leads to a file the agent may write is not
- * "false" (which link the walk meets first decides between "true" and
- * unknown, for the directory out of the tree); links that do stay, by
+ * through that one) but leads to a file the agent may write is "true",
+ * whichever link the walk meets first (the directory out of the tree is
+ * walked as a tree of its own); links that do stay, by
  * any spelling, are walked and "false". The same for root's walk for the
  * agent (tree_writable_by). */
 static void test_tree_writable_links_resolved(void **state)
@@ -183,21 +206,20 @@ static void test_tree_writable_links_resolved(void **state)
 		         sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY,
 		                    "agent:/etc/claude-code"));
 		for (int k = 0; k < 2; k++) {
-			if (strcmp(got[k], "true") != 0 &&
-			    !strstr(got[k], ": a directory outside the tree (not walked))"))
+			if (strcmp(got[k], "true") != 0)
 				print_error("d -> %s, managed-settings.json -> %s: %s (%s)\n",
 				            spellings[i][0], spellings[i][1], got[k],
 				            k ? "tree_writable_by" : "tree_writable");
-			assert_true(strcmp(got[k], "true") == 0 ||
-			            strstr(got[k], ": a directory outside the tree (not walked))"));
+			assert_string_equal(got[k], "true");
 		}
 	}
-	/* the link to the directory alone: out of the tree, not walked */
+	/* the link to the directory alone: out of the tree, walked there */
 	sx_rm(f->dir, "etc/claude-code/managed-settings.json");
 	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
 	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/etc/claude-code"),
-	                    "unknown (/etc/claude-code/d -> /usr/local/evil: a directory outside "
-	                    "the tree (not walked))");
+	                    "true");
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "agent:/etc/claude-code"), "true");
 	/* the file by a link with "..": judged where it leads */
 	sx_rm(f->dir, "etc/claude-code/d");
 	fx_link(f->dir, "etc/claude-code/managed-settings.json",
