@@ -45,9 +45,10 @@ writable_entries() {
 		-print -quit 2>/dev/null
 }
 # tree_writable PATH: anything at or below PATH the agent can write or owns
+# (a link into procfs leads each reader to its own files: /etc/mtab)
 tree_writable() {
 	[ -e "$1" ] || return 1
-	[ -n "$(as_agent find -L "$1" \( -writable -o -user "$agent_uid" \) -print -quit 2>/dev/null)" ]
+	[ -n "$(as_agent find -L "$1" -fstype proc -prune -o \( -writable -o -user "$agent_uid" \) -print -quit 2>/dev/null)" ]
 }
 # conf_dirs FILE: the directories an ld.so.conf file and its includes name
 conf_dirs() {
@@ -285,10 +286,17 @@ result path-not-agent-writable $ok
 # nor any directory above them; nothing below them in the trees su and
 # sudo load from
 ok=0
-[ -e /etc/ld.so.preload ] && ok=1
+[ -e /etc/ld.so.preload ] || [ -L /etc/ld.so.preload ] && ok=1
 for f in $IDENTITY_FILES; do
 	writable_up "$f" && ok=1
 done
+# nscd's and systemd-userdb's sockets: only root may create them
+for f in /var/run/nscd/socket /run/systemd/userdb/io.systemd.Multiplexer; do
+	d=$(dirname "$f")
+	writable_up "$d" && ok=1
+done
+# and every other file in /etc, a link's target included
+tree_writable /etc && ok=1
 for d in $IDENTITY_DIRS $LIBRARY_DIRS $(loader_dirs); do
 	writable_up "$d" && ok=1
 	[ -d "$d" ] && [ -n "$(writable_entries "$d")" ] && ok=1
@@ -349,6 +357,12 @@ case $(stat -c %a "$HANGAR_CTL" 2>/dev/null) in ?00 | 700) ;; *) ok=1 ;; esac
 # anything below hangar-home the agent owns or may write, or that a
 # symlink there leads to
 [ -n "$(as_agent find -L "$HANGAR_HOME" \( -writable -o -user "$agent_uid" \) -print -quit 2>/dev/null)" ] && ok=1
+# hangar's home in passwd, where the driver's tools read their startup files
+home=$(getent passwd "$HANGAR_USER" | cut -d: -f6)
+case $home in /*) ;; *) ok=1 ;; esac
+writable_up "$home" && ok=1
+tree_writable "$home" && ok=1
+[ -n "$(find "$home" \( -user "$agent_uid" -o -perm -0002 \) -print -quit 2>/dev/null)" ] && ok=1
 result hangar-dirs $ok
 
 # harness-settings: Claude Code's system directory and hangar's harness
