@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "os/command_files.h"
@@ -484,8 +486,30 @@ static void tree_ctx_done(tree_ctx *c)
 	hp_os_root_close(&c->tree);
 }
 
+/* Whether fd is one of the memory devices whose content no writer
+ * changes: /dev/null, zero, full, random and urandom (char major 1). A
+ * masked systemd unit is a link to /dev/null: anyone may write it, and
+ * every reader still reads nothing. A terminal or any other device a
+ * role may write is judged as a file. */
+static bool fixed_content_device(int fd, const hp_fileinfo *fi)
+{
+	if (fi && fi->type != HP_FT_CHAR)
+		return false;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISCHR(st.st_mode) || major(st.st_rdev) != 1)
+		return false;
+	switch (minor(st.st_rdev)) {
+	case 3: case 5: case 7: case 8: case 9:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static hp_tri tree_access(tree_ctx *c, int fd, const hp_fileinfo *fi, hp_err *why)
 {
+	if (fixed_content_device(fd, fi))
+		return HP_FALSE;
 	if (c->cred)
 		return hp_os_access_computed(fd, c->cred, HP_ACC_WRITE, why);
 	return hp_probe_sysb_access_for(c->s, fd, fi, HP_ACC_WRITE, why);

@@ -48,7 +48,7 @@ writable_entries() {
 # (a link into procfs leads each reader to its own files: /etc/mtab)
 tree_writable() {
 	[ -e "$1" ] || return 1
-	[ -n "$(as_agent find -L "$1" -fstype proc -prune -o \( -writable -o -user "$agent_uid" \) -print -quit 2>/dev/null)" ]
+	[ -n "$(as_agent find -L "$1" \( -fstype proc -o -samefile /dev/null \) -prune -o \( -writable -o -user "$agent_uid" \) -print -quit 2>/dev/null)" ]
 }
 # conf_dirs FILE: the directories an ld.so.conf file and its includes name
 conf_dirs() {
@@ -311,6 +311,40 @@ for d in $MODULE_DIRS; do
 	writable_up "$d" && ok=1
 done
 result system-files $ok
+
+# driver-environment: what LD_LIBRARY_PATH and PYTHONPATH list, what
+# LD_PRELOAD and LD_AUDIT name with a slash, and PYTHONHOME, PYTHONUSERBASE,
+# PYTHONSTARTUP, BASH_ENV and ENV, none the agent's to change; an empty or
+# relative entry is the working directory
+ok=0
+env_path_bad() { # path
+	case $1 in /*) ;; *) return 0 ;; esac
+	writable_up "$1" && return 0
+	tree_writable "$1" && return 0
+	return 1
+}
+for v in LD_LIBRARY_PATH PYTHONPATH; do
+	eval "val=\${$v-}"
+	[ -n "$val" ] || continue
+	IFS=:
+	for d in $val""; do
+		unset IFS
+		env_path_bad "$d" && ok=1
+	done
+	unset IFS
+	case $val in :* | *: | *::*) ok=1 ;; esac
+done
+for v in LD_PRELOAD LD_AUDIT; do
+	eval "val=\${$v-}"
+	for f in $(printf '%s' "$val" | tr ':' ' '); do
+		case $f in */*) env_path_bad "$f" && ok=1 ;; esac
+	done
+done
+for v in PYTHONHOME PYTHONUSERBASE PYTHONSTARTUP BASH_ENV ENV; do
+	eval "val=\${$v-}"
+	[ -n "$val" ] && env_path_bad "$val" && ok=1
+done
+result driver-environment $ok
 
 # driver-keeps-caps
 ok=0

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -558,6 +560,37 @@ static void test_tree_default_acl(void **state)
 	}
 }
 
+/* A masked unit is a link to /dev/null: anyone may write it, and every
+ * reader still reads nothing, so it is no way into the tree. A device
+ * whose content a writer does change (a terminal mode 0666) is. For the
+ * agent's own walk and root's walk with its credentials alike. */
+static void test_tree_fixed_content_devices(void **state)
+{
+	FX_NEED_ROOT();
+	sx_fx *f = *state;
+	sx_tree(f->dir);
+	fx_dir(f->dir, "dev", 0755, 0, 0);
+	char *p = fx_path(f->dir, "dev/null");
+	assert_int_equal(mknod(p, S_IFCHR | 0666, makedev(1, 3)), 0);
+	assert_int_equal(chmod(p, 0666), 0);
+	free(p);
+	fx_dir(f->dir, "etc/units", 0755, 0, 0);
+	fx_link(f->dir, "etc/units/cron.service", "/dev/null");
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/etc/units"),
+	                    "false");
+	assert_string_equal(
+	    sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, "agent:/etc/units"), "false");
+	p = fx_path(f->dir, "dev/ttyX");
+	assert_int_equal(mknod(p, S_IFCHR | 0666, makedev(4, 64)), 0);
+	assert_int_equal(chmod(p, 0666), 0);
+	free(p);
+	fx_link(f->dir, "etc/units/console", "/dev/ttyX");
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, "/etc/units"),
+	                    "true");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -568,6 +601,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_tree_default_acl, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_writable_twins, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_command_files_and_trees, sx_setup, sx_teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_fixed_content_devices, sx_setup, sx_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
