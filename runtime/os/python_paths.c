@@ -11,10 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "os/bounded_read.h"
 #include "os/sysx.h"
 
 /* entries read from one lib directory while looking for versions */
-enum { MAX_LIB_ENTRIES = 65536, ANY = -1 };
+enum { MAX_LIB_ENTRIES = 65536, MAX_PTH_FILES = 256, PTH_CAP = 64 * 1024, ANY = -1 };
 
 typedef struct {
 	const hp_root *r;
@@ -48,6 +49,35 @@ static const char *base_of(const char *p)
 static char *join(const char *d, const char *rel)
 {
 	return hp_xasprintf("%s/%s", strcmp(d, "/") == 0 ? "" : d, rel);
+}
+
+/* p (absolute) with "." and ".." taken lexically, as abspath does: the
+ * directory getpath takes the interpreter's path to be in */
+static char *lexical(const char *p)
+{
+	char *out = hp_xstrdup("");
+	while (*p) {
+		while (*p == '/')
+			p++;
+		size_t n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *s = strrchr(out, '/');
+			if (s)
+				*s = '\0';
+		} else {
+			char *next = hp_xasprintf("%s/%.*s", out, (int)n, p);
+			free(out);
+			out = next;
+		}
+		p += n;
+	}
+	if (!*out) {
+		free(out);
+		out = hp_xstrdup("/");
+	}
+	return out;
 }
 
 int hp_os_python_version(const char *name)
@@ -184,34 +214,50 @@ static hp_tri must_be_absent(ctx *c, const char *path, const char *what)
 	return t == HP_FALSE ? HP_TRUE : t;
 }
 
+/* An open listing of the directory at path, or NULL: HP_FALSE when it is
+ * not there or not a directory. */
+static hp_tri open_dir(ctx *c, const char *path, DIR **dp)
+{
+	*dp = NULL;
+	int fd;
+	hp_err e;
+	hp_tri t = hp_os_resolve(c->r, path, 0, &fd, &e);
+	if (t != HP_TRUE) {
+		if (t == HP_UNKNOWN)
+			hp_err_set(c->why, "%s", e.msg);
+		return t;
+	}
+	hp_fileinfo fi;
+	if (hp_os_fd_info(fd, &fi, &e) != HP_TRUE) {
+		close(fd);
+		hp_err_set(c->why, "%s: %s", path, e.msg);
+		return HP_UNKNOWN;
+	}
+	if (fi.type != HP_FT_DIR) {
+		close(fd);
+		return HP_FALSE;
+	}
+	int dfd = hp_os_proc_reopen(fd, O_RDONLY | O_DIRECTORY);
+	close(fd);
+	*dp = dfd < 0 ? NULL : fdopendir(dfd);
+	if (!*dp) {
+		hp_err_set(c->why, "%s: cannot be listed: %s", path, strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+		return HP_UNKNOWN;
+	}
+	return HP_TRUE;
+}
+
 /* The N of every lib/python3.N directory in d/lib, into vers (*nv of them). */
 static hp_tri versions_in(ctx *c, const char *d, int *vers, int *nv)
 {
 	char *lib = join(d, "lib");
-	int fd;
-	hp_err e;
-	hp_tri t = hp_os_resolve(c->r, lib, 0, &fd, &e);
+	DIR *dp;
+	hp_tri t = open_dir(c, lib, &dp);
 	if (t != HP_TRUE) {
-		if (t == HP_UNKNOWN)
-			hp_err_set(c->why, "%s", e.msg);
 		free(lib);
 		return t == HP_FALSE ? HP_TRUE : t;
-	}
-	hp_fileinfo fi;
-	if (hp_os_fd_info(fd, &fi, &e) != HP_TRUE || fi.type != HP_FT_DIR) {
-		close(fd);
-		free(lib);
-		return HP_TRUE;
-	}
-	int dfd = hp_os_proc_reopen(fd, O_RDONLY | O_DIRECTORY);
-	close(fd);
-	DIR *dp = dfd < 0 ? NULL : fdopendir(dfd);
-	if (!dp) {
-		hp_err_set(c->why, "%s: cannot be listed: %s", lib, strerror(errno));
-		if (dfd >= 0)
-			close(dfd);
-		free(lib);
-		return HP_UNKNOWN;
 	}
 	t = HP_TRUE;
 	struct dirent *de;
@@ -253,6 +299,83 @@ static hp_tri versions_in(ctx *c, const char *d, int *vers, int *nv)
 	}
 	closedir(dp);
 	free(lib);
+	return t;
+}
+
+/* The directories one .pth file's path lines add to sys.path, as site.py's
+ * addpackage reads them: each that exists, relative ones from sitedir. An
+ * import line is code the file holds, and the file is in a listed tree. */
+static hp_tri pth_lines(ctx *c, const char *sitedir, const char *file)
+{
+	char *buf;
+	size_t len;
+	hp_err e;
+	hp_tri t = hp_os_read_file_in_root(c->r, file, PTH_CAP, &buf, &len, &e);
+	if (t != HP_TRUE) {
+		if (t == HP_UNKNOWN)
+			hp_err_set(c->why, "%s", e.msg);
+		return t == HP_FALSE ? HP_TRUE : t;
+	}
+	t = HP_TRUE;
+	for (char *line = buf; t == HP_TRUE && line < buf + len;) {
+		char *nl = memchr(line, '\n', (size_t)(buf + len - line));
+		char *end = nl ? nl : buf + len;
+		char *next = nl ? nl + 1 : buf + len;
+		while (end > line && isspace((unsigned char)end[-1]))
+			end--;
+		const char *s = line;
+		while (s < end && isspace((unsigned char)*s))
+			s++;
+		if (s == end || *line == '#' || strncmp(line, "import ", 7) == 0 ||
+		    strncmp(line, "import\t", 7) == 0 || memchr(line, '\0', (size_t)(end - line))) {
+			line = next;
+			continue;
+		}
+		char *p = hp_xasprintf("%.*s", (int)(end - line), line);
+		char *dir = p[0] == '/' ? hp_xstrdup(p) : join(sitedir, p);
+		free(p);
+		hp_tri ex = is(c, dir, ANY);
+		if (ex == HP_TRUE)
+			add(c, dir);
+		else if (ex == HP_UNKNOWN)
+			t = ex;
+		free(dir);
+		line = next;
+	}
+	free(buf);
+	return t;
+}
+
+/* What the .pth files of a site directory add (sitedir listed already). */
+static hp_tri pth_dirs(ctx *c, const char *sitedir)
+{
+	DIR *dp;
+	hp_tri t = open_dir(c, sitedir, &dp);
+	if (t != HP_TRUE)
+		return t == HP_FALSE ? HP_TRUE : t;
+	hp_strv files = {NULL, 0, 0};
+	struct dirent *de;
+	while (t == HP_TRUE && (errno = 0, de = readdir(dp))) {
+		size_t n = strlen(de->d_name);
+		if (n < 4 || strcmp(de->d_name + n - 4, ".pth") != 0)
+			continue;
+		if (files.n == MAX_PTH_FILES) {
+			hp_err_set(c->why, "%s: more than %d .pth files", sitedir, MAX_PTH_FILES);
+			t = HP_UNKNOWN;
+			break;
+		}
+		char *f = join(sitedir, de->d_name);
+		hp_strv_push(&files, f);
+		free(f);
+	}
+	if (t == HP_TRUE && errno) {
+		hp_err_set(c->why, "%s: %s", sitedir, strerror(errno));
+		t = HP_UNKNOWN;
+	}
+	closedir(dp);
+	for (size_t i = 0; t == HP_TRUE && i < files.n; i++)
+		t = pth_lines(c, sitedir, files.v[i]);
+	hp_strv_free(&files);
 	return t;
 }
 
@@ -307,17 +430,34 @@ static hp_tri version_paths(ctx *c, const char *rdir, int v)
 		char *p = join(prefix, zip);
 		add(c, p);
 		free(p);
+		/* the site directories site.py runs the .pth files of:
+		 * upstream's site-packages (Debian's only in a virtual
+		 * environment), in the tree, and for Debian's /usr prefix its
+		 * own, with /etc/python3.N for its sitecustomize link */
+		hp_strv site = {NULL, 0, 0};
+		p = join(prefix, sub);
+		char *sp = join(p, "site-packages");
+		hp_strv_push(&site, sp);
+		free(sp);
 		if (strcmp(prefix, "/usr") == 0) {
-			/* Debian's site.py and its sitecustomize link */
-			p = hp_xasprintf("/usr/local/lib/python3.%d/dist-packages", v);
-			add(c, p);
-			free(p);
+			sp = join(p, "dist-packages");
+			hp_strv_push(&site, sp);
+			free(sp);
+			sp = hp_xasprintf("/usr/local/lib/python3.%d/dist-packages", v);
+			add(c, sp);
+			hp_strv_push(&site, sp);
+			free(sp);
 			add(c, "/usr/lib/python3/dist-packages");
-			p = hp_xasprintf("/etc/python3.%d", v);
-			add(c, p);
-			free(p);
+			hp_strv_push(&site, "/usr/lib/python3/dist-packages");
+			sp = hp_xasprintf("/etc/python3.%d", v);
+			add(c, sp);
+			free(sp);
 			add(c, "/etc/python3");
 		}
+		free(p);
+		for (size_t i = 0; t == HP_TRUE && i < site.n; i++)
+			t = pth_dirs(c, site.v[i]);
+		hp_strv_free(&site);
 	}
 	free(prefix);
 	free(sub);
@@ -335,7 +475,9 @@ hp_tri hp_os_python_paths(const hp_root *r, const char *exe, const char *real, h
 		return HP_FALSE;
 	ctx c = {r, out, why};
 	/* getpath reads pyvenv.cfg one level up first, then beside it */
-	char *d = dir_of(exe);
+	char *ex = lexical(exe);
+	char *d = dir_of(ex);
+	free(ex);
 	char *up = dir_of(d);
 	char *cfg_up = join(up, "pyvenv.cfg");
 	char *cfg = join(d, "pyvenv.cfg");

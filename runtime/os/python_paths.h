@@ -16,15 +16,19 @@
  *   - the prefix: the first directory from the real file's directory
  *     upwards (its symlinks resolved, as realpath does) holding
  *     lib/python3.N/os.py or os.pyc; each lib/python3.N looked in below
- *     it is listed (a landmark planted there moves the prefix), and so is
- *     the one above holding lib-dynload when that is further up (the
- *     exec prefix). No landmark anywhere: CPython falls back on a prefix
+ *     it is listed (a landmark planted there moves the prefix), and so
+ *     are those above it up to the one holding lib-dynload when that is
+ *     further up (the exec prefix). No landmark anywhere: CPython falls back on a prefix
  *     built into it, unknown here;
  *   - below the prefix: lib/python3N.zip and the tree lib/python3.N (the
  *     standard library, lib-dynload, site-packages and Debian's
  *     dist-packages in it); for the prefix /usr, what Debian's site.py
  *     and sitecustomize add: /usr/local/lib/python3.N/dist-packages,
- *     /usr/lib/python3/dist-packages, /etc/python3.N and /etc/python3.
+ *     /usr/lib/python3/dist-packages, /etc/python3.N and /etc/python3;
+ *   - every directory a path line of a .pth file in a site directory adds
+ *     to sys.path (site.py's addpackage: relative to the site directory,
+ *     only one that exists). An import line is code in the .pth file,
+ *     which is in a listed tree.
  *
  * N comes from the real file's name (python3.N); a real file named
  * python3 tells none, and every lib/python3.N on the way up is taken (at

@@ -2,7 +2,8 @@
  * out as Debian installs python3 (prefix /usr, merged /usr), as python.org
  * builds install it elsewhere (site-packages, versions told by the
  * directories only), and the layouts that are unknown: a virtual
- * environment, a build directory, no landmark. Through command_files too:
+ * environment, a build directory, no landmark; the directories a .pth
+ * file's path lines add. Through command_files too:
  * a "#!/usr/bin/env python3" script gets its interpreter's paths. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,7 +32,9 @@ static int setup(void **state)
 	                      "usr/lib/python3.11/lib-dynload", "usr/lib/python3",
 	                      "usr/lib/python3/dist-packages", "etc", "etc/python3.11", "opt",
 	                      "opt/py", "opt/py/bin", "opt/py/lib", "opt/py/lib/python3.12",
-	                      "opt/py/lib/python3.12/lib-dynload", "opt/py/lib/python3.13",
+	                      "opt/py/lib/python3.12/lib-dynload", "opt/py/lib/python3.12/site-packages",
+	                      "opt/py/lib/python3.12/site-packages/rel", "opt/extra",
+	                      "opt/py/lib/python3.13",
 	                      "opt/py/lib/python3.13/lib-dynload", "opt/py/lib/python3.x",
 	                      "venv", "venv/bin", "build", "nolm", "nolm/bin", "scripts"};
 	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
@@ -46,6 +49,10 @@ static int setup(void **state)
 	fx_file(dir, "opt/py/bin/python3", "\177ELF", 0755, 0, 0);
 	fx_file(dir, "opt/py/lib/python3.12/os.py", "", 0644, 0, 0);
 	fx_file(dir, "opt/py/lib/python3.13/os.pyc", "", 0644, 0, 0);
+	fx_file(dir, "opt/py/lib/python3.12/site-packages/x.pth",
+	        "# a comment\nimport sys; sys.path.append('/nowhere')\n/opt/extra\n"
+	        "rel \r\n  rel\nmissing\n\n",
+	        0644, 0, 0);
 	fx_link(dir, "venv/bin/python3", "/usr/bin/python3.11");
 	fx_file(dir, "venv/pyvenv.cfg", "home = /usr/bin\n", 0644, 0, 0);
 	fx_file(dir, "build/python3.11", "\177ELF", 0755, 0, 0);
@@ -149,6 +156,17 @@ static void test_versions_from_dirs(void **state)
 	}
 	assert_true(have12 && have13);
 	assert_false(debianish);
+	/* the path lines of a .pth file in site-packages, those that exist
+	 * (blanks are kept at the start of a line, as site.py keeps them) */
+	int extra = 0, rel = 0, other = 0;
+	for (size_t i = 0; i < l.n; i++) {
+		extra |= strcmp(l.v[i], "/opt/extra") == 0;
+		rel |= strcmp(l.v[i], "/opt/py/lib/python3.12/site-packages/rel") == 0;
+		other |= strstr(l.v[i], "missing") || strstr(l.v[i], "nowhere") ||
+		         strstr(l.v[i], "import");
+	}
+	assert_true(extra && rel);
+	assert_false(other);
 	hp_strv_free(&l);
 }
 
@@ -160,6 +178,12 @@ static void test_unknown(void **state)
 	hp_err e;
 	assert_int_equal(hp_os_python_paths(&root, "/venv/bin/python3", "/usr/bin/python3.11", &l,
 	                                    &e),
+	                 HP_UNKNOWN);
+	assert_string_equal(e.msg, "/venv/pyvenv.cfg: a virtual environment: what CPython loads "
+	                           "then is not modelled");
+	/* the path it is run by taken as abspath takes it */
+	assert_int_equal(hp_os_python_paths(&root, "/venv/x/../bin/./python3", "/usr/bin/python3.11",
+	                                    &l, &e),
 	                 HP_UNKNOWN);
 	assert_string_equal(e.msg, "/venv/pyvenv.cfg: a virtual environment: what CPython loads "
 	                           "then is not modelled");
