@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "os/python_paths.h"
 #include "os/sysx.h"
 
 typedef struct {
@@ -307,6 +308,23 @@ static void package_of(ctx *c, const char *file)
 	free(d);
 }
 
+/* What CPython reads from the image when path, ending on final, runs it
+ * (python_paths.h); nothing for another program. */
+static hp_tri python_of(ctx *c, const char *path, const char *final)
+{
+	hp_strv py;
+	hp_err e;
+	hp_tri t = hp_os_python_paths(c->r, path, final, &py, &e);
+	if (t == HP_UNKNOWN) {
+		hp_err_set(c->why, "%s", e.msg);
+		return t;
+	}
+	for (size_t i = 0; i < py.n; i++)
+		add(c, py.v[i]);
+	hp_strv_free(&py);
+	return HP_TRUE;
+}
+
 /* The files behind running path (found already), depth levels of
  * interpreters deep. */
 static hp_tri files_of(ctx *c, const char *path, int depth)
@@ -329,6 +347,8 @@ static hp_tri files_of(ctx *c, const char *path, int depth)
 	}
 	if (t == HP_TRUE)
 		package_of(c, final);
+	if (t == HP_TRUE)
+		t = python_of(c, path, final);
 	if (t == HP_TRUE && interp) {
 		if (depth >= HP_COMMAND_MAX_INTERP) {
 			hp_err_set(c->why, "%s: interpreters nested more than %d deep", final,

@@ -432,4 +432,89 @@ if [ -n "$exe" ]; then
 fi
 result harness-settings $ok
 
+# driver-interpreter: python3 as the driver's PATH finds it and its real
+# file; pyvenv.cfg above and beside it and a build directory's markers
+# (present: a layout not checked here); for each version (the real file's
+# name, else every lib/python3.N above it), each lib/python3.N from the real
+# directory up to the prefix (the first with os.py or os.pyc), the prefix's
+# python3N.zip, for the prefix /usr Debian's site directories and
+# /etc/python3.N and /etc/python3, and each directory a .pth file's path
+# line adds
+ok=0
+exe=$(PATH=$DRIVER_PATH command -v python3 2>/dev/null)
+if [ -z "$exe" ]; then
+	ok=1
+else
+	real=$(readlink -f "$exe")
+	harness_tree "$exe"
+	harness_tree "$real"
+	d=$(dirname "$exe")
+	rdir=$(dirname "$real")
+	for c in "${d%/*}/pyvenv.cfg" "$d/pyvenv.cfg" "$rdir/pybuilddir.txt" \
+		"$rdir/Modules/Setup.local"; do
+		[ -e "$c" ] && ok=1
+		harness_tree "$c"
+	done
+	case ${real##*/} in
+	python3.[0-9]*) vers=${real##*/python} ;;
+	*)
+		vers= p=$rdir
+		while :; do
+			for v in "${p%/}"/lib/python3.[0-9]*; do
+				[ -d "$v" ] && vers="$vers ${v##*/python}"
+			done
+			[ "$p" = / ] && break
+			p=$(dirname "$p")
+		done
+		[ -n "$vers" ] || ok=1
+		;;
+	esac
+	for v in $vers; do
+		p=$rdir prefix=
+		while :; do
+			harness_tree "${p%/}/lib/python$v"
+			if [ -f "${p%/}/lib/python$v/os.py" ] || [ -f "${p%/}/lib/python$v/os.pyc" ]; then
+				prefix=$p
+				break
+			fi
+			[ "$p" = / ] && break
+			p=$(dirname "$p")
+		done
+		if [ -z "$prefix" ]; then
+			ok=1
+			continue
+		fi
+		harness_tree "${prefix%/}/lib/python3${v#3.}.zip"
+		sites=${prefix%/}/lib/python$v/site-packages
+		if [ "$prefix" = /usr ]; then
+			for t in /usr/local/lib/python$v/dist-packages /usr/lib/python3/dist-packages \
+				/etc/python$v /etc/python3; do
+				harness_tree "$t"
+			done
+			sites="$sites /usr/lib/python$v/dist-packages /usr/local/lib/python$v/dist-packages
+				/usr/lib/python3/dist-packages"
+		fi
+		# each directory a .pth file's path line adds (not an import line)
+		for s in $sites; do
+			for pth in "$s"/*.pth; do
+				[ -f "$pth" ] || continue
+				# not in a pipeline: harness_tree sets ok in this shell
+				lines=$(sed -e 's/[[:space:]]*$//' -e '/^#/d' -e '/^import[ \t]/d' \
+					-e '/^[[:space:]]*$/d' "$pth")
+				set -f
+				old_ifs=$IFS
+				IFS='
+'
+				for line in $lines; do
+					case $line in /*) ;; *) line=$s/$line ;; esac
+					[ -e "$line" ] && harness_tree "$line"
+				done
+				IFS=$old_ifs
+				set +f
+			done
+		done
+	done
+fi
+result driver-interpreter $ok
+
 exit $failed

@@ -8,7 +8,8 @@
 #                             hangar's directories; managed settings owned
 #                             by root; su and passwd setuid root; /tmp;
 #                             the harness (sandbox_harness: claude and node
-#                             in /usr/bin), /usr/bin/env
+#                             in /usr/bin), /usr/bin/env,
+#                             the driver's python3 (Debian's layout)
 #                             and hangar's harness.env
 #   image_check DIR [ARG...]  hangar-policy check --provider docker --root
 #                             DIR (the built-in policy) with the image's
@@ -81,6 +82,14 @@ image_make() {
 	chmod 0755 "$d/usr/bin/env"
 	. "$SRC/tests/e2e/lib/sandbox.sh"
 	sandbox_harness "$d" /usr/bin
+	# the driver's python3, as Debian installs it (prefix /usr): its
+	# landmark, lib-dynload and site directory, all root's
+	mkdir -p "$d/usr/lib/python3.11/lib-dynload" "$d/usr/lib/python3/dist-packages"
+	: >"$d/usr/lib/python3.11/os.py"
+	printf '\177ELF' >"$d/usr/bin/python3.11"
+	chmod 0755 "$d/usr/bin/python3.11"
+	ln -s python3.11 "$d/usr/bin/python3"
+	chmod -R go-w "$d/usr/lib"
 }
 
 report_rules() {
