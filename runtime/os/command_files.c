@@ -5,11 +5,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "os/binfmt_misc.h"
+#include "os/elf_deps.h"
 #include "os/python_paths.h"
 #include "os/sysx.h"
 
@@ -228,8 +231,9 @@ hp_tri hp_os_env_command(const char *arg, char **cmd, hp_err *why)
 	return HP_UNKNOWN;
 }
 
-/* The first bytes of the file at path (a regular file). */
-static hp_tri head_of(ctx *c, const char *path, char *buf, size_t *len)
+/* The file at path (a regular file) opened for reading: *rfd, its size,
+ * and its first bytes, as many as the kernel reads for "#!". */
+static hp_tri open_head(ctx *c, const char *path, int *rfd, uint64_t *size, char *buf, size_t *len)
 {
 	int fd;
 	hp_err e;
@@ -244,21 +248,38 @@ static hp_tri head_of(ctx *c, const char *path, char *buf, size_t *len)
 		hp_err_set(c->why, "%s: not a regular file", path);
 		return HP_UNKNOWN;
 	}
-	int rfd = hp_os_proc_reopen(fd, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	*rfd = hp_os_proc_reopen(fd, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	close(fd);
-	if (rfd < 0) {
+	if (*rfd < 0) {
 		hp_err_set(c->why, "%s: cannot be read: %s", path, strerror(errno));
 		return HP_UNKNOWN;
 	}
-	ssize_t n = read(rfd, buf, HP_COMMAND_LINE);
-	int err = errno;
-	close(rfd);
+	*size = fi.size;
+	ssize_t n = pread(*rfd, buf, HP_COMMAND_LINE, 0);
 	if (n < 0) {
-		hp_err_set(c->why, "%s: %s", path, strerror(err));
+		hp_err_set(c->why, "%s: %s", path, strerror(errno));
+		close(*rfd);
+		*rfd = -1;
 		return HP_UNKNOWN;
 	}
 	*len = (size_t)n;
 	return HP_TRUE;
+}
+
+static int pread_all(void *fdp, uint64_t off, void *buf, size_t len)
+{
+	int fd = *(int *)fdp;
+	for (size_t done = 0; done < len;) {
+		if (off + done > (uint64_t)INT64_MAX)
+			return -1;
+		ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
 }
 
 /* The package of file (absolute): its root and the node_modules lookup. */
@@ -325,6 +346,118 @@ static hp_tri python_of(ctx *c, const char *path, const char *final)
 	return HP_TRUE;
 }
 
+static hp_tri files_of(ctx *c, const char *path, int depth);
+static hp_tri library_files(ctx *c, const char *path, int depth);
+static hp_tri shell_of(ctx *c, const char *final, int depth);
+
+/* What the kernel and the loader run for the ELF file final (open as fd):
+ * for a program the kernel executes (exec), the loader its PT_INTERP
+ * names, and /bin/sh when the kernel may refuse the file; for it and a
+ * library alike, the directories its DT_RPATH or DT_RUNPATH name (where
+ * the loader looks for the libraries it loads by name) and each library it
+ * names by path, in turn. A library found by name in them, or in the
+ * loader's own directories (judged by the system-files rule), is not
+ * read. origin is what $ORIGIN stands for. */
+static hp_tri elf_files(ctx *c, const char *final, const char *origin, int fd, uint64_t size,
+                        bool exec, int depth)
+{
+	hp_elf_src src = {pread_all, &fd, size};
+	hp_elf_deps d;
+	hp_err e;
+	hp_tri t = hp_os_elf_deps(&src, &d, &e);
+	if (t != HP_TRUE) {
+		hp_err_set(c->why, "%s: %s", final, t == HP_FALSE ? "not an ELF file" : e.msg);
+		return HP_UNKNOWN;
+	}
+	if (exec && d.interp) {
+		char *ld = NULL;
+		if (d.interp[0] != '/') {
+			hp_err_set(c->why,
+			           "%s: the loader '%s' is not an absolute path: the kernel "
+			           "resolves it against the working directory",
+			           final, d.interp);
+			t = HP_UNKNOWN;
+		} else {
+			/* the kernel maps it as it is: no "#!", no loader of its own */
+			t = chain(c, d.interp, &ld);
+			if (t == HP_FALSE)
+				t = HP_UNKNOWN;
+		}
+		free(ld);
+	}
+	if (t == HP_TRUE && exec && d.foreign)
+		t = shell_of(c, final, depth);
+	hp_strv dirs = {NULL, 0, 0};
+	for (size_t i = 0; t == HP_TRUE && i < d.runpath.n + d.rpath.n; i++) {
+		const char *l = i < d.runpath.n ? d.runpath.v[i] : d.rpath.v[i - d.runpath.n];
+		t = hp_os_elf_search_dirs(l, origin, &dirs, &e);
+		if (t != HP_TRUE)
+			hp_err_set(c->why, "%s: library path %s", final, e.msg);
+	}
+	for (size_t i = 0; t == HP_TRUE && i < dirs.n; i++)
+		add(c, dirs.v[i]);
+	hp_strv_free(&dirs);
+	for (size_t i = 0; t == HP_TRUE && i < d.needed.n; i++) {
+		char *lib = NULL;
+		t = hp_os_elf_expand(d.needed.v[i], origin, &lib, &e);
+		if (t != HP_TRUE) {
+			hp_err_set(c->why, "%s: library %s", final, e.msg);
+		} else if (!strchr(lib, '/')) {
+			/* searched for in the directories above and the loader's */
+		} else if (lib[0] != '/') {
+			hp_err_set(c->why,
+			           "%s: the library '%s' is a relative path: the loader opens it "
+			           "from the working directory",
+			           final, lib);
+			t = HP_UNKNOWN;
+		} else if (depth >= HP_COMMAND_MAX_INTERP) {
+			hp_err_set(c->why, "%s: libraries nested more than %d deep", final,
+			           HP_COMMAND_MAX_INTERP);
+			t = HP_UNKNOWN;
+		} else {
+			t = library_files(c, lib, depth + 1);
+		}
+		free(lib);
+	}
+	hp_os_elf_deps_free(&d);
+	return t;
+}
+
+/* A library the loader opens by path: its symlinks, its file, and what it
+ * loads in turn ($ORIGIN: the directory of the path it was opened by). */
+static hp_tri library_files(ctx *c, const char *path, int depth)
+{
+	char *final = NULL;
+	hp_tri t = chain(c, path, &final);
+	if (t != HP_TRUE)
+		return t == HP_FALSE ? HP_UNKNOWN : t;
+	char buf[HP_COMMAND_LINE];
+	size_t len = 0;
+	uint64_t size = 0;
+	int fd = -1;
+	t = open_head(c, final, &fd, &size, buf, &len);
+	if (t == HP_TRUE) {
+		char *origin = dir_of(path);
+		t = elf_files(c, final, origin, fd, size, false, depth);
+		free(origin);
+		close(fd);
+	}
+	free(final);
+	return t;
+}
+
+/* A file the kernel refuses to execute (ENOEXEC): glibc's execvp, the
+ * driver's and env's, then runs it with /bin/sh. */
+static hp_tri shell_of(ctx *c, const char *final, int depth)
+{
+	if (depth >= HP_COMMAND_MAX_INTERP) {
+		hp_err_set(c->why, "%s: interpreters nested more than %d deep", final,
+		           HP_COMMAND_MAX_INTERP);
+		return HP_UNKNOWN;
+	}
+	return files_of(c, "/bin/sh", depth + 1);
+}
+
 /* The files behind running path (found already), depth levels of
  * interpreters deep. */
 static hp_tri files_of(ctx *c, const char *path, int depth)
@@ -335,7 +468,9 @@ static hp_tri files_of(ctx *c, const char *path, int depth)
 		return t == HP_FALSE ? HP_UNKNOWN : t;
 	char buf[HP_COMMAND_LINE];
 	size_t len = 0;
-	t = head_of(c, final, buf, &len);
+	uint64_t size = 0;
+	int fd = -1;
+	t = open_head(c, final, &fd, &size, buf, &len);
 	char *interp = NULL, *arg = NULL;
 	if (t == HP_TRUE) {
 		hp_err e;
@@ -349,6 +484,19 @@ static hp_tri files_of(ctx *c, const char *path, int depth)
 		package_of(c, final);
 	if (t == HP_TRUE)
 		t = python_of(c, path, final);
+	if (t == HP_TRUE && !interp) {
+		if (len >= 4 && memcmp(buf, "\177ELF", 4) == 0) {
+			/* $ORIGIN of a program is the directory the file is in
+			 * (the loader reads /proc/self/exe) */
+			char *origin = dir_of(final);
+			t = elf_files(c, final, origin, fd, size, true, depth);
+			free(origin);
+		} else {
+			t = shell_of(c, final, depth); /* neither ELF nor "#!": ENOEXEC */
+		}
+	}
+	if (fd >= 0)
+		close(fd);
 	if (t == HP_TRUE && interp) {
 		if (depth >= HP_COMMAND_MAX_INTERP) {
 			hp_err_set(c->why, "%s: interpreters nested more than %d deep", final,
@@ -426,6 +574,24 @@ hp_tri hp_os_command_files(const hp_root *r, const char *spec, hp_strv *out, hp_
 	for (size_t i = 0; t == HP_TRUE && i < found.n; i++)
 		t = files_of(&c, found.v[i], 0);
 	hp_strv_free(&found);
+	/* binfmt_misc is the running kernel's: an image has none of its own */
+	if (t == HP_TRUE && !(r->flags & HP_ROOT_OFFLINE)) {
+		hp_strv bi = {NULL, 0, 0};
+		hp_err e;
+		t = hp_os_binfmt_interpreters(r, &bi, &e);
+		if (t != HP_TRUE)
+			hp_err_set(why, "%s", e.msg);
+		for (size_t i = 0; t == HP_TRUE && i < bi.n; i++) {
+			if (bi.v[i][0] != '/') {
+				hp_err_set(why, "the binfmt_misc interpreter '%s' is not an absolute path",
+				           bi.v[i]);
+				t = HP_UNKNOWN;
+			} else {
+				t = files_of(&c, bi.v[i], 1);
+			}
+		}
+		hp_strv_free(&bi);
+	}
 	free(name);
 	if (t != HP_TRUE)
 		hp_strv_free(out);

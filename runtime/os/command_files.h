@@ -19,6 +19,14 @@
  *     kernel allows); for `#!/usr/bin/env CMD` (with env's -S, options
  *     and VAR=value words skipped) CMD looked up on the same PATH, as env
  *     does;
+ *   - for a file without "#!" (elf_deps.h): an ELF program's loader
+ *     (PT_INTERP) with its symlinks, the directories its DT_RUNPATH (or
+ *     DT_RPATH) names with $ORIGIN expanded, and each library it names by
+ *     path, read in turn; /bin/sh for a file that is neither ELF nor "#!"
+ *     or is an ELF file of another machine (the kernel refuses it and
+ *     execvp runs it with /bin/sh); on the live system, every enabled
+ *     binfmt_misc handler's interpreter (binfmt_misc.h), resolved as an
+ *     interpreter is;
  *   - the package the script or program is part of: the nearest directory
  *     above it that holds a package.json (Node's package root), and every
  *     node_modules directory Node's module lookup goes through from it (its
@@ -29,7 +37,8 @@
  * The list is in the order found, without duplicates, at most 256 paths.
  * Answers: HP_TRUE with the list; HP_FALSE when NAME is on no directory of
  * the PATH (why says so); HP_UNKNOWN when anything on the way cannot be
- * decided (a relative interpreter, an unreadable script, a loop, a bound).
+ * decided (a relative interpreter, an unreadable script, a loop, a bound,
+ * a malformed ELF file, a $LIB or relative library directory).
  * The argument's form (NAME:DIR:DIR..., every DIR absolute) is checked
  * before a backend is asked (vm/probe_arg.h).
  */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf_fixture.h"
 #include "fixture.h"
 #include "os/command_files.h"
 
@@ -30,28 +31,55 @@ static int setup(void **state)
 	                      "usr/local/lib/node_modules/@anthropic-ai",
 	                      "usr/local/lib/node_modules/@anthropic-ai/claude-code",
 	                      "usr/local/lib/node_modules/@anthropic-ai/claude-code/bin", "opt",
-	                      "sbin", "sbin/node", "rootonly"};
+	                      "sbin", "sbin/node", "rootonly", "elf", "home", "home/agent"};
 	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
 		fx_dir(dir, dirs[i], 0755, 0, 0);
+	fx_link(dir, "bin", "usr/bin");
 	fx_file(dir, "usr/local/lib/node_modules/@anthropic-ai/claude-code/package.json", "{}",
 	        0644, 0, 0);
 	fx_file(dir, "usr/local/lib/node_modules/@anthropic-ai/claude-code/bin/cli.js",
 	        "#!/usr/bin/env node\nconsole.log(1)\n", 0755, 0, 0);
 	fx_link(dir, "usr/local/bin/claude",
 	        "../lib/node_modules/@anthropic-ai/claude-code/bin/cli.js");
-	fx_file(dir, "usr/bin/env", "\177ELF", 0755, 0, 0);
-	fx_file(dir, "usr/bin/node-real", "\177ELF", 0755, 0, 0);
+	/* a program with no loader and no dynamic section, as a static one */
+	const fx_elf plain = {0};
+	fx_elf_file(dir, "usr/bin/env", &plain, 0755, 0, 0);
+	fx_elf_file(dir, "usr/bin/node-real", &plain, 0755, 0, 0);
 	fx_link(dir, "usr/bin/node", "node-real");
-	fx_file(dir, "usr/bin/sh", "\177ELF", 0755, 0, 0);
+	fx_elf_file(dir, "usr/bin/sh", &plain, 0755, 0, 0);
 	fx_file(dir, "opt/tool", "#! /usr/bin/sh -e\n", 0755, 0, 0);
 	fx_file(dir, "opt/relative", "#!sh\n", 0755, 0, 0);
 	fx_file(dir, "opt/loop1", "#!/opt/loop2\n", 0755, 0, 0);
 	fx_file(dir, "opt/loop2", "#!/opt/loop1\n", 0755, 0, 0);
 	fx_file(dir, "opt/noexec", "x", 0644, 0, 0);
 	fx_file(dir, "opt/envmissing", "#!/usr/bin/env nothere\n", 0755, 0, 0);
-	fx_file(dir, "sbin/claude", "\177ELF", 0700, 0, 0);
-	fx_file(dir, "sbin/env", "\177ELF", 0700, 0, 0);
-	fx_file(dir, "rootonly/node", "\177ELF", 0700, 0, 0);
+	fx_elf_file(dir, "sbin/claude", &plain, 0700, 0, 0);
+	fx_elf_file(dir, "sbin/env", &plain, 0700, 0, 0);
+	fx_elf_file(dir, "rootonly/node", &plain, 0700, 0, 0);
+	fx_file(dir, "home/agent/ld.so", "", 0755, FX_AGENT, FX_AGENT);
+	fx_elf_file(dir, "usr/bin/ld-real", &plain, 0755, 0, 0);
+	fx_link(dir, "usr/bin/ld-link", "ld-real");
+	const fx_elf agent_ld = {.interp = "/home/agent/ld.so"};
+	fx_elf_file(dir, "elf/interp", &agent_ld, 0755, 0, 0);
+	const fx_elf linked_ld = {.interp = "/usr/bin/ld-link"};
+	fx_elf_file(dir, "elf/ldlink", &linked_ld, 0755, 0, 0);
+	const fx_elf rpath = {.interp = "/usr/bin/ld-real",
+	                      .runpath = "$ORIGIN/../lib:/opt/lib",
+	                      .needed = {"libc.so.6", "${ORIGIN}/../opt/libabs.so"}};
+	fx_elf_file(dir, "elf/rpath", &rpath, 0755, 0, 0);
+	const fx_elf lib = {.rpath = "$ORIGIN/sub", .needed = {"/usr/bin/ld-real"}};
+	fx_elf_file(dir, "opt/libabs.so", &lib, 0644, 0, 0);
+	const fx_elf platform = {.runpath = "/opt/$PLATFORM"};
+	fx_elf_file(dir, "elf/platform", &platform, 0755, 0, 0);
+	const fx_elf relneeded = {.needed = {"lib/x.so"}};
+	fx_elf_file(dir, "elf/relneeded", &relneeded, 0755, 0, 0);
+	const fx_elf relinterp = {.interp = "ld.so"};
+	fx_elf_file(dir, "elf/relinterp", &relinterp, 0755, 0, 0);
+	const fx_elf foreign = {.machine = 2 /* EM_SPARC */};
+	fx_elf_file(dir, "elf/foreign", &foreign, 0755, 0, 0);
+	fx_file(dir, "elf/broken", "\177ELF", 0755, 0, 0);
+	fx_file(dir, "elf/script", "echo hi\n", 0755, 0, 0);
+	fx_file(dir, "elf/empty", "", 0755, 0, 0);
 	hp_err e;
 	return hp_os_root_open(&root, dir, HP_ROOT_OFFLINE, &e) != HP_TRUE;
 }
@@ -165,6 +193,55 @@ static void test_interpreters(void **state)
 	assert_int_equal(hp_os_command_files(&root, "/opt/none", &l, &e), HP_FALSE);
 }
 
+/* What the kernel and the loader run for a file without "#!": an ELF
+ * program's loader (PT_INTERP) and its library directories (DT_RUNPATH,
+ * DT_RPATH, $ORIGIN expanded) and the libraries it names by path; for
+ * anything else, and an ELF file of another machine, /bin/sh, which
+ * execvp runs it with when the kernel refuses it. */
+static void test_loader_and_shell(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	hp_strv l;
+	hp_err e;
+	static const struct {
+		const char *spec;
+		const char *want[6];
+	} ok[] = {
+	    {"interp:/elf", {"/elf/interp", "/home/agent/ld.so"}},
+	    {"ldlink:/elf", {"/elf/ldlink", "/usr/bin/ld-link", "/usr/bin/ld-real"}},
+	    {"rpath:/elf",
+	     {"/elf/rpath", "/usr/bin/ld-real", "/elf/../lib", "/opt/lib", "/elf/../opt/libabs.so",
+	      "/elf/../opt/sub"}},
+	    {"script:/elf", {"/elf/script", "/bin/sh"}},
+	    {"empty:/elf", {"/elf/empty", "/bin/sh"}},
+	    {"foreign:/elf", {"/elf/foreign", "/bin/sh"}},
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		if (hp_os_command_files(&root, ok[i].spec, &l, &e) != HP_TRUE)
+			fail_msg("%s: %s", ok[i].spec, e.msg);
+		size_t n = 0;
+		while (n < 6 && ok[i].want[n])
+			n++;
+		expect(&l, ok[i].want, n);
+		hp_strv_free(&l);
+	}
+	static const char *const bad[][2] = {
+	    {"platform:/elf", "/elf/platform: library path '/opt/$PLATFORM': $LIB and $PLATFORM "
+	                      "depend on the loader's build and the CPU"},
+	    {"relneeded:/elf", "/elf/relneeded: the library 'lib/x.so' is a relative path: the "
+	                       "loader opens it from the working directory"},
+	    {"relinterp:/elf", "/elf/relinterp: the loader 'ld.so' is not an absolute path: the "
+	                       "kernel resolves it against the working directory"},
+	    {"broken:/elf", "/elf/broken: a truncated ELF header, or one of an unknown class or "
+	                    "byte order"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(hp_os_command_files(&root, bad[i][0], &l, &e), HP_UNKNOWN);
+		assert_string_equal(e.msg, bad[i][1]);
+	}
+}
+
 static void test_shebang_parse(void **state)
 {
 	(void)state;
@@ -226,6 +303,7 @@ int main(void)
 	    cmocka_unit_test(test_npm_global),
 	    cmocka_unit_test(test_runner_decides),
 	    cmocka_unit_test(test_interpreters),
+	    cmocka_unit_test(test_loader_and_shell),
 	    cmocka_unit_test(test_shebang_parse),
 	    cmocka_unit_test(test_env_command),
 	};

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elf_fixture.h"
 #include "sysb_fixture.h"
 
 /* tree_writable_by: root's walk of a tree the user cannot search (0700),
@@ -89,7 +90,8 @@ static void test_command_files_and_trees(void **state)
 	fx_dir(f->dir, "usr/lib/node_modules/tool", 0755, 0, 0);
 	fx_file(f->dir, "usr/lib/node_modules/tool/package.json", "{}", 0644, 0, 0);
 	fx_file(f->dir, "usr/lib/node_modules/tool/cli.js", "#!/usr/bin/nodejs\n", 0755, 0, 0);
-	fx_file(f->dir, "usr/bin/nodejs", "\177ELF", 0755, 0, 0);
+	const fx_elf plain = {0};
+	fx_elf_file(f->dir, "usr/bin/nodejs", &plain, 0755, 0, 0);
 	fx_link(f->dir, "usr/bin/tool", "../lib/node_modules/tool/cli.js");
 	assert_string_equal(
 	    sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_COMMAND_FILES, "tool:/usr/local/bin:/usr/bin"),

@@ -78,18 +78,37 @@ image_make() {
 	install -d -o 999 -g 999 -m 0755 "$d/var/lib/hangar/harness"
 	install -d -o 1000 -g 1000 -m 0755 "$d/home/agent"
 	install -o 999 -g 999 -m 0600 /dev/null "$d/var/lib/hangar/harness.env"
-	printf '\177ELF' >"$d/usr/bin/env"
+	image_elf >"$d/usr/bin/env"
 	chmod 0755 "$d/usr/bin/env"
 	. "$SRC/tests/e2e/lib/sandbox.sh"
 	sandbox_harness "$d" /usr/bin
+	# the machine's own node names a loader the image does not have
+	image_elf >"$d/usr/bin/node"
 	# the driver's python3, as Debian installs it (prefix /usr): its
 	# landmark, lib-dynload and site directory, all root's
 	mkdir -p "$d/usr/lib/python3.11/lib-dynload" "$d/usr/lib/python3/dist-packages"
 	: >"$d/usr/lib/python3.11/os.py"
-	printf '\177ELF' >"$d/usr/bin/python3.11"
+	image_elf >"$d/usr/bin/python3.11"
 	chmod 0755 "$d/usr/bin/python3.11"
 	ln -s python3.11 "$d/usr/bin/python3"
 	chmod -R go-w "$d/usr/lib"
+}
+
+# image_elf: a minimal ELF program of this machine on stdout, 120 bytes: the
+# header and one PT_LOAD, no loader and no dynamic section (what
+# command_files reads of a static program).
+image_elf() {
+	case $(uname -m) in
+	aarch64) m='\267\000' ;;
+	*) m='\076\000' ;;
+	esac
+	z8='\000\000\000\000\000\000\000\000'
+	printf "\177ELF\002\001\001\000$z8\003\000$m\001\000\000\000$z8"
+	printf "\100\000\000\000\000\000\000\000$z8\000\000\000\000"
+	printf '\100\000\070\000\001\000\000\000\000\000\000\000'
+	printf "\001\000\000\000\005\000\000\000$z8$z8$z8"
+	printf "\170\000\000\000\000\000\000\000\170\000\000\000\000\000\000\000"
+	printf "\000\020\000\000\000\000\000\000"
 }
 
 report_rules() {
