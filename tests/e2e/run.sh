@@ -13,6 +13,7 @@
 # output, exit status 0). A case that exits 77 is skipped; its first line of
 # stderr says why (for example "needs root"). UPDATE_GOLDEN=1 rewrites the
 # golden files from what the cases print. TESTS=glob limits which cases run.
+# A case gets 600 s, or the seconds its file `time-limit` holds.
 #
 # Each case prints one line as it finishes (ok, skipped with the reason, or
 # FAIL after its differences). Cases run the programs as other users (the
@@ -72,10 +73,14 @@ for dir in $cases; do
 	name=${dir#tests/e2e/}
 	case $name in $pattern) ;; *) continue ;; esac
 	T=$(mktemp -d)
+	# a case that runs others (a file named time-limit: its seconds) may
+	# take longer than the 600 s one case gets
+	limit=600
+	[ -f "$dir/time-limit" ] && limit=$(cat "$dir/time-limit")
 	(
 		cd "$dir" &&
 			HP=$BIN/hangar-policy HPR=$BIN/hangar-policy-runtime SRC=$SRC B=$B T=$T TOOLS=$BIN/tools POLICYDIR=$POLICYDIR NO_COLOR=1 LC_ALL=C \
-				timeout 600 sh ./cmd >"$T.out" 2>"$T.err" </dev/null
+				timeout "$limit" sh ./cmd >"$T.out" 2>"$T.err" </dev/null
 	)
 	rc=$?
 	normalise "$T.out"
