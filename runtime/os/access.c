@@ -17,6 +17,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "os/mount_content.h"
 #include "os/mounts.h"
 #include "os/posix_acl.h"
 #include "os/safe_path.h"
@@ -276,6 +277,9 @@ hp_tri hp_os_access_ruled_out(const hp_fileinfo *fi, long fs_magic, const hp_sel
 		return HP_UNKNOWN;
 	if (fi->uid == self->euid || fi->uid == self->overflow_uid)
 		return HP_UNKNOWN;
+	hp_err ign;
+	if ((mode & HP_ACC_WRITE) && hp_os_content_theirs_self(fi, self->euid, &ign) != HP_FALSE)
+		return HP_UNKNOWN;
 	unsigned want = (unsigned)mode, group = (fi->mode >> 3) & 7, other = fi->mode & 7;
 	if ((group & want) == want || (other & want) == want)
 		return HP_UNKNOWN;
@@ -307,11 +311,29 @@ static hp_tri after_no(int fd, const hp_fileinfo *fi, const hp_self *self, int m
 	return owner_rule(fd, fi, mode, 1, why);
 }
 
+/* Owner, mode and read-only flags said no to a write: the filesystem's
+ * content may still be the process's own to change (mount_content.h). */
+static hp_tri content_answer(int fd, const hp_fileinfo *fi, const hp_self *self, hp_err *why)
+{
+	hp_fileinfo own;
+	if (!fi) {
+		if (hp_os_fd_info(fd, &own, why) != HP_TRUE)
+			return HP_UNKNOWN;
+		fi = &own;
+	}
+	return self ? hp_os_content_theirs_self(fi, self->euid, why)
+	            : hp_os_content_theirs(fi, NULL, why);
+}
+
 hp_tri hp_os_access_live_self(int fd, const hp_fileinfo *fi, const hp_self *self, int mode,
                               hp_err *why)
 {
 	hp_tri t = hp_os_access_kernel(fd, mode, why);
-	return t == HP_FALSE ? after_no(fd, fi, self, mode, why) : t;
+	if (t == HP_FALSE)
+		t = after_no(fd, fi, self, mode, why);
+	if (t == HP_FALSE && (mode & HP_ACC_WRITE))
+		t = content_answer(fd, fi, self, why);
+	return t;
 }
 
 hp_tri hp_os_access_live(int fd, int mode, hp_err *why)

@@ -223,39 +223,46 @@ hp_tri hp_os_mounts_read(hp_mounts *m, hp_err *why)
 	return t;
 }
 
+hp_tri hp_os_mount_of_info(const hp_mounts *m, const hp_fileinfo *fi, const hp_mount **out,
+                           hp_err *why)
+{
+	*out = NULL;
+	if (fi->has_mnt_id) {
+		for (size_t i = 0; i < m->n; i++)
+			if (m->v[i].id == fi->mnt_id) {
+				*out = &m->v[i];
+				return HP_TRUE;
+			}
+		hp_err_set(why, "mount id %llu is not in mountinfo", (unsigned long long)fi->mnt_id);
+		return HP_UNKNOWN;
+	}
+	const hp_mount *found = NULL;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->v[i].major == major(fi->dev) && m->v[i].minor == minor(fi->dev)) {
+			if (found) {
+				hp_err_set(why,
+				           "device %u:%u is mounted more than once and the kernel "
+				           "gives no mount id",
+				           major(fi->dev), minor(fi->dev));
+				return HP_UNKNOWN;
+			}
+			found = &m->v[i];
+		}
+	if (!found) {
+		hp_err_set(why, "device %u:%u is not in mountinfo", major(fi->dev), minor(fi->dev));
+		return HP_UNKNOWN;
+	}
+	*out = found;
+	return HP_TRUE;
+}
+
 hp_tri hp_os_mount_of_fd(const hp_mounts *m, int fd, const hp_mount **out, hp_err *why)
 {
 	*out = NULL;
 	hp_fileinfo fi;
 	if (hp_os_fd_info(fd, &fi, why) != HP_TRUE)
 		return HP_UNKNOWN;
-	if (fi.has_mnt_id) {
-		for (size_t i = 0; i < m->n; i++)
-			if (m->v[i].id == fi.mnt_id) {
-				*out = &m->v[i];
-				return HP_TRUE;
-			}
-		hp_err_set(why, "mount id %llu is not in mountinfo", (unsigned long long)fi.mnt_id);
-		return HP_UNKNOWN;
-	}
-	const hp_mount *found = NULL;
-	for (size_t i = 0; i < m->n; i++)
-		if (m->v[i].major == major(fi.dev) && m->v[i].minor == minor(fi.dev)) {
-			if (found) {
-				hp_err_set(why,
-				           "device %u:%u is mounted more than once and the kernel "
-				           "gives no mount id",
-				           major(fi.dev), minor(fi.dev));
-				return HP_UNKNOWN;
-			}
-			found = &m->v[i];
-		}
-	if (!found) {
-		hp_err_set(why, "device %u:%u is not in mountinfo", major(fi.dev), minor(fi.dev));
-		return HP_UNKNOWN;
-	}
-	*out = found;
-	return HP_TRUE;
+	return hp_os_mount_of_info(m, &fi, out, why);
 }
 
 hp_tri hp_os_mount_point(const hp_mounts *m, int fd, hp_err *why)
@@ -343,8 +350,7 @@ static struct {
 	hp_err why;
 } own;
 
-/* The mount fd is on, in this process's table (read once per process). */
-static hp_tri own_mount_of_fd(int fd, const hp_mount **x, hp_err *why)
+hp_tri hp_os_own_mounts(const hp_mounts **m, hp_err *why)
 {
 	if (own.pid != getpid()) {
 		if (own.ok == HP_TRUE)
@@ -354,11 +360,24 @@ static hp_tri own_mount_of_fd(int fd, const hp_mount **x, hp_err *why)
 		own.ok = hp_os_mounts_read(&own.m, &own.why);
 		own.pid = getpid();
 	}
+	*m = &own.m;
 	if (own.ok != HP_TRUE) {
-		hp_err_set(why, "whether a read-only mount's filesystem is read-only: %s", own.why.msg);
+		hp_err_set(why, "%s", own.why.msg);
 		return HP_UNKNOWN;
 	}
-	return hp_os_mount_of_fd(&own.m, fd, x, why) == HP_TRUE ? HP_TRUE : HP_UNKNOWN;
+	return HP_TRUE;
+}
+
+/* The mount fd is on, in this process's table (read once per process). */
+static hp_tri own_mount_of_fd(int fd, const hp_mount **x, hp_err *why)
+{
+	const hp_mounts *m;
+	hp_err e;
+	if (hp_os_own_mounts(&m, &e) != HP_TRUE) {
+		hp_err_set(why, "whether a read-only mount's filesystem is read-only: %s", e.msg);
+		return HP_UNKNOWN;
+	}
+	return hp_os_mount_of_fd(m, fd, x, why) == HP_TRUE ? HP_TRUE : HP_UNKNOWN;
 }
 
 hp_tri hp_os_fs_read_only(int fd, unsigned long f_flags, hp_err *why)

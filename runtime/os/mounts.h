@@ -25,6 +25,7 @@
 
 #include "lib/tri.h"
 #include "lib/xalloc.h"
+#include "os/safe_path.h"
 
 enum { HP_MOUNTS_MAX = 65536, HP_MOUNTS_LINE_MAX = 65536 };
 
@@ -48,6 +49,13 @@ hp_tri hp_os_mounts_read(hp_mounts *m, hp_err *why);
 
 /* The mount fd (O_PATH, from safe_path.h) is on. */
 hp_tri hp_os_mount_of_fd(const hp_mounts *m, int fd, const hp_mount **out, hp_err *why);
+/* The same for a file's facts already read (its mount id, or its device
+ * when the kernel gives none). */
+hp_tri hp_os_mount_of_info(const hp_mounts *m, const hp_fileinfo *fi, const hp_mount **out,
+                           hp_err *why);
+/* This process's own table, read once per process (a forked child reads
+ * its own): HP_UNKNOWN with why when it cannot be read. */
+hp_tri hp_os_own_mounts(const hp_mounts **m, hp_err *why);
 
 hp_tri hp_os_mount_point(const hp_mounts *m, int fd, hp_err *why);
 hp_tri hp_os_mount_read_only(const hp_mounts *m, int fd, hp_err *why);

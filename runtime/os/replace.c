@@ -12,6 +12,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "os/mount_content.h"
 #include "os/mounts.h"
 #include "os/sysx.h"
 
@@ -113,6 +114,22 @@ static void visit(void *vctx, const hp_step *s)
 
 static void step(ctx_t *c, const hp_step *s)
 {
+	if (!c->cred) {
+		/* who controls the filesystem's content changes its flags too */
+		hp_err ce;
+		hp_tri own = hp_os_content_theirs_self(s->dir, c->uid, &ce);
+		if (own == HP_TRUE) {
+			found(c, "can change the filesystem that holds", s->name, "");
+			hp_err_set(&c->note, "can change the filesystem that holds '%s': %s", s->name,
+			           ce.msg);
+			return;
+		}
+		if (own == HP_UNKNOWN) {
+			c->answer = HP_UNKNOWN;
+			hp_err_set(&c->unknown, "'%s': %s", s->name, ce.msg);
+			return;
+		}
+	}
 	if (blocked(s))
 		return;
 	const hp_dirfacts *known = c->dc ? hp_os_dircache_get(c->dc, s->dir) : NULL;

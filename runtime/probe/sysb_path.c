@@ -19,6 +19,7 @@
 
 #include "os/command_files.h"
 #include "etc/loader_dirs.h"
+#include "os/mount_content.h"
 #include "os/replace.h"
 #include "os/setuid_image.h"
 #include "os/setuid_scan.h"
@@ -510,9 +511,20 @@ static hp_tri tree_access(tree_ctx *c, int fd, const hp_fileinfo *fi, hp_err *wh
 {
 	if (fixed_content_device(fd, fi))
 		return HP_FALSE;
-	if (c->cred)
-		return hp_os_access_computed(fd, c->cred, HP_ACC_WRITE, why);
-	return hp_probe_sysb_access_for(c->s, fd, fi, HP_ACC_WRITE, why);
+	if (!c->cred)
+		return hp_probe_sysb_access_for(c->s, fd, fi, HP_ACC_WRITE, why);
+	hp_tri t = hp_os_access_computed(fd, c->cred, HP_ACC_WRITE, why);
+	if (t != HP_FALSE || c->s->kind != HP_SYS_LIVE)
+		return t;
+	/* live, a filesystem the user serves or whose backing store it
+	 * writes is its own, whatever the owners and modes say */
+	hp_fileinfo own;
+	if (!fi) {
+		if (hp_os_fd_info(fd, &own, why) != HP_TRUE)
+			return HP_UNKNOWN;
+		fi = &own;
+	}
+	return hp_os_content_theirs(fi, c->cred, why);
 }
 
 /* Whether the default ACL of directory fd gives the role (or the user of

@@ -796,6 +796,17 @@ static void test_ruled_out_conditions(void **state)
 	(void)state;
 	hp_self self = {.euid = 1000, .overflow_uid = 65534, .fowner = HP_FALSE};
 	hp_fileinfo fi = {.type = HP_FT_FILE, .uid = 0, .gid = 0, .mode = 0644};
+	/* on a mount of this process's that no block device or FUSE daemon
+	 * backs (mount_content.h): the shortcut's own conditions decide */
+	hp_fileinfo proc;
+	hp_err e;
+	int pfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	assert_true(pfd >= 0);
+	assert_int_equal(hp_os_fd_info(pfd, &proc, &e), HP_TRUE);
+	close(pfd);
+	fi.dev = proc.dev;
+	fi.mnt_id = proc.mnt_id;
+	fi.has_mnt_id = proc.has_mnt_id;
 	const long ext4 = 0xEF53, fuse = 0x65735546, nfs = 0x6969, v9fs = 0x01021997;
 	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE), HP_FALSE);
 	assert_int_equal(hp_os_access_ruled_out(&fi, 0x01021994, &self, HP_ACC_WRITE), HP_FALSE);
