@@ -80,6 +80,20 @@ char *hp_xpath_join(const char *dir, const char *name)
 	return p;
 }
 
+char *hp_xpath_dir(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	if (!s || s == path)
+		return hp_xstrdup("/");
+	return hp_xstrndup(path, (size_t)(s - path));
+}
+
+const char *hp_path_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
 char *hp_xasprintf(const char *fmt, ...)
 {
 	va_list ap;

@@ -18,6 +18,11 @@ char *hp_xstrndup(const char *s, size_t n);
  * fresh allocation: the path of a directory's entry, without printf's cost
  * on each entry of a scan. */
 char *hp_xpath_join(const char *dir, const char *name);
+/* The directory of an absolute path, in a fresh allocation ("/" for "/x"
+ * and for a path without a slash). */
+char *hp_xpath_dir(const char *path);
+/* The last name of a path (after its last '/'), inside path. */
+const char *hp_path_base(const char *path);
 /* printf into a fresh allocation. */
 char *hp_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -37,21 +37,6 @@ static void add(ctx *c, const char *p)
 	hp_strv_push(c->out, p);
 }
 
-/* dir of an absolute path ("/" for "/x") */
-static char *dir_of(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	if (!s || s == p)
-		return hp_xstrdup("/");
-	return hp_xasprintf("%.*s", (int)(s - p), p);
-}
-
-static const char *base_of(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
-
 /* Follow path's symlinks hop by hop, adding each hop; *final is the path
  * of the file it ends on (malloc'd). HP_FALSE when it leads nowhere. */
 static hp_tri chain(ctx *c, const char *path, char **final)
@@ -99,7 +84,7 @@ static hp_tri chain(ctx *c, const char *path, char **final)
 		if (link[0] == '/') {
 			next = hp_xstrdup(link);
 		} else {
-			char *d = dir_of(cur);
+			char *d = hp_xpath_dir(cur);
 			next = hp_xasprintf("%s/%s", strcmp(d, "/") == 0 ? "" : d, link);
 			free(d);
 		}
@@ -285,7 +270,7 @@ static int pread_all(void *fdp, uint64_t off, void *buf, size_t len)
 /* The package of file (absolute): its root and the node_modules lookup. */
 static void package_of(ctx *c, const char *file)
 {
-	char *d = dir_of(file);
+	char *d = hp_xpath_dir(file);
 	for (int up = 0; up < HP_WALK_MAX_DEPTH && !c->failed; up++) {
 		char *pj = hp_xasprintf("%s/package.json", strcmp(d, "/") == 0 ? "" : d);
 		hp_fileinfo fi;
@@ -303,7 +288,7 @@ static void package_of(ctx *c, const char *file)
 			 * directory above it not itself named node_modules */
 			char *a = hp_xstrdup(d);
 			for (;;) {
-				if (strcmp(base_of(a), "node_modules") != 0) {
+				if (strcmp(hp_path_base(a), "node_modules") != 0) {
 					char *nm = hp_xasprintf("%s/node_modules",
 					                        strcmp(a, "/") == 0 ? "" : a);
 					hp_fileinfo ni;
@@ -313,7 +298,7 @@ static void package_of(ctx *c, const char *file)
 				}
 				if (strcmp(a, "/") == 0)
 					break;
-				char *up2 = dir_of(a);
+				char *up2 = hp_xpath_dir(a);
 				free(a);
 				a = up2;
 			}
@@ -322,7 +307,7 @@ static void package_of(ctx *c, const char *file)
 		}
 		if (strcmp(d, "/") == 0)
 			break;
-		char *up2 = dir_of(d);
+		char *up2 = hp_xpath_dir(d);
 		free(d);
 		d = up2;
 	}
@@ -437,7 +422,7 @@ static hp_tri library_files(ctx *c, const char *path, int depth)
 	int fd = -1;
 	t = open_head(c, final, &fd, &size, buf, &len);
 	if (t == HP_TRUE) {
-		char *origin = dir_of(path);
+		char *origin = hp_xpath_dir(path);
 		t = elf_files(c, final, origin, fd, size, false, depth);
 		free(origin);
 		close(fd);
@@ -488,7 +473,7 @@ static hp_tri files_of(ctx *c, const char *path, int depth)
 		if (len >= 4 && memcmp(buf, "\177ELF", 4) == 0) {
 			/* $ORIGIN of a program is the directory the file is in
 			 * (the loader reads /proc/self/exe) */
-			char *origin = dir_of(final);
+			char *origin = hp_xpath_dir(final);
 			t = elf_files(c, final, origin, fd, size, true, depth);
 			free(origin);
 		} else {
@@ -510,7 +495,7 @@ static hp_tri files_of(ctx *c, const char *path, int depth)
 			t = HP_UNKNOWN;
 		} else {
 			t = files_of(c, interp, depth + 1);
-			if (t == HP_TRUE && strcmp(base_of(interp), "env") == 0) {
+			if (t == HP_TRUE && strcmp(hp_path_base(interp), "env") == 0) {
 				char *cmd = NULL;
 				hp_err e;
 				t = hp_os_env_command(arg, &cmd, &e);

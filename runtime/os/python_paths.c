@@ -31,26 +31,6 @@ static void add(ctx *c, const char *p)
 	hp_strv_push(c->out, p);
 }
 
-static char *dir_of(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	if (!s || s == p)
-		return hp_xstrdup("/");
-	return hp_xasprintf("%.*s", (int)(s - p), p);
-}
-
-static const char *base_of(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
-
-/* d + "/" + rel without doubling the root's slash */
-static char *join(const char *d, const char *rel)
-{
-	return hp_xasprintf("%s/%s", strcmp(d, "/") == 0 ? "" : d, rel);
-}
-
 /* p (absolute) with "." and ".." taken lexically, as abspath does: the
  * directory getpath takes the interpreter's path to be in */
 static char *lexical(const char *p)
@@ -252,7 +232,7 @@ static hp_tri open_dir(ctx *c, const char *path, DIR **dp)
 /* The N of every lib/python3.N directory in d/lib, into vers (*nv of them). */
 static hp_tri versions_in(ctx *c, const char *d, int *vers, int *nv)
 {
-	char *lib = join(d, "lib");
+	char *lib = hp_xpath_join(d, "lib");
 	DIR *dp;
 	hp_tri t = open_dir(c, lib, &dp);
 	if (t != HP_TRUE) {
@@ -270,7 +250,7 @@ static hp_tri versions_in(ctx *c, const char *d, int *vers, int *nv)
 		int v = hp_os_python_version(de->d_name);
 		if (v < 0)
 			continue;
-		char *sub = join(lib, de->d_name);
+		char *sub = hp_xpath_join(lib, de->d_name);
 		hp_tri ist = is(c, sub, HP_FT_DIR);
 		free(sub);
 		if (ist == HP_UNKNOWN) {
@@ -332,7 +312,7 @@ static hp_tri pth_lines(ctx *c, const char *sitedir, const char *file)
 			continue;
 		}
 		char *p = hp_xasprintf("%.*s", (int)(end - line), line);
-		char *dir = p[0] == '/' ? hp_xstrdup(p) : join(sitedir, p);
+		char *dir = p[0] == '/' ? hp_xstrdup(p) : hp_xpath_join(sitedir, p);
 		free(p);
 		hp_tri ex = is(c, dir, ANY);
 		if (ex == HP_TRUE)
@@ -364,7 +344,7 @@ static hp_tri pth_dirs(ctx *c, const char *sitedir)
 			t = HP_UNKNOWN;
 			break;
 		}
-		char *f = join(sitedir, de->d_name);
+		char *f = hp_xpath_join(sitedir, de->d_name);
 		hp_strv_push(&files, f);
 		free(f);
 	}
@@ -390,10 +370,10 @@ static hp_tri version_paths(ctx *c, const char *rdir, int v)
 	bool dynload = false; /* the exec prefix found */
 	hp_tri t = HP_TRUE;
 	for (;;) {
-		char *std = join(d, sub);
-		char *osf = join(std, "os.py");
-		char *osc = join(std, "os.pyc");
-		char *dyn = join(std, "lib-dynload");
+		char *std = hp_xpath_join(d, sub);
+		char *osf = hp_xpath_join(std, "os.py");
+		char *osc = hp_xpath_join(std, "os.pyc");
+		char *dyn = hp_xpath_join(std, "lib-dynload");
 		hp_tri a = is(c, osf, HP_FT_FILE);
 		hp_tri b = a == HP_UNKNOWN ? a : is(c, osc, HP_FT_FILE);
 		hp_tri e = b == HP_UNKNOWN ? b : is(c, dyn, HP_FT_DIR);
@@ -416,7 +396,7 @@ static hp_tri version_paths(ctx *c, const char *rdir, int v)
 			dynload = true;
 		if ((prefix && dynload) || strcmp(d, "/") == 0)
 			break;
-		char *up = dir_of(d);
+		char *up = hp_xpath_dir(d);
 		free(d);
 		d = up;
 	}
@@ -427,7 +407,7 @@ static hp_tri version_paths(ctx *c, const char *rdir, int v)
 		t = HP_UNKNOWN;
 	}
 	if (t == HP_TRUE) {
-		char *p = join(prefix, zip);
+		char *p = hp_xpath_join(prefix, zip);
 		add(c, p);
 		free(p);
 		/* the site directories site.py runs the .pth files of:
@@ -435,12 +415,12 @@ static hp_tri version_paths(ctx *c, const char *rdir, int v)
 		 * environment), in the tree, and for Debian's /usr prefix its
 		 * own, with /etc/python3.N for its sitecustomize link */
 		hp_strv site = {NULL, 0, 0};
-		p = join(prefix, sub);
-		char *sp = join(p, "site-packages");
+		p = hp_xpath_join(prefix, sub);
+		char *sp = hp_xpath_join(p, "site-packages");
 		hp_strv_push(&site, sp);
 		free(sp);
 		if (strcmp(prefix, "/usr") == 0) {
-			sp = join(p, "dist-packages");
+			sp = hp_xpath_join(p, "dist-packages");
 			hp_strv_push(&site, sp);
 			free(sp);
 			sp = hp_xasprintf("/usr/local/lib/python3.%d/dist-packages", v);
@@ -470,17 +450,17 @@ hp_tri hp_os_python_paths(const hp_root *r, const char *exe, const char *real, h
 {
 	out->v = NULL;
 	out->n = out->cap = 0;
-	int v = hp_os_python_version(base_of(real));
-	if (v == -2 && hp_os_python_version(base_of(exe)) == -2)
+	int v = hp_os_python_version(hp_path_base(real));
+	if (v == -2 && hp_os_python_version(hp_path_base(exe)) == -2)
 		return HP_FALSE;
 	ctx c = {r, out, why};
 	/* getpath reads pyvenv.cfg one level up first, then beside it */
 	char *ex = lexical(exe);
-	char *d = dir_of(ex);
+	char *d = hp_xpath_dir(ex);
 	free(ex);
-	char *up = dir_of(d);
-	char *cfg_up = join(up, "pyvenv.cfg");
-	char *cfg = join(d, "pyvenv.cfg");
+	char *up = hp_xpath_dir(d);
+	char *cfg_up = hp_xpath_join(up, "pyvenv.cfg");
+	char *cfg = hp_xpath_join(d, "pyvenv.cfg");
 	hp_tri t = must_be_absent(&c, cfg_up, "a virtual environment");
 	if (t == HP_TRUE)
 		t = must_be_absent(&c, cfg, "a virtual environment");
@@ -492,9 +472,9 @@ hp_tri hp_os_python_paths(const hp_root *r, const char *exe, const char *real, h
 	if (t == HP_TRUE)
 		t = real_path(&c, real, &rp);
 	if (t == HP_TRUE) {
-		rdir = dir_of(rp);
-		char *bd = join(rdir, "pybuilddir.txt");
-		char *sl = join(rdir, "Modules/Setup.local");
+		rdir = hp_xpath_dir(rp);
+		char *bd = hp_xpath_join(rdir, "pybuilddir.txt");
+		char *sl = hp_xpath_join(rdir, "Modules/Setup.local");
 		t = must_be_absent(&c, bd, "a build directory");
 		if (t == HP_TRUE)
 			t = must_be_absent(&c, sl, "a build directory");
@@ -511,7 +491,7 @@ hp_tri hp_os_python_paths(const hp_root *r, const char *exe, const char *real, h
 			t = versions_in(&c, a, vers, &nv);
 			if (t != HP_TRUE || strcmp(a, "/") == 0)
 				break;
-			char *u = dir_of(a);
+			char *u = hp_xpath_dir(a);
 			free(a);
 			a = u;
 		}

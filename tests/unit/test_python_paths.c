@@ -15,11 +15,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf_fixture.h"
 #include "fixture.h"
 #include "os/command_files.h"
 #include "os/python_paths.h"
 
 static char *dir;
+/* a static program: no loader, no dynamic section (what command_files reads
+ * of an ELF) */
+static const fx_elf static_program = {.dynamic = false};
 static hp_root root;
 
 static int setup(void **state)
@@ -41,12 +45,12 @@ static int setup(void **state)
 		fx_dir(dir, dirs[i], 0755, 0, 0);
 	fx_link(dir, "bin", "usr/bin");
 	fx_link(dir, "opt/pybin", "/usr/bin");
-	fx_file(dir, "usr/bin/python3.11", "\177ELF", 0755, 0, 0);
+	fx_elf_file(dir, "usr/bin/python3.11", &static_program, 0755, 0, 0);
 	fx_link(dir, "usr/bin/python3", "python3.11");
-	fx_file(dir, "usr/bin/env", "\177ELF", 0755, 0, 0);
-	fx_file(dir, "usr/bin/node", "\177ELF", 0755, 0, 0);
+	fx_elf_file(dir, "usr/bin/env", &static_program, 0755, 0, 0);
+	fx_elf_file(dir, "usr/bin/node", &static_program, 0755, 0, 0);
 	fx_file(dir, "usr/lib/python3.11/os.py", "", 0644, 0, 0);
-	fx_file(dir, "opt/py/bin/python3", "\177ELF", 0755, 0, 0);
+	fx_elf_file(dir, "opt/py/bin/python3", &static_program, 0755, 0, 0);
 	fx_file(dir, "opt/py/lib/python3.12/os.py", "", 0644, 0, 0);
 	fx_file(dir, "opt/py/lib/python3.13/os.pyc", "", 0644, 0, 0);
 	fx_file(dir, "opt/py/lib/python3.12/site-packages/x.pth",
@@ -55,9 +59,9 @@ static int setup(void **state)
 	        0644, 0, 0);
 	fx_link(dir, "venv/bin/python3", "/usr/bin/python3.11");
 	fx_file(dir, "venv/pyvenv.cfg", "home = /usr/bin\n", 0644, 0, 0);
-	fx_file(dir, "build/python3.11", "\177ELF", 0755, 0, 0);
+	fx_elf_file(dir, "build/python3.11", &static_program, 0755, 0, 0);
 	fx_file(dir, "build/pybuilddir.txt", "build/lib\n", 0644, 0, 0);
-	fx_file(dir, "nolm/bin/python3.9", "\177ELF", 0755, 0, 0);
+	fx_elf_file(dir, "nolm/bin/python3.9", &static_program, 0755, 0, 0);
 	fx_file(dir, "scripts/driver", "#!/usr/bin/env python3\n", 0755, 0, 0);
 	hp_err e;
 	return hp_os_root_open(&root, dir, HP_ROOT_OFFLINE, &e) != HP_TRUE;
