@@ -475,13 +475,23 @@ static struct {
 	size_t n, cap;
 } nodes_cache;
 
+/* Forget every identity's nodes (this process's copy of them freed). */
+static void nodes_cache_clear(void)
+{
+	for (size_t i = 0; i < nodes_cache.n; i++) {
+		free(nodes_cache.v[i].dev);
+		free(nodes_cache.v[i].nodes.v);
+	}
+	free(nodes_cache.v);
+	memset(&nodes_cache, 0, sizeof nodes_cache);
+}
+
 static const nodeset *nodes_of(const char *dev, const hp_cred *cred)
 {
 	if (nodes_cache.pid != getpid()) {
 		/* a forked child's identity is its own: what its parent found
-		 * says nothing about it (the parent's memory is not freed here,
-		 * it is the parent's) */
-		memset(&nodes_cache, 0, sizeof nodes_cache);
+		 * says nothing about it (what it frees is its own copy) */
+		nodes_cache_clear();
 		nodes_cache.pid = getpid();
 	}
 	uid_t uid = cred ? cred->uid : geteuid();
@@ -600,6 +610,13 @@ static struct {
  * privileges than the child has (a role's process only drops them), which
  * can only turn a "no" into a "yes". So a hit costs no system call; the
  * pid is looked at only on a miss. */
+/* Forget every verdict (this process's copy freed). */
+static void verdicts_clear(void)
+{
+	free(cache.v);
+	memset(&cache, 0, sizeof cache);
+}
+
 static bool is_key(const verdict *c, uint64_t key, bool by_id, bool self, uid_t uid, gid_t gid)
 {
 	return c->key == key && c->by_id == by_id && c->self == self && c->uid == uid &&
@@ -631,7 +648,7 @@ static hp_tri theirs(const hp_fileinfo *fi, const hp_cred *cred, uid_t self_uid,
 		return c->v;
 	}
 	if (cache.pid != getpid()) {
-		memset(&cache, 0, sizeof cache);
+		verdicts_clear();
 		cache.pid = getpid();
 	}
 	hp_err e;
@@ -682,6 +699,6 @@ hp_tri hp_os_content_theirs_self(const hp_fileinfo *fi, uid_t euid, hp_err *why)
 void hp_os_content_env_set(const hp_content_env *env)
 {
 	cur_env = env;
-	memset(&cache, 0, sizeof cache);
-	memset(&nodes_cache, 0, sizeof nodes_cache);
+	verdicts_clear();
+	nodes_cache_clear();
 }
