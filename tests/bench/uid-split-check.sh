@@ -502,14 +502,13 @@ else
 				lines=$(sed -e 's/[[:space:]]*$//' -e '/^#/d' -e '/^import[ \t]/d' \
 					-e '/^[[:space:]]*$/d' "$pth")
 				set -f
-				old_ifs=$IFS
 				IFS='
 '
 				for line in $lines; do
 					case $line in /*) ;; *) line=$s/$line ;; esac
 					[ -e "$line" ] && harness_tree "$line"
 				done
-				IFS=$old_ifs
+				unset IFS
 				set +f
 			done
 		done
