@@ -326,13 +326,13 @@ env_path_bad() { # path
 for v in LD_LIBRARY_PATH PYTHONPATH; do
 	eval "val=\${$v-}"
 	[ -n "$val" ] || continue
-	IFS=:
+	IFS=':;'
 	for d in $val""; do
 		unset IFS
 		env_path_bad "$d" && ok=1
 	done
 	unset IFS
-	case $val in :* | *: | *::*) ok=1 ;; esac
+	case $val in [:\;]* | *[:\;] | *[:\;][:\;]*) ok=1 ;; esac
 done
 for v in LD_PRELOAD LD_AUDIT; do
 	eval "val=\${$v-}"
