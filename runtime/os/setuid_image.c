@@ -15,6 +15,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "os/dirents.h"
 #include "os/sysx.h"
 
 int hp_os_setuid_fs_skipped(const char *fstype)
@@ -48,7 +49,7 @@ int hp_os_mount_nosuid(const hp_mount *m)
 
 /* One directory being read: its stream and where its name ends in the path. */
 typedef struct {
-	DIR *d;
+	hp_dirents ls;
 	size_t len;
 	char fdpath[64]; /* /proc/self/fd/N, made when getxattrat is missing */
 } frame;
@@ -158,24 +159,20 @@ static hp_tri push(walk *w, int dfd, const char *name)
 		hp_err_set(w->why, "%s/%s: %s", dirpfx(w), name, strerror(errno));
 		return HP_UNKNOWN;
 	}
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		hp_err_set(w->why, "%s/%s: %s", dirpfx(w), name, strerror(errno));
-		close(fd);
-		return HP_UNKNOWN;
-	}
 	if (strcmp(w->path, "/") != 0)
 		w->path[base++] = '/';
 	memcpy(w->path + base, name, n + 1);
 	w->depth++;
-	w->st[w->depth] = (frame){d, base + n, {0}};
+	frame *f = &w->st[w->depth];
+	hp_dirents_start(&f->ls, fd);
+	f->len = base + n;
+	f->fdpath[0] = '\0';
 	return HP_TRUE;
 }
 
-static hp_tri entry(walk *w, int dfd, const struct dirent *de)
+static hp_tri entry(walk *w, int dfd, const char *name, unsigned char type)
 {
-	const char *name = de->d_name;
-	switch (de->d_type) {
+	switch (type) {
 	case DT_LNK:
 	case DT_FIFO:
 	case DT_SOCK:
@@ -217,7 +214,7 @@ static hp_tri entry(walk *w, int dfd, const struct dirent *de)
 
 static void pop(walk *w)
 {
-	closedir(w->st[w->depth].d);
+	hp_dirents_end(&w->st[w->depth].ls);
 	w->depth--;
 	if (w->depth >= 0)
 		w->path[w->st[w->depth].len] = '\0';
@@ -248,19 +245,14 @@ hp_tri hp_os_setuid_tree(const hp_root *r, const char *top, int skip_other_mount
 		close(fd);
 		return HP_UNKNOWN;
 	}
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		hp_err_set(why, "%s: %s", top, strerror(errno));
-		close(fd);
-		return HP_UNKNOWN;
-	}
 	walk *w = hp_xcalloc(1, sizeof *w);
 	/* paths are shown without a trailing slash, "/" alone for the root */
 	while (tlen > 1 && top[tlen - 1] == '/')
 		tlen--;
 	memcpy(w->path, top, tlen);
 	w->path[tlen] = '\0';
-	w->st[0] = (frame){d, tlen, {0}};
+	hp_dirents_start(&w->st[0].ls, fd);
+	w->st[0].len = tlen;
 	w->has_mnt_id = (sx.stx_mask & STATX_MNT_ID) != 0;
 	w->mnt_id = sx.stx_mnt_id;
 	w->dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
@@ -276,9 +268,9 @@ hp_tri hp_os_setuid_tree(const hp_root *r, const char *top, int skip_other_mount
 	t = HP_TRUE;
 	while (w->depth >= 0 && t == HP_TRUE) {
 		frame *f = &w->st[w->depth];
-		errno = 0;
-		struct dirent *de = readdir(f->d);
-		if (!de) {
+		unsigned char type;
+		const char *name = hp_dirents_next(&f->ls, &type);
+		if (!name) {
 			if (errno) {
 				hp_err_set(why, "%s: reading the directory: %s", w->path,
 				           strerror(errno));
@@ -288,7 +280,7 @@ hp_tri hp_os_setuid_tree(const hp_root *r, const char *top, int skip_other_mount
 			pop(w);
 			continue;
 		}
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 			continue;
 		if (++b->entries > max) {
 			hp_err_set(why, "more than %zu entries on the filesystems that honour setuid",
@@ -303,10 +295,12 @@ hp_tri hp_os_setuid_tree(const hp_root *r, const char *top, int skip_other_mount
 			t = HP_UNKNOWN;
 			break;
 		}
-		t = entry(w, dirfd(f->d), de);
+		t = entry(w, f->ls.fd, name, type);
 	}
 	while (w->depth >= 0)
 		pop(w);
+	for (int i = 0; i <= HP_SETUID_IMAGE_MAX_DEPTH; i++)
+		hp_dirents_free(&w->st[i].ls);
 	free(w);
 	return t;
 }

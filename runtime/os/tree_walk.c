@@ -1,7 +1,6 @@
 /* tree_walk.c: a bounded walk of a directory tree on descriptors (tree_walk.h). */
 #include "os/tree_walk.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,10 +12,11 @@
 #include <unistd.h>
 
 #include "os/access.h"
+#include "os/dirents.h"
 #include "os/sysx.h"
 
 typedef struct {
-	DIR *d;
+	hp_dirents ls;    /* its listing */
 	size_t len;
 	hp_fileinfo info; /* the directory's facts */
 	long magic;       /* its statfs f_type, 0 when not known */
@@ -55,6 +55,12 @@ static bool same_file(const hp_fileinfo *a, const hp_fileinfo *b)
 
 hp_tri hp_os_tree_entry_open(const hp_tree_entry *e, int *fd, hp_fileinfo *now, hp_err *why)
 {
+	if (e->lfd >= 0) {
+		/* the walk's own, checked to be this file when it was opened */
+		*fd = e->lfd;
+		*now = *e->lfd_info;
+		return HP_TRUE;
+	}
 	*fd = e->fd >= 0 ? fcntl(e->fd, F_DUPFD_CLOEXEC, 0)
 	                 : openat(e->dirfd, e->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (*fd < 0) {
@@ -77,23 +83,64 @@ hp_tri hp_os_tree_entry_open(const hp_tree_entry *e, int *fd, hp_fileinfo *now, 
 	return HP_TRUE;
 }
 
-/* Open the directory entry name of the directory dfd, which the walk saw
- * as fi, for listing, and push it. */
-static hp_tri push(walk *w, int dfd, const char *name, const hp_fileinfo *fi, hp_err *why)
+void hp_os_tree_entry_close(const hp_tree_entry *e, int fd)
+{
+	if (fd >= 0 && fd != e->lfd)
+		close(fd);
+}
+
+/* Whether a directory below the current one named name fits the walk's
+ * bounds of depth and length: when not, why says which. */
+static bool fits(const walk *w, const char *name, hp_err *why)
 {
 	if (w->depth == HP_TREE_MAX_DEPTH) {
 		/* the reason first: a path this deep fills the message */
 		hp_err_set(why, "more than %d directories deep: %s/%s",
 		           HP_TREE_MAX_DEPTH, dirpfx(w), name);
-		return HP_UNKNOWN;
+		return false;
 	}
-	size_t base = w->st[w->depth].len, n = strlen(name);
-	if (base + 1 + n > HP_PATH_MAX) {
+	if (w->st[w->depth].len + 1 + strlen(name) > HP_PATH_MAX) {
 		hp_err_set(why, "a path longer than %d bytes: %s/%s", HP_PATH_MAX, dirpfx(w),
 		           name);
-		return HP_UNKNOWN;
+		return false;
 	}
-	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	return true;
+}
+
+static int open_listing(int dfd, const char *name)
+{
+	return openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+}
+
+/* Enter name, a directory of the current one open for listing on fd
+ * (taken), with the facts now read on fd. */
+static void enter(walk *w, const char *name, int fd, const hp_fileinfo *now)
+{
+	frame *up = &w->st[w->depth];
+	size_t base = up->len, n = strlen(name);
+	if (strcmp(w->path, "/") != 0)
+		w->path[base++] = '/';
+	memcpy(w->path + base, name, n + 1);
+	/* one mount is one filesystem: its type is its parent's */
+	long magic = up->magic && now->has_mnt_id && up->info.has_mnt_id &&
+	                             now->mnt_id == up->info.mnt_id
+	                     ? up->magic
+	                     : fs_magic(fd);
+	w->depth++;
+	frame *f = &w->st[w->depth];
+	hp_dirents_start(&f->ls, fd);
+	f->len = base + n;
+	f->info = *now;
+	f->magic = magic;
+}
+
+/* Open the directory entry name of the directory dfd, which the walk saw
+ * as fi, for listing, and push it. */
+static hp_tri push(walk *w, int dfd, const char *name, const hp_fileinfo *fi, hp_err *why)
+{
+	if (!fits(w, name, why))
+		return HP_UNKNOWN; /* what is below is not looked at */
+	int fd = open_listing(dfd, name);
 	if (fd < 0 && errno == ENOENT)
 		return HP_FALSE; /* removed meanwhile */
 	if (fd < 0 && errno == EACCES) {
@@ -113,38 +160,49 @@ static hp_tri push(walk *w, int dfd, const char *name, const hp_fileinfo *fi, hp
 		hp_err_set(why, "%s/%s: can be searched but not listed", dirpfx(w), name);
 		return HP_UNKNOWN;
 	}
-	hp_fileinfo now;
-	DIR *d = NULL;
-	if (fd >= 0) {
-		if (hp_os_fd_info(fd, &now, why) != HP_TRUE) {
-			close(fd);
-			return HP_UNKNOWN;
-		}
-		if (!same_file(&now, fi)) {
-			hp_err_set(why, "%s/%s: another file took its name while the walk looked "
-			                "at it", dirpfx(w), name);
-			close(fd);
-			return HP_UNKNOWN;
-		}
-		d = fdopendir(fd);
-	}
-	if (!d) {
+	if (fd < 0) {
 		hp_err_set(why, "%s/%s: %s", dirpfx(w), name, strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		return HP_UNKNOWN;
 	}
-	if (strcmp(w->path, "/") != 0)
-		w->path[base++] = '/';
-	memcpy(w->path + base, name, n + 1);
-	w->depth++;
-	w->st[w->depth] = (frame){d, base + n, now, fs_magic(dirfd(d))};
+	hp_fileinfo now;
+	if (hp_os_fd_info(fd, &now, why) != HP_TRUE) {
+		close(fd);
+		return HP_UNKNOWN;
+	}
+	if (!same_file(&now, fi)) {
+		hp_err_set(why, "%s/%s: another file took its name while the walk looked "
+		                "at it", dirpfx(w), name);
+		close(fd);
+		return HP_UNKNOWN;
+	}
+	enter(w, name, fd, &now);
 	return HP_FALSE;
+}
+
+/* A directory the walk will enter, opened for listing before the visitor
+ * sees it, so that the visitor's questions and the listing share one
+ * descriptor: -1 where that is not simply done (a bound, an error, a
+ * race), and the visitor and push then open it each their own way, as
+ * for any entry. */
+static int open_ahead(const walk *w, int dfd, const char *name, const hp_fileinfo *fi,
+                      hp_fileinfo *now)
+{
+	hp_err e;
+	if (!fits(w, name, &e))
+		return -1;
+	int fd = open_listing(dfd, name);
+	if (fd < 0)
+		return -1;
+	if (hp_os_fd_info(fd, now, &e) != HP_TRUE || !same_file(now, fi)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static void pop(walk *w)
 {
-	closedir(w->st[w->depth].d);
+	hp_dirents_end(&w->st[w->depth].ls);
 	w->depth--;
 	if (w->depth >= 0)
 		w->path[w->st[w->depth].len] = '\0';
@@ -182,7 +240,7 @@ hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, c
 		close(tfd);
 		return HP_UNKNOWN;
 	}
-	hp_tree_entry te = {tfd, -1, NULL, &top_info, &top_info, 0, top, 1};
+	hp_tree_entry te = {tfd, -1, NULL, &top_info, &top_info, 0, top, 1, -1, NULL};
 	t = fn(ctx, &te, why);
 	if (t != HP_FALSE || top_info.type != HP_FT_DIR) {
 		close(tfd);
@@ -206,25 +264,25 @@ hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, c
 		return t;
 	}
 	close(tfd);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
+	if (fd < 0) {
 		hp_err_set(why, "%s: %s", top, strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		free(w);
 		return HP_UNKNOWN;
 	}
 	w->depth = 0;
-	w->st[0] = (frame){d, tlen, top_info, fs_magic(fd)};
+	hp_dirents_start(&w->st[0].ls, fd);
+	w->st[0].len = tlen;
+	w->st[0].info = top_info;
+	w->st[0].magic = fs_magic(fd);
 	size_t max = lim->max_entries ? lim->max_entries : HP_TREE_MAX_ENTRIES;
 	int64_t deadline = hp_os_now_ms() + (lim->max_ms ? lim->max_ms : HP_TREE_MAX_MS);
 	bool offline = (r->flags & HP_ROOT_OFFLINE) != 0;
 	t = HP_FALSE;
 	while (w->depth >= 0 && t == HP_FALSE) {
 		frame *f = &w->st[w->depth];
-		errno = 0;
-		struct dirent *de = readdir(f->d);
-		if (!de) {
+		unsigned char dtype;
+		const char *name = hp_dirents_next(&f->ls, &dtype);
+		if (!name) {
 			if (errno) {
 				hp_err_set(why, "%s: reading the directory: %s", w->path,
 				           strerror(errno));
@@ -234,7 +292,7 @@ hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, c
 			pop(w);
 			continue;
 		}
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 			continue;
 		if (++lim->entries > max) {
 			hp_err_set(why, "%s: more than %zu entries", top, max);
@@ -247,26 +305,27 @@ hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, c
 			t = HP_UNKNOWN;
 			break;
 		}
+		int dfd = f->ls.fd;
 		hp_fileinfo fi;
-		if (hp_os_entry_info(dirfd(f->d), de->d_name, &fi) < 0) {
+		if (hp_os_entry_info(dfd, name, &fi) < 0) {
 			if (errno == ENOENT)
 				continue; /* removed meanwhile */
 			if (errno == EACCES) {
 				/* listed but not searchable: nothing in it is
 				 * reachable, as for one that cannot be opened */
 				hp_err e;
-				if (hp_os_access_kernel(dirfd(f->d), HP_ACC_EXEC, &e) == HP_FALSE) {
+				if (hp_os_access_kernel(dfd, HP_ACC_EXEC, &e) == HP_FALSE) {
 					pop(w);
 					continue;
 				}
 			}
 			/* statx by name refused (a sandbox's seccomp filter):
 			 * the facts of a descriptor on it, as fd_info reads them */
-			int efd = openat(dirfd(f->d), de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			int efd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 			if (efd < 0 && errno == ENOENT)
 				continue;
 			if (efd < 0) {
-				hp_err_set(why, "%s/%s: %s", dirpfx(w), de->d_name, strerror(errno));
+				hp_err_set(why, "%s/%s: %s", dirpfx(w), name, strerror(errno));
 				t = HP_UNKNOWN;
 				break;
 			}
@@ -279,25 +338,35 @@ hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, c
 			t = HP_FALSE;
 		}
 		const char *pfx = dirpfx(w);
-		size_t plen = strlen(pfx), nlen = strlen(de->d_name);
+		size_t plen = strlen(pfx), nlen = strlen(name);
 		memcpy(w->entry, pfx, plen);
 		w->entry[plen] = '/';
-		memcpy(w->entry + plen + 1, de->d_name, nlen + 1);
-		hp_tree_entry e = {-1,       dirfd(f->d), de->d_name, &fi, &f->info,
-		                   f->magic, w->entry,    0};
+		memcpy(w->entry + plen + 1, name, nlen + 1);
+		bool enters = fi.type == HP_FT_DIR && (!offline || on_same_mount(&fi, &top_info));
+		hp_fileinfo now;
+		int lfd = enters ? open_ahead(w, dfd, name, &fi, &now) : -1;
+		hp_tree_entry e = {-1, dfd, name, &fi, &f->info, f->magic, w->entry, 0,
+		                   lfd, lfd >= 0 ? &now : NULL};
 		t = fn(ctx, &e, why);
 		if (t == HP_FALSE && fi.type == HP_FT_DIR) {
-			if (!on_same_mount(&fi, &top_info) && offline) {
+			if (!enters) {
 				hp_err_set(why, "%s/%s: a mount inside the image", dirpfx(w),
-				           de->d_name);
+				           name);
 				t = HP_UNKNOWN;
+			} else if (lfd >= 0) {
+				enter(w, name, lfd, &now);
+				lfd = -1;
 			} else {
-				t = push(w, dirfd(f->d), de->d_name, &fi, why);
+				t = push(w, dfd, name, &fi, why);
 			}
 		}
+		if (lfd >= 0)
+			close(lfd);
 	}
 	while (w->depth >= 0)
 		pop(w);
+	for (int i = 0; i <= HP_TREE_MAX_DEPTH; i++)
+		hp_dirents_free(&w->st[i].ls);
 	free(w);
 	return t;
 }

@@ -122,7 +122,8 @@ hp_value hp_probe_sysb_str(hp_pool *pool, hp_probe_id p, const char *s, size_t l
  *
  *   ETC   hp_probe_sysb_etc   sysb_etc.c    users, groups, passwords, sudoers
  *   PATH  hp_probe_sysb_path  sysb_path.c   paths and access (writable_entries
- *                                     in sysb_entries.c)
+ *                                     in sysb_entries.c, the whole-tree
+ *                                     probes in sysb_tree.c)
  *   PROC  hp_probe_sysb_proc  sysb_proc.c   capabilities, canaries, processes,
  *                                     mounts, sudo (live only)
  *   ENV   hp_probe_sysb_env   sysbackend.c  the check's own environment
@@ -182,6 +183,10 @@ hp_tri hp_probe_sysb_replaceable_for(hp_sysbackend *s, const char *path, hp_err 
 const hp_self *hp_probe_sysb_self(hp_sysbackend *s);
 hp_dircache *hp_probe_sysb_dirs(hp_sysbackend *s);
 hp_walkmemo *hp_probe_sysb_walks(hp_sysbackend *s);
+
+/* sysb_tree.c: the whole-tree probes. */
+hp_value hp_probe_sysb_tree_writable(hp_sysbackend *s, const char *path, hp_pool *pool);
+hp_value hp_probe_sysb_tree_writable_by(hp_sysbackend *s, const char *spec, hp_pool *pool);
 
 /* sysb_entries.c: the writable_entries probe. */
 hp_value hp_probe_sysb_writable_entries(hp_sysbackend *s, hp_probe_id p, const char *dir,

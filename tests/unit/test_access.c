@@ -605,8 +605,8 @@ static void test_acl_default_grants(void **state)
 }
 
 /* hp_os_access_default_acl on real directories: the default ACL setfacl -d
- * writes, read through the O_PATH descriptor; none, on a file, or one
- * that grants nothing: no. */
+ * writes, read through an O_PATH descriptor (by /proc/self/fd) or on one
+ * open for listing; none, on a file, or one that grants nothing: no. */
 static void test_access_default_acl(void **state)
 {
 	FX_NEED_ROOT();
@@ -648,6 +648,33 @@ static void test_access_default_acl(void **state)
 		assert_int_equal(hp_os_access_default_acl(fd, &fi, &agent, HP_ACC_WRITE, &e),
 		                 want_i);
 	}
+	/* read on a descriptor open for listing (a walk's): no path, so no
+	 * procfs needed; an O_PATH one goes through /proc/self/fd, which
+	 * must be procfs, else unknown */
+	snprintf(cmd, sizeof cmd, "setfacl -k %s && setfacl -d -m 'u:%d:rwx' %s", d, (int)FX_AGENT,
+	         d);
+	assert_int_equal(system(cmd), 0);
+	int lfd = open(d, O_RDONLY | O_DIRECTORY);
+	assert_true(lfd >= 0);
+	assert_int_equal(hp_os_access_default_acl(lfd, &fi, &agent, HP_ACC_WRITE, &e), HP_TRUE);
+	assert_int_equal(hp_os_access_default_acl(fd, &fi, &agent, HP_ACC_WRITE, &e), HP_TRUE);
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		    mount("tmpfs", "/proc", "tmpfs", 0, "size=64k") < 0)
+			_exit(60);
+		if (hp_os_access_default_acl(lfd, &fi, &agent, HP_ACC_WRITE, &e) != HP_TRUE)
+			_exit(61);
+		if (hp_os_access_default_acl(fd, &fi, &agent, HP_ACC_WRITE, &e) != HP_UNKNOWN ||
+		    !strstr(e.msg, "not procfs"))
+			_exit(62);
+		_exit(0);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_int_equal(st, 0);
+	close(lfd);
 	close(fd);
 	/* a file holds no default ACL */
 	char *r = fx_path(f->dir, "r600");

@@ -6,7 +6,9 @@
  * past it. Entries below the top are shown by name and facts and opened
  * only when asked: a name another file took meanwhile is unknown, one
  * removed leads nowhere, a directory that is listed but not searched is
- * skipped, and a refused statx by name falls back to a descriptor. */
+ * skipped, and a refused statx by name falls back to a descriptor. A
+ * directory on its parent's mount takes its parent's filesystem type; one
+ * on a mount of its own is asked. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -244,14 +250,23 @@ static hp_tri lazy(void *vctx, const hp_tree_entry *te, hp_err *why)
 	if (te->fd != -1 || te->dirfd < 0 || strcmp(te->name, base) != 0 || !te->dir ||
 	    te->dir->type != HP_FT_DIR || te->dir_fs_magic == 0)
 		*bad = 2;
+	/* a directory the walk enters comes open for listing, and asking
+	 * for a descriptor on it gives that one, not another open */
+	bool isdir = te->info->type == HP_FT_DIR;
+	if (isdir != (te->lfd >= 0) || (isdir && (!te->lfd_info || te->lfd_info->ino != te->info->ino)))
+		*bad = 5;
 	int fd;
 	hp_fileinfo now;
 	if (hp_os_tree_entry_open(te, &fd, &now, why) != HP_TRUE)
 		*bad = 3;
 	else if (now.dev != te->info->dev || now.ino != te->info->ino || now.type != te->info->type)
 		*bad = 4;
-	if (fd >= 0)
-		close(fd);
+	else if (isdir != (fd == te->lfd))
+		*bad = 6;
+	hp_os_tree_entry_close(te, fd);
+	/* given back, the walk's own is still open: it goes on listing it */
+	if (isdir && fcntl(te->lfd, F_GETFD) < 0)
+		*bad = 7;
 	return HP_FALSE;
 }
 
@@ -283,11 +298,12 @@ static void test_entries_opened_when_asked(void **state)
 
 /* A visitor that changes the tree under the walk, as a racing writer
  * would: "a" gets b's file, "c" is removed, and in another tree the empty
- * directory "sub" gets the directory "sub2" before the walk enters it. */
+ * directory "sub" gets the directory "sub2" while the visitor looks at it. */
 typedef struct {
 	const char *dir;
 	hp_tri a, c;
 	char why_a[sizeof(hp_err)];
+	int saw_sub2; /* sub2's file shown under sub's name */
 } swap;
 
 static hp_tri swapper(void *vctx, const hp_tree_entry *te, hp_err *why)
@@ -312,6 +328,8 @@ static hp_tri swapper(void *vctx, const hp_tree_entry *te, hp_err *why)
 		from = fx_path(w->dir, "swapdir/sub2");
 		to = fx_path(w->dir, "swapdir/sub");
 		assert_int_equal(rename(from, to), 0);
+	} else if (strcmp(te->path, "/swapdir/sub/x") == 0) {
+		w->saw_sub2 = 1;
 	}
 	free(from);
 	free(to);
@@ -335,19 +353,20 @@ static void test_entry_changed_meanwhile(void **state)
 	hp_root r;
 	hp_err e;
 	assert_int_equal(hp_os_root_open(&r, d, HP_ROOT_OFFLINE, &e), HP_TRUE);
-	swap w = {d, HP_TRUE, HP_TRUE, ""};
+	swap w = {d, HP_TRUE, HP_TRUE, "", 0};
 	hp_tree_limits lim = {0, 0, 0};
 	int missing;
 	assert_int_equal(hp_os_tree_walk(&r, "/swap", 0, &lim, swapper, &w, &missing, &e), HP_FALSE);
 	assert_int_equal(w.a, HP_UNKNOWN);
 	assert_string_equal(w.why_a, "/swap/a: another file took its name while the walk looked at it");
 	assert_int_equal(w.c, HP_FALSE);
-	/* sub2 is never entered under the name sub: whichever the walk lists
-	 * first, it stops at sub, unknown */
+	/* sub2 is never entered under the name sub: the walk lists the
+	 * directory the visitor was shown, which the rename removed, so
+	 * whichever it lists first, it stops at sub, unknown */
 	assert_int_equal(hp_os_tree_walk(&r, "/swapdir", 0, &lim, swapper, &w, &missing, &e),
 	                 HP_UNKNOWN);
-	assert_string_equal(e.msg,
-	                    "/swapdir/sub: another file took its name while the walk looked at it");
+	assert_string_equal(e.msg, "/swapdir/sub: reading the directory: No such file or directory");
+	assert_int_equal(w.saw_sub2, 0);
 	hp_os_root_close(&r);
 	fx_rmtree(d);
 }
@@ -416,6 +435,72 @@ static void test_statx_refused(void **state)
 		assert_int_equal(fx_in_child(walk_without_statx, &errs[i]), 0);
 }
 
+/* The filesystem type each entry's directory is shown with: a mount
+ * inside the tree is of its own type, never its parent's. */
+typedef struct {
+	long in_mount, beside;
+} magics;
+
+static hp_tri note_magic(void *vctx, const hp_tree_entry *te, hp_err *why)
+{
+	(void)why;
+	magics *m = vctx;
+	if (strcmp(te->path, "/mt/inner/sub/f") == 0)
+		m->in_mount = te->dir_fs_magic;
+	else if (strcmp(te->path, "/mt/plain/g") == 0)
+		m->beside = te->dir_fs_magic;
+	return HP_FALSE;
+}
+
+static int walk_over_mount(void *arg)
+{
+	const char *d = arg;
+	char *inner = fx_path(d, "mt/inner");
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("tmpfs", inner, "tmpfs", 0, "mode=0755") < 0)
+		return 10;
+	fx_dir(d, "mt/inner/sub", 0755, 0, 0);
+	fx_file(d, "mt/inner/sub/f", "f", 0644, 0, 0);
+	struct statfs outer;
+	if (statfs(d, &outer) < 0 || outer.f_type == TMPFS_MAGIC)
+		return 11; /* the test needs the tree itself on another type */
+	hp_root r;
+	hp_err e;
+	if (hp_os_root_open(&r, d, 0, &e) != HP_TRUE)
+		return 12;
+	magics m = {0, 0};
+	hp_tree_limits lim = {0, 0, 0};
+	int missing;
+	hp_tri t = hp_os_tree_walk(&r, "/mt", 0, &lim, note_magic, &m, &missing, &e);
+	hp_os_root_close(&r);
+	free(inner);
+	if (t != HP_FALSE)
+		return 13;
+	if (m.in_mount != TMPFS_MAGIC)
+		return 14;
+	if (m.beside != (long)outer.f_type)
+		return 15;
+	return 0;
+}
+
+static void test_fs_type_per_mount(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	char *d = fx_tmpdir();
+	fx_dir(d, "mt", 0755, 0, 0);
+	fx_dir(d, "mt/inner", 0755, 0, 0);
+	fx_dir(d, "mt/plain", 0755, 0, 0);
+	fx_file(d, "mt/plain/g", "g", 0644, 0, 0);
+	struct statfs sf;
+	if (statfs(d, &sf) == 0 && sf.f_type == TMPFS_MAGIC) {
+		fx_rmtree(d);
+		skip(); /* a tree on tmpfs cannot tell a tmpfs mount apart */
+	}
+	assert_int_equal(fx_in_child(walk_over_mount, d), 0);
+	fx_rmtree(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -427,6 +512,7 @@ int main(void)
 	    cmocka_unit_test(test_entry_changed_meanwhile),
 	    cmocka_unit_test(test_listed_not_searched),
 	    cmocka_unit_test(test_statx_refused),
+	    cmocka_unit_test(test_fs_type_per_mount),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
