@@ -40,13 +40,14 @@ export SRC HP JP D
 # One violation per line: the rules expected to fail (sorted, space
 # separated), a tab, the commands that make it. A PATH directory the agent
 # can write holds the harness's own executable too (claude in
-# /usr/local/bin), so harness-settings fails with it.
+# /usr/local/bin), so harness-settings fails with it; an agent-owned file
+# in /etc fails system-files, which holds all of /etc to root, too.
 cat >"$D/violations" <<'EOF'
 agent-no-sudo	echo "agent ALL=(ALL) NOPASSWD: ALL" >/etc/sudoers.d/agent; chmod 440 /etc/sudoers.d/agent
 harness-settings path-not-agent-writable	chmod 0777 /usr/local/bin
 agent-no-setuid	cp /bin/true /usr/local/bin/helper; chmod 04755 /usr/local/bin/helper
 hangar-dirs	chmod 0755 /var/lib/hangar-ctl
-harness-settings	chown 1000:1000 /etc/claude-code/managed-settings.json
+harness-settings system-files	chown 1000:1000 /etc/claude-code/managed-settings.json
 agent-no-privileged-group agent-no-sudo	sed -i "s/^sudo:x:27:.*/sudo:x:27:agent/" /etc/group
 EOF
 NVIOL=$(wc -l <"$D/violations")
@@ -69,7 +70,11 @@ fi
 SANDBOX_SETUP_EXTRA=$setup unshare -m -p -f --mount-proc --propagation private sh -c '
 	. "$SRC/tests/e2e/lib/sandbox.sh"
 	sandbox_setup >/dev/null 2>&1 || { echo "sandbox setup failed"; exit 0; }
-	for m in /tmp /var/tmp /dev/shm /run; do mount -t tmpfs -o mode=1777 fleet "$m"; done
+	# /run as an image has it, root'"'"'s 0755 (a 1777 /run lets the agent
+	# answer for nscd'"'"'s socket: system-files fails there, rightly)
+	for m in /tmp /var/tmp /dev/shm; do mount -t tmpfs -o mode=1777 fleet "$m"; done
+	mount -t tmpfs -o mode=0755 fleet /run
+	install -d -m 1777 /run/lock
 	eval "$SANDBOX_SETUP_EXTRA"
 	snap() { find /etc /var/lib /home /usr/local /tmp /var/tmp /dev/shm /run -xdev \
 		-printf "%p %m %u %g %s %y\n" 2>/dev/null | LC_ALL=C sort; }
