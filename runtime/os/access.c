@@ -341,26 +341,21 @@ hp_tri hp_os_access_live(int fd, int mode, hp_err *why)
 	return hp_os_access_live_self(fd, NULL, NULL, mode, why);
 }
 
-/* Read the ACL xattr name (system.posix_acl_access or _default) on fd,
- * or, for an O_PATH descriptor, which fgetxattr refuses (EBADF), or where
- * a filter refuses fgetxattr, through the verified /proc/self/fd. HP_FALSE: no ACL (none set, or a filesystem
- * without ACLs). */
+/* Read the ACL xattr name (system.posix_acl_access or _default) through
+ * the verified /proc/self/fd, for every descriptor alike (an O_PATH one
+ * has no fgetxattr). Not fgetxattr first for the others: a filter that
+ * refused it with ENODATA or ENOTSUP, which read here as "no ACL", would
+ * hide every ACL from the answer, where the one call asked of all
+ * descriptors is the one a sandbox's profile is tested against.
+ * HP_FALSE: no ACL (none set, or a filesystem without ACLs). */
 static hp_tri read_acl_named(int fd, const char *name, hp_acl *acl, hp_err *why)
 {
+	char p[64];
+	if (hp_os_proc_fd_path(fd, p, sizeof p, why) < 0)
+		return HP_UNKNOWN;
 	enum { CAP_BYTES = 4 + 8 * HP_ACL_MAX_ENTRIES };
 	unsigned char *buf = hp_xmalloc(CAP_BYTES);
-	/* a walk's directories come open for listing: asked on the
-	 * descriptor, with no path to resolve and no /proc to check; a
-	 * sandbox's filter that refuses fgetxattr gets the path form */
-	ssize_t n = fgetxattr(fd, name, buf, CAP_BYTES);
-	if (n < 0 && (errno == EBADF || errno == EPERM || errno == ENOSYS)) {
-		char p[64];
-		if (hp_os_proc_fd_path(fd, p, sizeof p, why) < 0) {
-			free(buf);
-			return HP_UNKNOWN;
-		}
-		n = getxattr(p, name, buf, CAP_BYTES);
-	}
+	ssize_t n = getxattr(p, name, buf, CAP_BYTES);
 	if (n < 0) {
 		int e = errno;
 		free(buf);

@@ -271,7 +271,11 @@ hp_tri hp_os_setuid_tree(const hp_root *r, const char *top, int skip_other_mount
 		unsigned char type;
 		const char *name = hp_dirents_next(&f->ls, &type);
 		if (!name) {
-			if (errno) {
+			/* a directory removed since it was opened is empty (rmdir
+			 * takes only empty ones) and can never hold an entry again:
+			 * its end, as readdir has it, so that an agent removing its
+			 * own directories under the scan cannot make it unknown */
+			if (errno && errno != ENOENT) {
 				hp_err_set(why, "%s: reading the directory: %s", w->path,
 				           strerror(errno));
 				t = HP_UNKNOWN;

@@ -1,7 +1,8 @@
 /* test_dirents.c: a directory listed with getdents64 gives every name once
  * with its type, across more than one buffer, ends cleanly, keeps its
- * buffer for the next listing, and refuses records that do not fit what
- * the kernel returned rather than reading past them. */
+ * buffer for the next listing, reports a directory removed meanwhile, and
+ * refuses records that do not fit what the kernel returned rather than
+ * reading past them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -139,6 +140,27 @@ static void test_not_a_directory(void **state)
 	hp_dirents_free(&d);
 }
 
+/* A directory removed after it was opened: an error, ENOENT, not an end;
+ * the tree walk makes it unknown (the name may hold another directory by
+ * now), the setuid scan its end (it is empty for good). */
+static void test_removed_directory(void **state)
+{
+	(void)state;
+	char p[256];
+	snprintf(p, sizeof p, "%s/gone", top);
+	assert_int_equal(mkdir(p, 0755), 0);
+	int fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(rmdir(p), 0);
+	hp_dirents d = {.fd = -1};
+	hp_dirents_start(&d, fd);
+	unsigned char type;
+	assert_null(hp_dirents_next(&d, &type));
+	assert_int_equal(errno, ENOENT);
+	hp_dirents_end(&d);
+	hp_dirents_free(&d);
+}
+
 /* A record as getdents64 lays it out, at off in buf: its length, type and
  * name (copied, NUL included, unless nul is 0). */
 static size_t put(char *buf, size_t off, unsigned short reclen, unsigned char type,
@@ -218,6 +240,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lists_every_name_once),
 	    cmocka_unit_test(test_not_a_directory),
+	    cmocka_unit_test(test_removed_directory),
 	    cmocka_unit_test(test_malformed_records_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
