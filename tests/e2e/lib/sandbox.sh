@@ -82,6 +82,8 @@ sandbox_envd_stop() {
 
 sandbox_setup() {
 	set -e
+	# the case's own directory: unset, the copies would land in /
+	: "${T:?sandbox_setup: T, the case's scratch directory, is not set}"
 	etc=$(mktemp -d "$T/sandbox-etc.XXXXXX")
 	cp -a /etc/. "$etc"
 	# drop any account or group that would collide with the sandbox's users
