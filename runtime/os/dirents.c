@@ -20,14 +20,14 @@ struct raw_dirent {
 	char d_name[];
 };
 
-void hp_dirents_start(hp_dirents *d, int fd)
+void hp_os_dirents_start(hp_dirents *d, int fd)
 {
 	d->fd = fd;
 	d->pos = 0;
 	d->len = 0;
 }
 
-const char *hp_dirents_next(hp_dirents *d, unsigned char *type)
+const char *hp_os_dirents_next(hp_dirents *d, unsigned char *type)
 {
 	if (d->pos >= d->len) {
 		if (!d->buf)
@@ -63,7 +63,7 @@ const char *hp_dirents_next(hp_dirents *d, unsigned char *type)
 	return rec + head;
 }
 
-void hp_dirents_end(hp_dirents *d)
+void hp_os_dirents_end(hp_dirents *d)
 {
 	if (d->fd >= 0)
 		close(d->fd);
@@ -71,7 +71,7 @@ void hp_dirents_end(hp_dirents *d)
 	d->pos = d->len = 0;
 }
 
-void hp_dirents_free(hp_dirents *d)
+void hp_os_dirents_free(hp_dirents *d)
 {
 	free(d->buf);
 	d->buf = NULL;

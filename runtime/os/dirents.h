@@ -24,17 +24,17 @@ typedef struct {
 
 /* Start listing fd (O_RDONLY | O_DIRECTORY), which d then owns. A buffer
  * d already has (from a listing it ended) is used again. */
-void hp_dirents_start(hp_dirents *d, int fd);
+void hp_os_dirents_start(hp_dirents *d, int fd);
 
 /* The next entry's name, "." and ".." included, with its d_type in *type;
  * NULL at the end (errno 0) or on an error (errno set). The name lives
  * until the next call. */
-const char *hp_dirents_next(hp_dirents *d, unsigned char *type);
+const char *hp_os_dirents_next(hp_dirents *d, unsigned char *type);
 
-/* Close the directory; the buffer is kept for the next hp_dirents_start. */
-void hp_dirents_end(hp_dirents *d);
+/* Close the directory; the buffer is kept for the next hp_os_dirents_start. */
+void hp_os_dirents_end(hp_dirents *d);
 
-/* Free the buffer (after hp_dirents_end). */
-void hp_dirents_free(hp_dirents *d);
+/* Free the buffer (after hp_os_dirents_end). */
+void hp_os_dirents_free(hp_dirents *d);
 
 #endif

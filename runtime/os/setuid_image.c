@@ -164,7 +164,7 @@ static hp_tri push(walk *w, int dfd, const char *name)
 	memcpy(w->path + base, name, n + 1);
 	w->depth++;
 	frame *f = &w->st[w->depth];
-	hp_dirents_start(&f->ls, fd);
+	hp_os_dirents_start(&f->ls, fd);
 	f->len = base + n;
 	f->fdpath[0] = '\0';
 	return HP_TRUE;
@@ -214,7 +214,7 @@ static hp_tri entry(walk *w, int dfd, const char *name, unsigned char type)
 
 static void pop(walk *w)
 {
-	hp_dirents_end(&w->st[w->depth].ls);
+	hp_os_dirents_end(&w->st[w->depth].ls);
 	w->depth--;
 	if (w->depth >= 0)
 		w->path[w->st[w->depth].len] = '\0';
@@ -251,7 +251,7 @@ hp_tri hp_os_setuid_tree(const hp_root *r, const char *top, int skip_other_mount
 		tlen--;
 	memcpy(w->path, top, tlen);
 	w->path[tlen] = '\0';
-	hp_dirents_start(&w->st[0].ls, fd);
+	hp_os_dirents_start(&w->st[0].ls, fd);
 	w->st[0].len = tlen;
 	w->has_mnt_id = (sx.stx_mask & STATX_MNT_ID) != 0;
 	w->mnt_id = sx.stx_mnt_id;
@@ -269,7 +269,7 @@ hp_tri hp_os_setuid_tree(const hp_root *r, const char *top, int skip_other_mount
 	while (w->depth >= 0 && t == HP_TRUE) {
 		frame *f = &w->st[w->depth];
 		unsigned char type;
-		const char *name = hp_dirents_next(&f->ls, &type);
+		const char *name = hp_os_dirents_next(&f->ls, &type);
 		if (!name) {
 			/* a directory removed since it was opened is empty (rmdir
 			 * takes only empty ones) and can never hold an entry again:
@@ -304,7 +304,7 @@ hp_tri hp_os_setuid_tree(const hp_root *r, const char *top, int skip_other_mount
 	while (w->depth >= 0)
 		pop(w);
 	for (int i = 0; i <= HP_SETUID_IMAGE_MAX_DEPTH; i++)
-		hp_dirents_free(&w->st[i].ls);
+		hp_os_dirents_free(&w->st[i].ls);
 	free(w);
 	return t;
 }

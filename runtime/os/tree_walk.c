@@ -128,7 +128,7 @@ static void enter(walk *w, const char *name, int fd, const hp_fileinfo *now)
 	                     : fs_magic(fd);
 	w->depth++;
 	frame *f = &w->st[w->depth];
-	hp_dirents_start(&f->ls, fd);
+	hp_os_dirents_start(&f->ls, fd);
 	f->len = base + n;
 	f->info = *now;
 	f->magic = magic;
@@ -202,7 +202,7 @@ static int open_ahead(const walk *w, int dfd, const char *name, const hp_fileinf
 
 static void pop(walk *w)
 {
-	hp_dirents_end(&w->st[w->depth].ls);
+	hp_os_dirents_end(&w->st[w->depth].ls);
 	w->depth--;
 	if (w->depth >= 0)
 		w->path[w->st[w->depth].len] = '\0';
@@ -270,7 +270,7 @@ hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, c
 		return HP_UNKNOWN;
 	}
 	w->depth = 0;
-	hp_dirents_start(&w->st[0].ls, fd);
+	hp_os_dirents_start(&w->st[0].ls, fd);
 	w->st[0].len = tlen;
 	w->st[0].info = top_info;
 	w->st[0].magic = fs_magic(fd);
@@ -281,7 +281,7 @@ hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, c
 	while (w->depth >= 0 && t == HP_FALSE) {
 		frame *f = &w->st[w->depth];
 		unsigned char dtype;
-		const char *name = hp_dirents_next(&f->ls, &dtype);
+		const char *name = hp_os_dirents_next(&f->ls, &dtype);
 		if (!name) {
 			if (errno) {
 				hp_err_set(why, "%s: reading the directory: %s", w->path,
@@ -366,7 +366,7 @@ hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, c
 	while (w->depth >= 0)
 		pop(w);
 	for (int i = 0; i <= HP_TREE_MAX_DEPTH; i++)
-		hp_dirents_free(&w->st[i].ls);
+		hp_os_dirents_free(&w->st[i].ls);
 	free(w);
 	return t;
 }

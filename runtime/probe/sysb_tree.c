@@ -222,28 +222,15 @@ static hp_tri link_out(tree_ctx *c, const hp_tree_entry *te, const char *link,
 		hp_err_set(why, "%s -> %s: %s", te->path, link, e.msg);
 		return HP_UNKNOWN;
 	}
-	if (fi.type == HP_FT_DIR) {
-		/* a directory is walked only when it is the tree's: where it
-		 * really is (its parents, not the link's text), and reached by
-		 * a way the role cannot change (below) */
-		hp_err we;
-		hp_tri in = c->tree.fd >= 0 ? hp_os_dir_within(&c->s->root, fd, &c->top_info, &we)
-		                            : HP_FALSE;
-		if (in != HP_TRUE) {
-			t = outside_tree(c, fd, &fi, target, &e);
-			close(fd);
-			if (t == HP_FALSE)
-				t = tree_replaceable(c, target, &e);
-			if (t == HP_TRUE) {
-				c->found = hp_xasprintf("%s (through %s)", target, te->path);
-				return HP_TRUE;
-			}
-			if (t == HP_UNKNOWN)
-				hp_err_set(why, "%s -> %s: %s", te->path, link, e.msg);
-			return t;
-		}
-	}
-	t = tree_access(c, fd, &fi, &e);
+	/* a directory is walked only when it is the tree's: where it
+	 * really is (its parents, not the link's text), and reached by a way
+	 * the role cannot change (below); one outside it is walked as a tree
+	 * of its own, anything else is asked as a file */
+	hp_err we;
+	bool outside = fi.type == HP_FT_DIR &&
+	               (c->tree.fd < 0 ||
+	                hp_os_dir_within(&c->s->root, fd, &c->top_info, &we) != HP_TRUE);
+	t = outside ? outside_tree(c, fd, &fi, target, &e) : tree_access(c, fd, &fi, &e);
 	close(fd);
 	if (t == HP_FALSE)
 		t = tree_replaceable(c, target, &e);
@@ -307,8 +294,8 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 	 * file opened and asked. Never a directory: what its default ACL
 	 * gives what is created in it later is not in its owner and mode. */
 	bool isdir = te->info->type == HP_FT_DIR;
-	if (!isdir && !c->cred && c->s->kind == HP_SYS_LIVE && te->info->has_mnt_id && te->dir->has_mnt_id &&
-	    te->info->mnt_id == te->dir->mnt_id &&
+	if (!isdir && !c->cred && c->s->kind == HP_SYS_LIVE && te->info->has_mnt_id &&
+	    te->dir->has_mnt_id && te->info->mnt_id == te->dir->mnt_id &&
 	    hp_os_access_ruled_out(te->info, te->dir_fs_magic, hp_probe_sysb_self(c->s),
 	                           HP_ACC_WRITE) == HP_FALSE)
 		return HP_FALSE;

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned char type;
 	size_t calls = 0;
 	/* one buffer only: past it, the next call would ask the kernel */
-	while (d.pos < d.len && (name = hp_dirents_next(&d, &type)) != NULL) {
+	while (d.pos < d.len && (name = hp_os_dirents_next(&d, &type)) != NULL) {
 		if (name < d.buf || name >= d.buf + size || name + strlen(name) >= d.buf + size)
 			abort();
 		if (++calls > size)

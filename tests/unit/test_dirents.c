@@ -76,10 +76,10 @@ static void list_once(hp_dirents *d, int *files, int *dirs, int *links, int *dot
 	static unsigned char seen[NFILES];
 	memset(seen, 0, sizeof seen);
 	*files = *dirs = *links = *dots = 0;
-	hp_dirents_start(d, open_top());
+	hp_os_dirents_start(d, open_top());
 	const char *name;
 	unsigned char type;
-	while ((name = hp_dirents_next(d, &type)) != NULL) {
+	while ((name = hp_os_dirents_next(d, &type)) != NULL) {
 		int i;
 		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
 			assert_int_equal(type, DT_DIR);
@@ -100,7 +100,7 @@ static void list_once(hp_dirents *d, int *files, int *dirs, int *links, int *dot
 		}
 	}
 	assert_int_equal(errno, 0); /* the end, not an error */
-	hp_dirents_end(d);
+	hp_os_dirents_end(d);
 	assert_int_equal(d->fd, -1);
 }
 
@@ -120,7 +120,7 @@ static void test_lists_every_name_once(void **state)
 	list_once(&d, &files, &dirs, &links, &dots);
 	assert_ptr_equal(d.buf, buf);
 	assert_int_equal(files, NFILES);
-	hp_dirents_free(&d);
+	hp_os_dirents_free(&d);
 	assert_null(d.buf);
 }
 
@@ -132,12 +132,12 @@ static void test_not_a_directory(void **state)
 	int fd = open(p, O_RDONLY | O_CLOEXEC);
 	assert_true(fd >= 0);
 	hp_dirents d = {.fd = -1};
-	hp_dirents_start(&d, fd);
+	hp_os_dirents_start(&d, fd);
 	unsigned char type;
-	assert_null(hp_dirents_next(&d, &type));
+	assert_null(hp_os_dirents_next(&d, &type));
 	assert_int_equal(errno, ENOTDIR);
-	hp_dirents_end(&d);
-	hp_dirents_free(&d);
+	hp_os_dirents_end(&d);
+	hp_os_dirents_free(&d);
 }
 
 /* A directory removed after it was opened: an error, ENOENT, not an end;
@@ -153,12 +153,12 @@ static void test_removed_directory(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(rmdir(p), 0);
 	hp_dirents d = {.fd = -1};
-	hp_dirents_start(&d, fd);
+	hp_os_dirents_start(&d, fd);
 	unsigned char type;
-	assert_null(hp_dirents_next(&d, &type));
+	assert_null(hp_os_dirents_next(&d, &type));
 	assert_int_equal(errno, ENOENT);
-	hp_dirents_end(&d);
-	hp_dirents_free(&d);
+	hp_os_dirents_end(&d);
+	hp_os_dirents_free(&d);
 }
 
 /* A record as getdents64 lays it out, at off in buf: its length, type and
@@ -199,40 +199,40 @@ static void test_malformed_records_refused(void **state)
 	size_t off = put(buf, 0, 24, DT_REG, "ok", 1);
 	off = put(buf, off, 0, DT_REG, "x", 1);
 	held(&d, buf, off + 24);
-	name = hp_dirents_next(&d, &type);
+	name = hp_os_dirents_next(&d, &type);
 	assert_non_null(name);
 	assert_string_equal(name, "ok");
 	assert_int_equal(type, DT_REG);
-	assert_null(hp_dirents_next(&d, &type));
+	assert_null(hp_os_dirents_next(&d, &type));
 	assert_int_equal(errno, EIO);
-	hp_dirents_free(&d);
+	hp_os_dirents_free(&d);
 
 	/* a record longer than what was returned */
 	memset(buf, 0, sizeof buf);
 	off = put(buf, 0, 200, DT_REG, "long", 1);
 	held(&d, buf, 48);
-	assert_null(hp_dirents_next(&d, &type));
+	assert_null(hp_os_dirents_next(&d, &type));
 	assert_int_equal(errno, EIO);
-	hp_dirents_free(&d);
+	hp_os_dirents_free(&d);
 
 	/* a name with no end inside its record */
 	memset(buf, 'n', sizeof buf);
 	off = put(buf, 0, 24, DT_REG, "abcde", 0);
 	held(&d, buf, 24);
-	assert_null(hp_dirents_next(&d, &type));
+	assert_null(hp_os_dirents_next(&d, &type));
 	assert_int_equal(errno, EIO);
-	hp_dirents_free(&d);
+	hp_os_dirents_free(&d);
 
 	/* fewer bytes left than a record's head */
 	memset(buf, 0, sizeof buf);
 	off = put(buf, 0, 24, DT_DIR, ".", 1);
 	held(&d, buf, 24 + 10);
-	name = hp_dirents_next(&d, &type);
+	name = hp_os_dirents_next(&d, &type);
 	assert_non_null(name);
 	assert_string_equal(name, ".");
-	assert_null(hp_dirents_next(&d, &type));
+	assert_null(hp_os_dirents_next(&d, &type));
 	assert_int_equal(errno, EIO);
-	hp_dirents_free(&d);
+	hp_os_dirents_free(&d);
 }
 
 int main(void)
