@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -181,6 +183,14 @@ int fx_in_child(int (*fn)(void *arg), void *arg)
 	if (pid == 0)
 		_exit(fn(arg) & 0xff);
 	return child_status(pid);
+}
+
+int fx_hide_procfs(void)
+{
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("tmpfs", "/proc", "tmpfs", 0, "size=64k") < 0)
+		return -1;
+	return 0;
 }
 
 pid_t fx_sleeper(uid_t uid, int dumpable)

@@ -43,6 +43,10 @@ int fx_run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg);
  * plus the signal that ended it. */
 int fx_in_child(int (*fn)(void *arg), void *arg);
 
+/* In a child about to test what happens without procfs: a mount namespace
+ * of its own with a tmpfs over /proc. 0, or -1 when it cannot be made. */
+int fx_hide_procfs(void);
+
 /* Skip the current cmocka test (with a message) when not root. */
 #define FX_NEED_ROOT()                                          \
 	do {                                                    \

@@ -561,9 +561,7 @@ static void test_read_without_procfs(void **state)
 	fx *f = *state;
 	pid_t pid = fork();
 	if (pid == 0) {
-		if (unshare(CLONE_NEWNS) < 0 ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
-		    mount("tmpfs", "/proc", "tmpfs", 0, "size=64k") < 0)
+		if (fx_hide_procfs() < 0)
 			_exit(60);
 		char *buf;
 		size_t len;
