@@ -40,9 +40,11 @@ typedef struct {
 	 * else owned (it can chmod it and replace anything below) */
 	int sealed, owned;
 	char blocked[256];
-	/* the entry of the walk's latest step: where it ended, once it has */
+	/* the entry of the walk's latest step: where it ended, once it has;
+	 * and its filesystem's type when that step read it (else 0) */
 	hp_fileinfo last;
 	bool have_last;
+	long last_magic;
 } ctx_t;
 
 /* procfs's root directory (fs/proc/internal.h) */
@@ -105,6 +107,7 @@ static void visit(void *vctx, const hp_step *s)
 	c->have_last = s->entry != NULL;
 	if (s->entry)
 		c->last = *s->entry;
+	c->last_magic = 0;
 	/* past a directory the role can never search, nothing is reachable */
 	if (c->answer == HP_TRUE || c->sealed)
 		return;
@@ -159,6 +162,11 @@ static void step(ctx_t *c, const hp_step *s)
 			if (rdonly && c->dc)
 				hp_os_dircache_put(c->dc, s->dir, &(hp_dirfacts){true, HP_FALSE, fs_type});
 		}
+		/* one mount is one filesystem: an entry on its directory's
+		 * mount is of the directory's type */
+		if (s->entry && s->entry->has_mnt_id && s->dir->has_mnt_id &&
+		    s->entry->mnt_id == s->dir->mnt_id)
+			c->last_magic = fs_type;
 		if (fs_type == PROC_SUPER_MAGIC) {
 			/* a link in a process's directory (fd/N, cwd, root, exe)
 			 * leads where the kernel says, not where its text reads: a
@@ -303,10 +311,10 @@ hp_tri hp_os_replaceable_live_self(const hp_root *r, const char *path, const hp_
 }
 
 hp_tri hp_os_replaceable_live_end(const hp_root *r, const char *path, const hp_self *self,
-                                  hp_dircache *dc, hp_walkmemo *memo, hp_fileinfo *end,
-                                  bool *ended, hp_err *why)
+                                  hp_dircache *dc, hp_walkmemo *memo, hp_walk_end *end,
+                                  hp_err *why)
 {
-	*ended = false;
+	memset(end, 0, sizeof *end);
 	ctx_t c;
 	if (!live_ctx(&c, self, dc, memo, path, why))
 		return HP_UNKNOWN;
@@ -315,14 +323,14 @@ hp_tri hp_os_replaceable_live_end(const hp_root *r, const char *path, const hp_s
 	/* the walk resolved path: its last step was the file it names (a
 	 * link there is followed, and "." or ".." can only follow a
 	 * directory, which is left out) */
-	if (w == HP_TRUE && c.have_last && c.last.type != HP_FT_DIR &&
-	    c.last.type != HP_FT_SYMLINK) {
-		*end = c.last;
-		*ended = true;
-	}
+	bool ended = w == HP_TRUE && c.have_last && c.last.type != HP_FT_DIR &&
+	             c.last.type != HP_FT_SYMLINK;
 	hp_tri t = finish(r, path, &c, w, &werr, why);
-	if (t != HP_FALSE)
-		*ended = false;
+	if (ended && t == HP_FALSE) {
+		end->ended = true;
+		end->info = c.last;
+		end->fs_magic = c.last_magic;
+	}
 	return t;
 }
 

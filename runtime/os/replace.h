@@ -46,16 +46,26 @@ hp_tri hp_os_replaceable_live(const hp_root *r, const char *path, hp_err *why);
 hp_tri hp_os_replaceable_live_self(const hp_root *r, const char *path, const hp_self *self,
                                    hp_dircache *dc, hp_walkmemo *memo, hp_err *why);
 
-/* hp_os_replaceable_live_self, telling also what path leads to: *ended
- * true and *end its facts when the answer is HP_FALSE and the walk ended
- * on a file that is neither a directory nor a symlink (the last step of a
- * walk that resolved path, which follows links as the kernel does; a link
- * in /proc, whose text the kernel does not follow, makes the walk
- * unknown). For a caller that would otherwise resolve path again to look
- * at that file. */
+/* Where a walk of hp_os_replaceable_live_end ended. */
+typedef struct {
+	/* true when the answer is HP_FALSE and the walk ended on a file that
+	 * is neither a directory nor a symlink: the last step of a walk that
+	 * resolved path, which follows links as the kernel does (a link in
+	 * /proc, whose text the kernel does not follow, makes the walk
+	 * unknown) */
+	bool ended;
+	hp_fileinfo info; /* then: that file's facts, from the walk's statx */
+	/* then: statfs's f_type of its filesystem, read on its directory
+	 * by the walk, when the file is on its directory's mount; else 0 */
+	long fs_magic;
+} hp_walk_end;
+
+/* hp_os_replaceable_live_self, telling also what path leads to (end),
+ * for a caller that would otherwise resolve path again to look at that
+ * file. */
 hp_tri hp_os_replaceable_live_end(const hp_root *r, const char *path, const hp_self *self,
-                                  hp_dircache *dc, hp_walkmemo *memo, hp_fileinfo *end,
-                                  bool *ended, hp_err *why);
+                                  hp_dircache *dc, hp_walkmemo *memo, hp_walk_end *end,
+                                  hp_err *why);
 
 /* One step, "name in dir" (dirfd open on dir; entry NULL when the name is
  * missing), judged live for the process self describes exactly as a walk

@@ -183,7 +183,9 @@ static hp_tri push(walk *w, int dfd, const char *name, const hp_fileinfo *fi, hp
  * sees it, so that the visitor's questions and the listing share one
  * descriptor: -1 where that is not simply done (a bound, an error, a
  * race), and the visitor and push then open it each their own way, as
- * for any entry. */
+ * for any entry. fi: the facts the walk read by name, which the directory
+ * opened must match; NULL when it has read none (then what is opened is
+ * the entry, with the facts read on it). */
 static int open_ahead(const walk *w, int dfd, const char *name, const hp_fileinfo *fi,
                       hp_fileinfo *now)
 {
@@ -193,7 +195,7 @@ static int open_ahead(const walk *w, int dfd, const char *name, const hp_fileinf
 	int fd = open_listing(dfd, name);
 	if (fd < 0)
 		return -1;
-	if (hp_os_fd_info(fd, now, &e) != HP_TRUE || !same_file(now, fi)) {
+	if (hp_os_fd_info(fd, now, &e) != HP_TRUE || (fi && !same_file(now, fi))) {
 		close(fd);
 		return -1;
 	}
@@ -306,8 +308,15 @@ hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, c
 			break;
 		}
 		int dfd = f->ls.fd;
-		hp_fileinfo fi;
-		if (hp_os_entry_info(dfd, name, &fi) < 0) {
+		hp_fileinfo fi, now;
+		/* a directory, as the listing says, is opened for listing first
+		 * and described by one statx on that descriptor, where a statx
+		 * by name and one on the descriptor would describe the same */
+		bool tried = dtype == DT_DIR;
+		int lfd = tried ? open_ahead(w, dfd, name, NULL, &now) : -1;
+		if (lfd >= 0) {
+			fi = now;
+		} else if (hp_os_entry_info(dfd, name, &fi) < 0) {
 			if (errno == ENOENT)
 				continue; /* removed meanwhile */
 			if (errno == EACCES) {
@@ -343,8 +352,12 @@ hp_tri hp_os_tree_walk_at(const hp_root *r, int tfd, const hp_fileinfo *known, c
 		w->entry[plen] = '/';
 		memcpy(w->entry + plen + 1, name, nlen + 1);
 		bool enters = fi.type == HP_FT_DIR && (!offline || on_same_mount(&fi, &top_info));
-		hp_fileinfo now;
-		int lfd = enters ? open_ahead(w, dfd, name, &fi, &now) : -1;
+		if (lfd >= 0 && !enters) {
+			close(lfd);
+			lfd = -1;
+		}
+		if (enters && lfd < 0 && !tried)
+			lfd = open_ahead(w, dfd, name, &fi, &now);
 		hp_tree_entry e = {-1, dfd, name, &fi, &f->info, f->magic, w->entry, 0,
 		                   lfd, lfd >= 0 ? &now : NULL};
 		t = fn(ctx, &e, why);

@@ -186,10 +186,10 @@ static int sibling_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long m
  * (t itself when it is absolute, else dir/t: the walker takes "..", as
  * the kernel does, from the directory it reached). Then the file it ends
  * on written: ruled out by its owner and mode when the walk ended on a
- * file of the listing's mount (hp_os_access_ruled_out), else asked of the
- * kernel on its resolution as the role (link_changeable's way). */
-static hp_tri listed_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long magic,
-                          const char *dir, const char *name, const hp_fileinfo *efi,
+ * file whose filesystem it read (hp_os_access_ruled_out), else asked of
+ * the kernel on its resolution as the role (link_changeable's way). */
+static hp_tri listed_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, const char *dir,
+                          const char *name, const hp_fileinfo *efi,
                           const char *t, dir_way *way, hp_err *why)
 {
 	if (strlen(dir) + strlen(t) + 1 > HP_PATH_MAX)
@@ -209,22 +209,21 @@ static hp_tri listed_link(hp_sysbackend *s, int dfd, const hp_fileinfo *di, long
 			e = pe;
 		c = hp_tri_or(c, a);
 	}
-	hp_fileinfo end;
-	bool ended = false;
+	hp_walk_end end = {.ended = false};
 	if (c != HP_TRUE) {
 		char *tp = t[0] == '/' ? hp_xstrdup(t) : hp_xpath_join(dir, t);
 		hp_err pe;
 		hp_tri a = hp_os_replaceable_live_end(&s->root, tp, hp_probe_sysb_self(s), hp_probe_sysb_dirs(s),
-		                                      hp_probe_sysb_walks(s), &end, &ended, &pe);
+		                                      hp_probe_sysb_walks(s), &end, &pe);
 		if (a == HP_UNKNOWN && c != HP_UNKNOWN)
 			e = pe;
 		c = hp_tri_or(c, a);
 		free(tp);
 	}
 	char *path = hp_xpath_join(dir, name);
-	if (c != HP_TRUE && !(ended && end.has_mnt_id && end.mnt_id == di->mnt_id &&
-	                      hp_os_access_ruled_out(&end, magic, hp_probe_sysb_self(s), HP_ACC_WRITE) ==
-	                          HP_FALSE)) {
+	if (c != HP_TRUE && !(end.ended && hp_os_access_ruled_out(&end.info, end.fs_magic,
+	                                                          hp_probe_sysb_self(s),
+	                                                          HP_ACC_WRITE) == HP_FALSE)) {
 		hp_err pe;
 		pe.msg[0] = '\0';
 		int tfd = -1;
@@ -412,7 +411,7 @@ hp_value hp_probe_sysb_writable_entries(hp_sysbackend *s, hp_probe_id p, const c
 			c = link_changeable(s, dir, name, &e);
 		else if (link && (text[tn] = '\0', sibling_link(s, dirfd(d), &fi, magic, &l, dir, name,
 		                                                &en->info, text, &way, &c) < 0))
-			c = listed_link(s, dirfd(d), &fi, magic, dir, name, &en->info, text, &way, &e);
+			c = listed_link(s, dirfd(d), &fi, dir, name, &en->info, text, &way, &e);
 		else if (c == HP_UNKNOWN)
 			c = entry_changeable(s, dirfd(d), dir, name, &e);
 		if (c == HP_UNKNOWN)

@@ -183,11 +183,34 @@ static hp_tri outside_tree(tree_ctx *c, int fd, const hp_fileinfo *top, const ch
 	return t;
 }
 
+/* Live, for the role itself: whether the link's target is ruled out
+ * without opening it, as writable_entries rules out the links it lists.
+ * The walk of the target's way resolves it step by step (the way the
+ * kernel does, from the role's root); when no step of it is replaceable
+ * and it ends on a file that is neither a directory nor a link, that
+ * file's owner and mode, read by the walk's last statx on a filesystem
+ * whose type the walk read, rule out writing it. Only a sure "no" comes
+ * from here: anything else is asked in full by link_out. */
+static bool link_target_ruled_out(tree_ctx *c, const char *target)
+{
+	if (c->cred || c->s->kind != HP_SYS_LIVE)
+		return false;
+	const hp_self *self = hp_probe_sysb_self(c->s);
+	hp_walk_end end;
+	hp_err e;
+	hp_tri w = hp_os_replaceable_live_end(&c->s->root, target, self, hp_probe_sysb_dirs(c->s),
+	                                      hp_probe_sysb_walks(c->s), &end, &e);
+	return w == HP_FALSE && end.ended &&
+	       hp_os_access_ruled_out(&end.info, end.fs_magic, self, HP_ACC_WRITE) == HP_FALSE;
+}
+
 /* A symlink out of the tree leads to a file that must be as safe as the
  * tree; target is where it leads, from the path the walk was asked by. */
 static hp_tri link_out(tree_ctx *c, const hp_tree_entry *te, const char *link,
                        const char *target, hp_err *why)
 {
+	if (link_target_ruled_out(c, target))
+		return HP_FALSE;
 	hp_err e;
 	e.msg[0] = '\0';
 	/* resolved once: its facts and the questions below are of the one

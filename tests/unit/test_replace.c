@@ -1,7 +1,7 @@
 /* test_replace.c: writable_ancestor, live (as a raw uid) and computed, on a
  * fixture tree with sticky, world-writable, owned, immutable and
- * append-only directories and symlinked PATH entries; and the
- * symlink-exchange race. */
+ * append-only directories and symlinked PATH entries; the
+ * symlink-exchange race; and what a walk tells of where it ended. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,12 +9,16 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/statfs.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -390,6 +394,103 @@ static void test_symlink_exchange_race(void **state)
 	munmap(c, sizeof *c);
 }
 
+/* hp_os_replaceable_live_end: where a walk that found nothing ended, and
+ * the type of that file's filesystem, read by the walk on its directory,
+ * only when the file is on its directory's mount: a file bound over a
+ * name is of the filesystem it came from, which the walk never read, and
+ * a caller judging the file by its owner and mode must not take the
+ * directory's type for it. */
+typedef struct {
+	hp_root root;
+	long tree_magic;
+} end_ctx;
+
+static int ends_as_agent(void *arg)
+{
+	end_ctx *c = arg;
+	hp_self self;
+	hp_os_self_read(&self);
+	static const struct {
+		const char *path;
+		hp_tri answer;
+		bool ended;
+		int magic; /* 0: none, 1: the tree's, 2: tmpfs */
+	} want[] = {
+	    {"/ro/f", HP_FALSE, true, 1},
+	    {"/ro/via", HP_FALSE, true, 1},   /* a link followed to ro/f */
+	    {"/mt/g", HP_FALSE, true, 2},     /* in a tmpfs mounted on mt */
+	    {"/ro/bound", HP_FALSE, true, 0}, /* a tmpfs file bound over it */
+	    {"/ro", HP_FALSE, false, 0},      /* a directory */
+	    {"/ro/none", HP_FALSE, false, 0}, /* missing */
+	    {"/w/f", HP_TRUE, false, 0},      /* its directory the agent's to write */
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		hp_walk_end end;
+		memset(&end, 0xa5, sizeof end);
+		hp_err e;
+		e.msg[0] = '\0';
+		hp_tri t = hp_os_replaceable_live_end(&c->root, want[i].path, &self, NULL, NULL,
+		                                      &end, &e);
+		long magic = want[i].magic == 1 ? c->tree_magic : want[i].magic == 2 ? TMPFS_MAGIC : 0;
+		if (t != want[i].answer || end.ended != want[i].ended ||
+		    (end.ended && end.fs_magic != magic) || (!end.ended && end.fs_magic != 0)) {
+			fprintf(stderr, "%s: %d (%s), ended %d, type %lx; want %d, %d, %lx\n",
+			        want[i].path, t, e.msg, end.ended, end.fs_magic, want[i].answer,
+			        want[i].ended, magic);
+			return 20 + (int)i;
+		}
+		if (end.ended && end.info.type != HP_FT_FILE)
+			return 40 + (int)i;
+	}
+	return 0;
+}
+
+static int ends_over_mounts(void *arg)
+{
+	const char *d = arg;
+	char *mt = fx_path(d, "mt"), *src = fx_path(d, "mt/src"), *bound = fx_path(d, "ro/bound");
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("tmpfs", mt, "tmpfs", 0, "mode=0755") < 0)
+		return 10;
+	fx_file(d, "mt/g", "g", 0644, 0, 0);
+	fx_file(d, "mt/src", "s", 0644, 0, 0);
+	if (mount(src, bound, NULL, MS_BIND, NULL) < 0)
+		return 11;
+	end_ctx c;
+	struct statfs sf;
+	hp_err e;
+	if (statfs(d, &sf) < 0 || hp_os_root_open(&c.root, d, 0, &e) != HP_TRUE)
+		return 12;
+	c.tree_magic = (long)sf.f_type;
+	int r = fx_run_as(FX_AGENT, FX_AGENT, ends_as_agent, &c);
+	hp_os_root_close(&c.root);
+	free(mt);
+	free(src);
+	free(bound);
+	return r;
+}
+
+static void test_walk_end(void **state)
+{
+	(void)state;
+	FX_NEED_ROOT();
+	char *d = fx_tmpdir();
+	struct statfs sf;
+	if (statfs(d, &sf) == 0 && sf.f_type == TMPFS_MAGIC) {
+		fx_rmtree(d);
+		skip(); /* a tree on tmpfs cannot tell a tmpfs mount apart */
+	}
+	fx_dir(d, "ro", 0755, 0, 0);
+	fx_file(d, "ro/f", "x", 0644, 0, 0);
+	fx_file(d, "ro/bound", "x", 0644, 0, 0);
+	fx_link(d, "ro/via", "f");
+	fx_dir(d, "mt", 0755, 0, 0);
+	fx_dir(d, "w", 0777, 0, 0);
+	fx_file(d, "w/f", "x", 0644, 0, 0);
+	assert_int_equal(fx_in_child(ends_over_mounts, d), 0);
+	fx_rmtree(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -398,6 +499,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_loop_reason, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_procfs_own_directory, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_symlink_exchange_race, setup, teardown),
+	    cmocka_unit_test(test_walk_end),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -593,6 +593,105 @@ static void test_tree_fixed_content_devices(void **state)
 	                    "true");
 }
 
+/* A link out of a tree is judged by the file it ends on, however the
+ * role may change it: by its group, its ACL, its owner, its mode, or its
+ * directory, the file reached through another link too. The role's own
+ * live walk rules most targets out by their owner and mode without opening
+ * them; each way in must still be found there, and the image's walks (the
+ * role's computed, and root's with its credentials) must agree. One tree
+ * a case, etc/tN, holding one link. */
+static const struct {
+	const char *text;
+	const char *want;
+} links_out[] = {
+    {"../../opt/rootf", "false"},   {"../../opt/hop-root", "false"},
+    {"../../opt/missing", "false"}, {"../../opt/grp", "true"},
+    {"../../opt/acl", "true"},      {"../../opt/mine", "true"},
+    {"../../opt/wide", "true"},     {"../../opt/w/f", "true"},
+    {"../../opt/hop", "true"},      {"../../opt/w/missing", "true"},
+};
+#define NLINKS_OUT (sizeof links_out / sizeof links_out[0])
+
+typedef struct {
+	const char *dir;
+	char got[NLINKS_OUT][256];
+} live_trees;
+
+static int trees_as_agent(void *arg)
+{
+	live_trees *c = arg;
+	hp_sysbackend *s = sx_open_live(HP_ROLE_AGENT, FX_AGENT, FX_AGENT, NULL);
+	if (!s)
+		return 1;
+	hp_pool pool;
+	hp_pool_init(&pool, 1 << 20);
+	for (size_t i = 0; i < NLINKS_OUT; i++) {
+		char rel[32];
+		snprintf(rel, sizeof rel, "etc/t%zu", i);
+		char *p = fx_path(c->dir, rel);
+		hp_value a = hp_v_str(p, (uint32_t)strlen(p));
+		hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT,
+		                            HP_PROBE_TREE_WRITABLE, &a, &pool);
+		sx_format(v, c->got[i], sizeof c->got[i]);
+		free(p);
+	}
+	hp_pool_free(&pool);
+	hp_backend_destroy(hp_probe_sys_backend(s));
+	return 0;
+}
+
+static void test_tree_links_out_judged(void **state)
+{
+	FX_NEED_ROOT();
+	sx_fx *f = *state;
+	const char *d = f->dir;
+	sx_tree(d);
+	fx_dir(d, "opt", 0755, 0, 0);
+	fx_file(d, "opt/rootf", "x", 0644, 0, 0);
+	fx_file(d, "opt/grp", "x", 0664, 0, FX_AGENT);
+	fx_file(d, "opt/acl", "x", 0644, 0, 0);
+	sx_acl_user_rw(d, "opt/acl", FX_AGENT);
+	fx_file(d, "opt/mine", "x", 0444, FX_AGENT, FX_AGENT);
+	fx_file(d, "opt/wide", "x", 0666, 0, 0);
+	fx_dir(d, "opt/w", 0777, 0, 0);
+	fx_file(d, "opt/w/f", "x", 0644, 0, 0);
+	fx_link(d, "opt/hop", "grp");
+	fx_link(d, "opt/hop-root", "rootf");
+	for (size_t i = 0; i < NLINKS_OUT; i++) {
+		char rel[32];
+		snprintf(rel, sizeof rel, "etc/t%zu", i);
+		fx_dir(d, rel, 0755, 0, 0);
+		snprintf(rel, sizeof rel, "etc/t%zu/l", i);
+		fx_link(d, rel, links_out[i].text);
+	}
+	live_trees *c =
+	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(c != MAP_FAILED);
+	c->dir = d;
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, trees_as_agent, c), 0);
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	int wrong = 0;
+	for (size_t i = 0; i < NLINKS_OUT; i++) {
+		char top[32], by[40], got[3][256];
+		snprintf(top, sizeof top, "/etc/t%zu", i);
+		snprintf(by, sizeof by, "agent:%s", top);
+		snprintf(got[0], sizeof got[0], "%s", c->got[i]);
+		snprintf(got[1], sizeof got[1], "%s",
+		         sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, top));
+		snprintf(got[2], sizeof got[2], "%s",
+		         sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, by));
+		static const char *how[] = {"live", "image", "image, root's walk"};
+		for (int k = 0; k < 3; k++)
+			if (strcmp(got[k], links_out[i].want) != 0) {
+				print_error("l -> %s: %s (%s), want %s\n", links_out[i].text, got[k],
+				            how[k], links_out[i].want);
+				wrong++;
+			}
+	}
+	munmap(c, sizeof *c);
+	assert_int_equal(wrong, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -604,6 +703,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_tree_writable_twins, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_command_files_and_trees, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_fixed_content_devices, sx_setup, sx_teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_links_out_judged, sx_setup, sx_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
