@@ -22,7 +22,11 @@
 #           second path once, when no link in it leads by path: the
 #           check keeps that tree's answer), and root's child
 #           also each tree tree_writable_by walks, all read from the
-#           recording
+#           recording; and, as the check walks them, the directories a
+#           link of a walked tree leads to outside it, each a tree of its
+#           own (an /etc/alternatives link to a compiler's library tree),
+#           and those of their links again, 8 deep (docs/runtime.md,
+#           "Whole trees")
 # and it prints each one's median wall time with its spread (10th to 90th
 # percentile, min, max) and median CPU time, then both ratios: how many
 # times faster the check is than the script, and the check against the
@@ -116,10 +120,46 @@ for d in $(asked tree_writable); do
 	fi
 	trees="$trees $d"
 done
+# the directories links of the trees in $1 lead to, outside the tree
+# the link is in, and theirs again, as deep as the check follows them:
+# the check walks each as a tree of its own; here each once (by device
+# and inode), and none that is a tree of $1 already
+outside() {
+	found="" seen_out="" level=$1 depth=0
+	for t in $level; do
+		[ -e "$t" ] && seen_out="$seen_out $(stat -L -c %d:%i "$t")"
+	done
+	while [ -n "$level" ] && [ "$depth" -lt 8 ]; do
+		next=""
+		for t in $level; do
+			[ -d "$t" ] || continue
+			top=$(readlink -f "$t")
+			for l in $(find "$t" -type l -xtype d 2>/dev/null); do
+				o=$(readlink -f "$l") || continue
+				case "$o/" in "${top%/}/"*) continue ;; esac
+				id=$(stat -L -c %d:%i "$o")
+				case " $seen_out " in *" $id "*) continue ;; esac
+				seen_out="$seen_out $id"
+				next="$next $o"
+			done
+		done
+		found="$found$next"
+		level=$next
+		depth=$((depth + 1))
+	done
+	printf "%s" "$found"
+}
+out_agent=$(outside "$trees")
+trees="$trees$out_agent"
 agentjob=$(for d in $listed; do printf "dir:%s," "$d"; done; for d in $trees; do printf "tree:%s," "$d"; done)
 # and what root walks for another user (tree_writable_by USER:PATH)
+by=""
 for d in $(asked tree_writable_by | sed "s/^[^:]*://"); do
-	[ -e "$d" ] && rootjob="${rootjob}tree:$d," && trees="$trees $d"
+	[ -e "$d" ] && by="$by $d"
+done
+out_root=$(outside "$by")
+for d in $by $out_root; do
+	rootjob="${rootjob}tree:$d," && trees="$trees $d"
 done
 "$HP" check --provider docker >"$T/check.out" || { cat "$T/check.out"; exit 1; }
 sh "$SRC/tests/bench/uid-split-check.sh" >"$T/script.out" || { cat "$T/script.out"; exit 1; }
@@ -134,6 +174,7 @@ echo "processor: $(sed -n "s/^model name[[:space:]]*: //p" /proc/cpuinfo | head 
 	"$(nproc) CPUs; load average before: $(cut -d" " -f1-3 /proc/loadavg)"
 echo "setuid scan: $scope; trees or directories scanned: $dirs ($entries entries); probes the check makes: $probes"
 echo "agent scans: directories listed:$listed; trees walked:$trees ($listed_entries entries)"
+echo "of them, reached by links out of a walked tree:${out_agent:- none} (for root: ${out_root:- none})"
 echo "$N rounds, alternating; milliseconds per run"
 "$T/alternate" "$N" check "$HP" check --provider docker \
 	-- script sh "$SRC/tests/bench/uid-split-check.sh" \
