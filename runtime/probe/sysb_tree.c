@@ -300,6 +300,19 @@ static hp_tri tree_link(tree_ctx *c, const hp_tree_entry *te, hp_err *why)
 	return r;
 }
 
+/* Live, for the role itself: whether the owner and mode of fi, the entry
+ * te or the directory the walk opened for it, rule out the role's
+ * writing it, on its directory's mount (whose filesystem type the walk
+ * read), as writable_entries rules out what it lists; when not, it is
+ * opened and asked. */
+static bool entry_ruled_out(tree_ctx *c, const hp_tree_entry *te, const hp_fileinfo *fi)
+{
+	return !c->cred && c->s->kind == HP_SYS_LIVE && fi->has_mnt_id && te->dir->has_mnt_id &&
+	       fi->mnt_id == te->dir->mnt_id &&
+	       hp_os_access_ruled_out(fi, te->dir_fs_magic, hp_probe_sysb_self(c->s),
+	                              HP_ACC_WRITE) == HP_FALSE;
+}
+
 static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 {
 	tree_ctx *c = vctx;
@@ -312,22 +325,19 @@ static hp_tri tree_visit(void *vctx, const hp_tree_entry *te, hp_err *why)
 	}
 	if (te->info->type == HP_FT_SYMLINK)
 		return tree_link(c, te, why);
-	/* live, for the role itself: ruled out by the owner and mode the walk
-	 * read, on its directory's mount, as writable_entries does; else the
-	 * file opened and asked. Never a directory: what its default ACL
-	 * gives what is created in it later is not in its owner and mode. */
+	/* a file ruled out by its owner and mode is done without opening
+	 * it; a directory is opened all the same (the walk has it open to
+	 * list it), because what its default ACL gives what is created in
+	 * it later is not in its owner and mode */
 	bool isdir = te->info->type == HP_FT_DIR;
-	if (!isdir && !c->cred && c->s->kind == HP_SYS_LIVE && te->info->has_mnt_id &&
-	    te->dir->has_mnt_id && te->info->mnt_id == te->dir->mnt_id &&
-	    hp_os_access_ruled_out(te->info, te->dir_fs_magic, hp_probe_sysb_self(c->s),
-	                           HP_ACC_WRITE) == HP_FALSE)
+	if (!isdir && entry_ruled_out(c, te, te->info))
 		return HP_FALSE;
 	int fd;
 	hp_fileinfo now;
 	hp_tri t = hp_os_tree_entry_open(te, &fd, &now, why);
 	if (t != HP_TRUE)
 		return t; /* gone: it leads nowhere */
-	t = tree_access(c, fd, &now, &e);
+	t = isdir && entry_ruled_out(c, te, &now) ? HP_FALSE : tree_access(c, fd, &now, &e);
 	if (t == HP_FALSE && isdir) {
 		t = tree_default_acl(c, fd, &now, &e);
 		if (t == HP_TRUE) {

@@ -612,9 +612,14 @@ static const struct {
 };
 #define NLINKS_OUT (sizeof links_out / sizeof links_out[0])
 
+/* tree_writable of each tree c->top[i] (below c->dir), asked live in the
+ * agent's own process */
+enum { LIVE_TREES_MAX = 16 };
 typedef struct {
 	const char *dir;
-	char got[NLINKS_OUT][256];
+	size_t n;
+	char top[LIVE_TREES_MAX][32];
+	char got[LIVE_TREES_MAX][256];
 } live_trees;
 
 static int trees_as_agent(void *arg)
@@ -625,10 +630,8 @@ static int trees_as_agent(void *arg)
 		return 1;
 	hp_pool pool;
 	hp_pool_init(&pool, 1 << 20);
-	for (size_t i = 0; i < NLINKS_OUT; i++) {
-		char rel[32];
-		snprintf(rel, sizeof rel, "etc/t%zu", i);
-		char *p = fx_path(c->dir, rel);
+	for (size_t i = 0; i < c->n; i++) {
+		char *p = fx_path(c->dir, c->top[i]);
 		hp_value a = hp_v_str(p, (uint32_t)strlen(p));
 		hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT,
 		                            HP_PROBE_TREE_WRITABLE, &a, &pool);
@@ -668,6 +671,9 @@ static void test_tree_links_out_judged(void **state)
 	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	assert_true(c != MAP_FAILED);
 	c->dir = d;
+	c->n = NLINKS_OUT;
+	for (size_t i = 0; i < NLINKS_OUT; i++)
+		snprintf(c->top[i], sizeof c->top[i], "etc/t%zu", i);
 	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, trees_as_agent, c), 0);
 	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
 	int wrong = 0;
@@ -692,6 +698,98 @@ static void test_tree_links_out_judged(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+/* A directory below the top the role can write, however it may: by its
+ * group, an ACL entry, owning it, its mode, sticky or not; found by the
+ * role's own live walk, which rules most directories out by their owner
+ * and mode without asking the kernel, and by the image's walks alike.
+ * A directory whose mode says no is still opened and its default ACL
+ * read: one naming the agent lets it write what is created there later.
+ * One tree a case, etc/dN, holding the directory sub (with a file in it,
+ * so the walk goes on below it). */
+static void test_tree_dirs_judged(void **state)
+{
+	FX_NEED_ROOT();
+	sx_fx *f = *state;
+	const char *d = f->dir;
+	sx_tree(d);
+	const struct {
+		mode_t mode;
+		uid_t uid;
+		gid_t gid;
+		int acl; /* 1: an ACL entry for the agent, 2: a default ACL's */
+		const char *want;
+	} dirs[] = {
+	    {0755, 0, 0, 0, "false"},        {0555, 0, 0, 0, "false"},
+	    {0775, 0, FX_AGENT, 0, "true"},  {0755, 0, 0, 1, "true"},
+	    {0555, FX_AGENT, FX_AGENT, 0, "true"}, {0777, 0, 0, 0, "true"},
+	    {01777, 0, 0, 0, "true"},        {0757, 0, 0, 0, "true"},
+	    {0770, 0, FX_OTHER, 0, "false"}, {0755, 0, 0, 2, "true"},
+	};
+	enum { NDIRS = sizeof dirs / sizeof dirs[0] };
+	assert_true((size_t)NDIRS <= LIVE_TREES_MAX);
+	live_trees *c =
+	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(c != MAP_FAILED);
+	c->dir = d;
+	c->n = NDIRS;
+	for (size_t i = 0; i < NDIRS; i++) {
+		char rel[40];
+		snprintf(c->top[i], sizeof c->top[i], "etc/d%zu", i);
+		fx_dir(d, c->top[i], 0755, 0, 0);
+		snprintf(rel, sizeof rel, "%s/sub", c->top[i]);
+		fx_dir(d, rel, 0755, dirs[i].uid, dirs[i].gid);
+		snprintf(rel, sizeof rel, "%s/sub/f", c->top[i]);
+		fx_file(d, rel, "x", 0644, 0, 0);
+		snprintf(rel, sizeof rel, "%s/sub", c->top[i]);
+		if (dirs[i].acl == 2) {
+			char cmd[1024];
+			snprintf(cmd, sizeof cmd, "setfacl -d -m 'u:%d:rwx' %s/%s", (int)FX_AGENT, d,
+			         rel);
+			if (system(cmd) != 0) {
+				print_message("skipped: setfacl is not installed\n");
+				munmap(c, sizeof *c);
+				skip();
+			}
+		} else if (dirs[i].acl) {
+			const unsigned ents[5][3] = {{1, 7, 0xffffffff},
+			                             {2, 7, FX_AGENT},
+			                             {4, 5, 0xffffffff},
+			                             {16, 7, 0xffffffff},
+			                             {32, 5, 0xffffffff}};
+			fx_set_acl(d, rel, ents, 5);
+		} else {
+			char *p = fx_path(d, rel);
+			assert_int_equal(chmod(p, dirs[i].mode), 0);
+			free(p);
+		}
+	}
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, trees_as_agent, c), 0);
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	int wrong = 0;
+	for (size_t i = 0; i < NDIRS; i++) {
+		char top[40], by[48], got[3][256];
+		snprintf(top, sizeof top, "/%s", c->top[i]);
+		snprintf(by, sizeof by, "agent:%s", top);
+		snprintf(got[0], sizeof got[0], "%s", c->got[i]);
+		snprintf(got[1], sizeof got[1], "%s",
+		         sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, top));
+		snprintf(got[2], sizeof got[2], "%s",
+		         sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, by));
+		static const char *how[] = {"live", "image", "image, root's walk"};
+		for (int k = 0; k < 3; k++)
+			if (strcmp(got[k], dirs[i].want) != 0) {
+				print_error("%s/sub mode %o owner %u:%u%s: %s (%s), want %s\n", top,
+				            (unsigned)dirs[i].mode, (unsigned)dirs[i].uid,
+				            (unsigned)dirs[i].gid,
+				            dirs[i].acl == 2 ? " default ACL" : dirs[i].acl ? " ACL" : "", got[k],
+				            how[k], dirs[i].want);
+				wrong++;
+			}
+	}
+	munmap(c, sizeof *c);
+	assert_int_equal(wrong, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -704,6 +802,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_command_files_and_trees, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_fixed_content_devices, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_links_out_judged, sx_setup, sx_teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_dirs_judged, sx_setup, sx_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
