@@ -245,9 +245,15 @@ void hp_os_self_read(hp_self *self)
 }
 
 /* The filesystems whose permission check is generic_permission (fs/namei.c)
- * with nothing that grants more: ext4 and xfs have no permission operation,
- * btrfs and overlayfs call generic_permission first and only refuse after
- * it, tmpfs, f2fs, squashfs and erofs use it as is. */
+ * on the owner and mode statx shows, with nothing that grants more: ext4
+ * and xfs have no permission operation, btrfs calls generic_permission
+ * first and only refuses after it, tmpfs, f2fs, squashfs and erofs use it
+ * as is. Not overlayfs: its statx shows a layer's file as it is now, and
+ * its permission check (ovl_permission) asks generic_permission of the
+ * overlay inode's own copy of owner and mode, made when it was looked up
+ * and changed only through the overlay; a layer changed beside the
+ * overlay (0666 made 0644) still lets the agent write what statx says it
+ * cannot (test_overlay_stale_modes). */
 static bool generic_permission_fs(long magic)
 {
 	switch ((unsigned long)magic) {
@@ -255,7 +261,6 @@ static bool generic_permission_fs(long magic)
 	case XFS_SUPER_MAGIC:
 	case BTRFS_SUPER_MAGIC:
 	case TMPFS_MAGIC:
-	case OVERLAYFS_SUPER_MAGIC:
 	case F2FS_SUPER_MAGIC:
 	case SQUASHFS_MAGIC:
 	case EROFS_SUPER_MAGIC_V1:

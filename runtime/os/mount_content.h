@@ -15,12 +15,15 @@
  *     put another file under it could show another), or whose backing
  *     file is itself on a filesystem whose content is the role's;
  *   - or a block node in /dev of one of those devices is one the role can
- *     write (the kernel asked, so a device cgroup counts).
+ *     write (the kernel asked, so a device cgroup counts);
+ *   - or it is an overlay one of whose layer directories (lower, upper,
+ *     work, data), as its options name them, the role can write: a layer
+ *     this mount namespace does not show (Docker's, on the host) is not.
  * HP_UNKNOWN where that cannot be established and it matters: a loop
  * device whose backing file is deleted, not found from here, or that
  * /sys does not describe; devices /sys does not describe while some block
- * node in /dev is the role's to write. Types without a device (tmpfs,
- * proc, overlay...) and block devices no node of which the role can write
+ * node in /dev is the role's to write. Other types without a device
+ * (tmpfs, proc...) and block devices no node of which the role can write
  * are HP_FALSE. Not looked at: block nodes outside /dev.
  *
  * Live only: an image's files (rootfs) are not on this machine's mounts.

@@ -837,7 +837,9 @@ static void test_ruled_out_conditions(void **state)
 	const long ext4 = 0xEF53, fuse = 0x65735546, nfs = 0x6969, v9fs = 0x01021997;
 	assert_int_equal(hp_os_access_ruled_out(&fi, ext4, &self, HP_ACC_WRITE), HP_FALSE);
 	assert_int_equal(hp_os_access_ruled_out(&fi, 0x01021994, &self, HP_ACC_WRITE), HP_FALSE);
-	assert_int_equal(hp_os_access_ruled_out(&fi, 0x794c7630, &self, HP_ACC_WRITE), HP_FALSE);
+	/* an overlay checks its inode's own copy of owner and mode, which
+	 * statx does not show (test_overlay_stale_modes) */
+	assert_int_equal(hp_os_access_ruled_out(&fi, 0x794c7630, &self, HP_ACC_WRITE), HP_UNKNOWN);
 	/* a filesystem that decides for itself */
 	assert_int_equal(hp_os_access_ruled_out(&fi, fuse, &self, HP_ACC_WRITE), HP_UNKNOWN);
 	assert_int_equal(hp_os_access_ruled_out(&fi, nfs, &self, HP_ACC_WRITE), HP_UNKNOWN);

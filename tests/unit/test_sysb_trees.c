@@ -8,13 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include "elf_fixture.h"
@@ -352,29 +354,29 @@ static void test_writable_entries(void **state)
 	                    "{ \"hangars\", \"wide\" }");
 }
 
-/* writable_entries live, as the agent's own process: the kernel asked of
- * each entry the owner and mode do not already rule out (an ACL entry, a
- * group the agent is not in), symlinks followed, and a directory reached
- * by a second path (a symlink to it) listed once with the same answer. */
+/* One probe asked live, in the agent's own process, of each path c->rel[i]
+ * below c->dir. */
+enum { LIVE_ASKS_MAX = 16 };
 typedef struct {
 	const char *dir;
-	char got[6][1024];
-} live_entries;
+	hp_probe_id probe;
+	size_t n;
+	char rel[LIVE_ASKS_MAX][32];
+	char got[LIVE_ASKS_MAX][1024];
+} live_asks;
 
-static int entries_as_agent(void *arg)
+static int ask_as_agent(void *arg)
 {
-	live_entries *c = arg;
+	live_asks *c = arg;
 	hp_sysbackend *s = sx_open_live(HP_ROLE_AGENT, FX_AGENT, FX_AGENT, NULL);
 	if (!s)
 		return 1;
 	hp_pool pool;
 	hp_pool_init(&pool, 1 << 20);
-	const char *rel[] = {"opt/bin", "alias", "opt/bin", "opt/pub", "opt/procl", "opt/many"};
-	for (int i = 0; i < 6; i++) {
-		char *p = fx_path(c->dir, rel[i]);
+	for (size_t i = 0; i < c->n; i++) {
+		char *p = fx_path(c->dir, c->rel[i]);
 		hp_value a = hp_v_str(p, (uint32_t)strlen(p));
-		hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT,
-		                            HP_PROBE_WRITABLE_ENTRIES, &a, &pool);
+		hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT, c->probe, &a, &pool);
 		sx_format(v, c->got[i], sizeof c->got[i]);
 		free(p);
 	}
@@ -383,6 +385,27 @@ static int entries_as_agent(void *arg)
 	return 0;
 }
 
+static live_asks *live_asks_new(const char *dir, hp_probe_id probe)
+{
+	live_asks *c =
+	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(c != MAP_FAILED);
+	c->dir = dir;
+	c->probe = probe;
+	c->n = 0;
+	return c;
+}
+
+static void live_asks_add(live_asks *c, const char *rel)
+{
+	assert_true(c->n < LIVE_ASKS_MAX);
+	snprintf(c->rel[c->n++], sizeof c->rel[0], "%s", rel);
+}
+
+/* writable_entries live, as the agent's own process: the kernel asked of
+ * each entry the owner and mode do not already rule out (an ACL entry, a
+ * group the agent is not in), symlinks followed, and a directory reached
+ * by a second path (a symlink to it) listed once with the same answer. */
 static void test_writable_entries_live(void **state)
 {
 	FX_NEED_ROOT();
@@ -487,11 +510,11 @@ static void test_writable_entries_live(void **state)
 	free(rootf);
 	free(later);
 	free(bin);
-	live_entries *c =
-	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	assert_true(c != MAP_FAILED);
-	c->dir = d;
-	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, entries_as_agent, c), 0);
+	live_asks *c = live_asks_new(d, HP_PROBE_WRITABLE_ENTRIES);
+	const char *rel[] = {"opt/bin", "alias", "opt/bin", "opt/pub", "opt/procl", "opt/many"};
+	for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++)
+		live_asks_add(c, rel[i]);
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, ask_as_agent, c), 0);
 	const char *want = "{ \"acl\", \"mine\", \"sib-mine\", \"sib-sub\", \"sib-wide\", \"sub\", "
 	                   "\"to-home\", \"to-missing-home\", \"up-acl\", \"up-chain\", \"up-deep\", "
 	                   "\"up-dotdot\", \"up-many\", \"up-via\", \"up-w\", \"up-w2\", \"up-wide\", "
@@ -612,35 +635,29 @@ static const struct {
 };
 #define NLINKS_OUT (sizeof links_out / sizeof links_out[0])
 
-/* tree_writable of each tree c->top[i] (below c->dir), asked live in the
- * agent's own process */
-enum { LIVE_TREES_MAX = 16 };
-typedef struct {
-	const char *dir;
-	size_t n;
-	char top[LIVE_TREES_MAX][32];
-	char got[LIVE_TREES_MAX][256];
-} live_trees;
-
-static int trees_as_agent(void *arg)
+/* Whether tree c->rel[i] is answered want by all three walks: the agent's
+ * live one (c->got[i], asked by ask_as_agent), its computed one in the
+ * image, and root's walk of the image with its credentials; what differs
+ * is printed, with what the case is. */
+static bool tree_agrees(sx_fx *f, const live_asks *c, size_t i, const char *want,
+                        const char *what)
 {
-	live_trees *c = arg;
-	hp_sysbackend *s = sx_open_live(HP_ROLE_AGENT, FX_AGENT, FX_AGENT, NULL);
-	if (!s)
-		return 1;
-	hp_pool pool;
-	hp_pool_init(&pool, 1 << 20);
-	for (size_t i = 0; i < c->n; i++) {
-		char *p = fx_path(c->dir, c->top[i]);
-		hp_value a = hp_v_str(p, (uint32_t)strlen(p));
-		hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT,
-		                            HP_PROBE_TREE_WRITABLE, &a, &pool);
-		sx_format(v, c->got[i], sizeof c->got[i]);
-		free(p);
-	}
-	hp_pool_free(&pool);
-	hp_backend_destroy(hp_probe_sys_backend(s));
-	return 0;
+	char top[40], by[48], got[3][256];
+	snprintf(top, sizeof top, "/%s", c->rel[i]);
+	snprintf(by, sizeof by, "agent:%s", top);
+	snprintf(got[0], sizeof got[0], "%s", c->got[i]);
+	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	snprintf(got[1], sizeof got[1], "%s", sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, top));
+	snprintf(got[2], sizeof got[2], "%s",
+	         sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, by));
+	static const char *how[] = {"live", "image", "image, root's walk"};
+	bool same = true;
+	for (int k = 0; k < 3; k++)
+		if (strcmp(got[k], want) != 0) {
+			print_error("%s: %s: %s (%s), want %s\n", top, what, got[k], how[k], want);
+			same = false;
+		}
+	return same;
 }
 
 static void test_tree_links_out_judged(void **state)
@@ -667,32 +684,18 @@ static void test_tree_links_out_judged(void **state)
 		snprintf(rel, sizeof rel, "etc/t%zu/l", i);
 		fx_link(d, rel, links_out[i].text);
 	}
-	live_trees *c =
-	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	assert_true(c != MAP_FAILED);
-	c->dir = d;
-	c->n = NLINKS_OUT;
-	for (size_t i = 0; i < NLINKS_OUT; i++)
-		snprintf(c->top[i], sizeof c->top[i], "etc/t%zu", i);
-	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, trees_as_agent, c), 0);
-	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	live_asks *c = live_asks_new(d, HP_PROBE_TREE_WRITABLE);
+	for (size_t i = 0; i < NLINKS_OUT; i++) {
+		char rel[32];
+		snprintf(rel, sizeof rel, "etc/t%zu", i);
+		live_asks_add(c, rel);
+	}
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, ask_as_agent, c), 0);
 	int wrong = 0;
 	for (size_t i = 0; i < NLINKS_OUT; i++) {
-		char top[32], by[40], got[3][256];
-		snprintf(top, sizeof top, "/etc/t%zu", i);
-		snprintf(by, sizeof by, "agent:%s", top);
-		snprintf(got[0], sizeof got[0], "%s", c->got[i]);
-		snprintf(got[1], sizeof got[1], "%s",
-		         sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, top));
-		snprintf(got[2], sizeof got[2], "%s",
-		         sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, by));
-		static const char *how[] = {"live", "image", "image, root's walk"};
-		for (int k = 0; k < 3; k++)
-			if (strcmp(got[k], links_out[i].want) != 0) {
-				print_error("l -> %s: %s (%s), want %s\n", links_out[i].text, got[k],
-				            how[k], links_out[i].want);
-				wrong++;
-			}
+		char what[64];
+		snprintf(what, sizeof what, "l -> %s", links_out[i].text);
+		wrong += !tree_agrees(f, c, i, links_out[i].want, what);
 	}
 	munmap(c, sizeof *c);
 	assert_int_equal(wrong, 0);
@@ -726,21 +729,17 @@ static void test_tree_dirs_judged(void **state)
 	    {0770, 0, FX_OTHER, 0, "false"}, {0755, 0, 0, 2, "true"},
 	};
 	enum { NDIRS = sizeof dirs / sizeof dirs[0] };
-	assert_true((size_t)NDIRS <= LIVE_TREES_MAX);
-	live_trees *c =
-	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	assert_true(c != MAP_FAILED);
-	c->dir = d;
-	c->n = NDIRS;
+	live_asks *c = live_asks_new(d, HP_PROBE_TREE_WRITABLE);
 	for (size_t i = 0; i < NDIRS; i++) {
-		char rel[40];
-		snprintf(c->top[i], sizeof c->top[i], "etc/d%zu", i);
-		fx_dir(d, c->top[i], 0755, 0, 0);
-		snprintf(rel, sizeof rel, "%s/sub", c->top[i]);
+		char top[32], rel[40];
+		snprintf(top, sizeof top, "etc/d%zu", i);
+		live_asks_add(c, top);
+		fx_dir(d, top, 0755, 0, 0);
+		snprintf(rel, sizeof rel, "%s/sub", top);
 		fx_dir(d, rel, 0755, dirs[i].uid, dirs[i].gid);
-		snprintf(rel, sizeof rel, "%s/sub/f", c->top[i]);
+		snprintf(rel, sizeof rel, "%s/sub/f", top);
 		fx_file(d, rel, "x", 0644, 0, 0);
-		snprintf(rel, sizeof rel, "%s/sub", c->top[i]);
+		snprintf(rel, sizeof rel, "%s/sub", top);
 		if (dirs[i].acl == 2) {
 			char cmd[1024];
 			snprintf(cmd, sizeof cmd, "setfacl -d -m 'u:%d:rwx' %s/%s", (int)FX_AGENT, d,
@@ -751,42 +750,126 @@ static void test_tree_dirs_judged(void **state)
 				skip();
 			}
 		} else if (dirs[i].acl) {
-			const unsigned ents[5][3] = {{1, 7, 0xffffffff},
-			                             {2, 7, FX_AGENT},
-			                             {4, 5, 0xffffffff},
-			                             {16, 7, 0xffffffff},
-			                             {32, 5, 0xffffffff}};
-			fx_set_acl(d, rel, ents, 5);
+			sx_acl_user_rw(d, rel, FX_AGENT);
 		} else {
 			char *p = fx_path(d, rel);
 			assert_int_equal(chmod(p, dirs[i].mode), 0);
 			free(p);
 		}
 	}
-	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, trees_as_agent, c), 0);
-	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, ask_as_agent, c), 0);
 	int wrong = 0;
 	for (size_t i = 0; i < NDIRS; i++) {
-		char top[40], by[48], got[3][256];
-		snprintf(top, sizeof top, "/%s", c->top[i]);
-		snprintf(by, sizeof by, "agent:%s", top);
-		snprintf(got[0], sizeof got[0], "%s", c->got[i]);
-		snprintf(got[1], sizeof got[1], "%s",
-		         sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_TREE_WRITABLE, top));
-		snprintf(got[2], sizeof got[2], "%s",
-		         sx_ask_str(f, HP_ROLE_ROOT, HP_PROBE_TREE_WRITABLE_BY, by));
-		static const char *how[] = {"live", "image", "image, root's walk"};
-		for (int k = 0; k < 3; k++)
-			if (strcmp(got[k], dirs[i].want) != 0) {
-				print_error("%s/sub mode %o owner %u:%u%s: %s (%s), want %s\n", top,
-				            (unsigned)dirs[i].mode, (unsigned)dirs[i].uid,
-				            (unsigned)dirs[i].gid,
-				            dirs[i].acl == 2 ? " default ACL" : dirs[i].acl ? " ACL" : "", got[k],
-				            how[k], dirs[i].want);
-				wrong++;
-			}
+		char what[80];
+		snprintf(what, sizeof what, "sub mode %o owner %u:%u%s", (unsigned)dirs[i].mode,
+		         (unsigned)dirs[i].uid, (unsigned)dirs[i].gid,
+		         dirs[i].acl == 2 ? " default ACL" : dirs[i].acl ? " ACL" : "");
+		wrong += !tree_agrees(f, c, i, dirs[i].want, what);
 	}
 	munmap(c, sizeof *c);
+	assert_int_equal(wrong, 0);
+}
+
+/* An overlay's statx shows its layer's owner and mode as they are now,
+ * while the kernel's permission check uses the overlay inode's own copy
+ * of them, refreshed only by changes made through the overlay: once a
+ * layer's file is changed directly (here 0666 to 0644, a directory 0777 to
+ * 0755, after a lookup through the overlay), the agent still writes it
+ * through the overlay. So no owner and mode rule anything out on an
+ * overlay, and every walk asks the kernel: tree_writable of a file, of a
+ * directory and of a link out of its tree to a file there, and
+ * writable_entries of a file and of a link to one. */
+typedef struct {
+	live_asks *trees, *entries;
+} overlay_asks;
+
+static int overlay_stale_as_agent(void *arg)
+{
+	overlay_asks *o = arg;
+	const char *d = o->trees->dir;
+	char *lo = fx_path(d, "lo"), *up = fx_path(d, "up"), *wk = fx_path(d, "wk"),
+	     *ov = fx_path(d, "ov");
+	char *opts = hp_xasprintf("lowerdir=%s,upperdir=%s,workdir=%s", lo, up, wk);
+	int r = 0;
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		r = 10;
+	else if (mount("overlay", ov, "overlay", 0, opts) < 0)
+		r = 77; /* no overlay here */
+	/* looked up through the overlay and held, so that its inodes and
+	 * their copies of owner and mode stay; then the layer changed */
+	const char *held[] = {"ov/t1/f", "ov/t2/sub", "ov/t3/h"};
+	const char *layer[] = {"lo/t1/f", "lo/t2/sub", "lo/t3/h"};
+	const mode_t now[] = {0644, 0755, 0644};
+	int fds[3] = {-1, -1, -1};
+	for (int i = 0; i < 3 && r == 0; i++) {
+		char *p = fx_path(d, held[i]), *q = fx_path(d, layer[i]);
+		fds[i] = open(p, O_PATH | O_CLOEXEC);
+		if (fds[i] < 0 || chmod(q, now[i]) < 0)
+			r = 11;
+		free(p);
+		free(q);
+	}
+	if (r == 0)
+		r = fx_run_as(FX_AGENT, FX_AGENT, ask_as_agent, o->trees);
+	if (r == 0)
+		r = fx_run_as(FX_AGENT, FX_AGENT, ask_as_agent, o->entries);
+	for (int i = 0; i < 3; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(opts);
+	free(lo);
+	free(up);
+	free(wk);
+	free(ov);
+	return r;
+}
+
+static void test_overlay_stale_modes(void **state)
+{
+	FX_NEED_ROOT();
+	sx_fx *f = *state;
+	const char *d = f->dir;
+	fx_dir(d, "lo", 0755, 0, 0);
+	fx_dir(d, "up", 0755, 0, 0);
+	fx_dir(d, "wk", 0755, 0, 0);
+	fx_dir(d, "ov", 0755, 0, 0);
+	fx_dir(d, "lo/t1", 0755, 0, 0);
+	fx_file(d, "lo/t1/f", "x", 0666, 0, 0);
+	fx_dir(d, "lo/t2", 0755, 0, 0);
+	fx_dir(d, "lo/t2/sub", 0777, 0, 0);
+	fx_dir(d, "lo/t3", 0755, 0, 0);
+	fx_file(d, "lo/t3/h", "x", 0666, 0, 0);
+	fx_dir(d, "etc/o", 0755, 0, 0);
+	fx_link(d, "etc/o/l", "../../ov/t3/h");
+	overlay_asks o = {live_asks_new(d, HP_PROBE_TREE_WRITABLE),
+	                  live_asks_new(d, HP_PROBE_WRITABLE_ENTRIES)};
+	live_asks_add(o.trees, "ov/t1");
+	live_asks_add(o.trees, "ov/t2");
+	live_asks_add(o.trees, "etc/o");
+	live_asks_add(o.entries, "ov/t1");
+	live_asks_add(o.entries, "etc/o");
+	int r = fx_in_child(overlay_stale_as_agent, &o);
+	if (r == 77) {
+		munmap(o.trees, sizeof *o.trees);
+		munmap(o.entries, sizeof *o.entries);
+		print_message("skipped: no overlay filesystem here\n");
+		skip();
+	}
+	assert_int_equal(r, 0);
+	const char *want[] = {"true", "true", "true", "{ \"f\" }", "{ \"l\" }"};
+	int wrong = 0;
+	for (int i = 0; i < 5; i++) {
+		const live_asks *c = i < 3 ? o.trees : o.entries;
+		const char *got = c->got[i < 3 ? i : i - 3];
+		if (strcmp(got, want[i]) != 0) {
+			print_error("%s of %s: %s, want %s\n",
+			            i < 3 ? "tree_writable" : "writable_entries",
+			            c->rel[i < 3 ? i : i - 3], got, want[i]);
+			wrong++;
+		}
+	}
+	munmap(o.trees, sizeof *o.trees);
+	munmap(o.entries, sizeof *o.entries);
 	assert_int_equal(wrong, 0);
 }
 
@@ -803,6 +886,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_tree_fixed_content_devices, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_links_out_judged, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_dirs_judged, sx_setup, sx_teardown),
+	    cmocka_unit_test_setup_teardown(test_overlay_stale_modes, sx_setup, sx_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
