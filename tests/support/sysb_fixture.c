@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -188,4 +189,41 @@ void sx_acl_user_rw(const char *dir, const char *rel, uid_t uid)
 	                             {16, 6, 0xffffffff},
 	                             {32, 0, 0xffffffff}};
 	fx_set_acl(dir, rel, ents, 5);
+}
+
+int sx_ask_as_agent(void *arg)
+{
+	sx_live_asks *c = arg;
+	hp_sysbackend *s = sx_open_live(HP_ROLE_AGENT, FX_AGENT, FX_AGENT, NULL);
+	if (!s)
+		return 1;
+	hp_pool pool;
+	hp_pool_init(&pool, 1 << 20);
+	for (size_t i = 0; i < c->n; i++) {
+		char *p = fx_path(c->dir, c->rel[i]);
+		hp_value a = hp_v_str(p, (uint32_t)strlen(p));
+		hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT, c->probe, &a, &pool);
+		sx_format(v, c->got[i], sizeof c->got[i]);
+		free(p);
+	}
+	hp_pool_free(&pool);
+	hp_backend_destroy(hp_probe_sys_backend(s));
+	return 0;
+}
+
+sx_live_asks *sx_live_asks_new(const char *dir, hp_probe_id probe)
+{
+	sx_live_asks *c =
+	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(c != MAP_FAILED);
+	c->dir = dir;
+	c->probe = probe;
+	c->n = 0;
+	return c;
+}
+
+void sx_live_asks_add(sx_live_asks *c, const char *rel)
+{
+	assert_true(c->n < SX_LIVE_ASKS_MAX);
+	snprintf(c->rel[c->n++], sizeof c->rel[0], "%s", rel);
 }

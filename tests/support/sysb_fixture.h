@@ -63,4 +63,20 @@ const char *sx_ask_str(sx_fx *f, hp_role r, hp_probe_id p, const char *arg);
 const char *sx_ask_int(sx_fx *f, hp_role r, hp_probe_id p, int64_t arg);
 const char *sx_ask_none(sx_fx *f, hp_role r, hp_probe_id p);
 
+/* One probe asked live, in the agent's own process (sx_ask_as_agent, run
+ * by fx_run_as as FX_AGENT), of each path rel[i] below dir, its answers
+ * in got[i]: in shared memory, so that the parent reads them.
+ * sx_live_asks_new maps it, sx_live_asks_add adds a path, munmap frees. */
+enum { SX_LIVE_ASKS_MAX = 16 };
+typedef struct {
+	const char *dir;
+	hp_probe_id probe;
+	size_t n;
+	char rel[SX_LIVE_ASKS_MAX][32];
+	char got[SX_LIVE_ASKS_MAX][1024];
+} sx_live_asks;
+sx_live_asks *sx_live_asks_new(const char *dir, hp_probe_id probe);
+void sx_live_asks_add(sx_live_asks *c, const char *rel);
+int sx_ask_as_agent(void *arg);
+
 #endif

@@ -1,8 +1,10 @@
 /* test_sysb_trees.c: the live/rootfs backend's answers about what a role
- * could change below a directory: tree_writable_by for another user,
- * command_files and tree_writable (links judged by where they resolve,
- * a twin tree answered once, an absolute link still walked), and writable_entries from the image and
- * live, as the agent, every way a listing's entry or link is writable. */
+ * could change in a whole tree: tree_writable_by for another user,
+ * command_files and tree_writable (links judged by where they resolve, a
+ * twin tree answered once, an absolute link still walked, links out of a
+ * tree and directories judged however the role may write them, default
+ * ACLs, devices whose content never changes, an overlay's own copy of
+ * owner and mode). writable_entries is test_sysb_entries.c's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -303,233 +305,6 @@ static void test_tree_writable_twins(void **state)
 	free(a);
 }
 
-/* writable_entries: each way a name in a directory can lead to a file the
- * agent controls, and the names that cannot. */
-static void test_writable_entries(void **state)
-{
-	FX_NEED_ROOT();
-	sx_fx *f = *state;
-	sx_tree(f->dir);
-	fx_dir(f->dir, "opt", 0755, 0, 0);
-	fx_dir(f->dir, "opt/bin", 0755, 0, 0);
-	fx_file(f->dir, "opt/bin/ls", "#!", 0755, 0, 0);
-	fx_file(f->dir, "opt/bin/mine", "#!", 0555, FX_AGENT, FX_AGENT); /* chmod is the owner's */
-	fx_file(f->dir, "opt/bin/wide", "#!", 0666, 0, 0);
-	fx_file(f->dir, "opt/bin/acl", "#!", 0644, 0, 0);
-	sx_acl_user_rw(f->dir, "opt/bin/acl", FX_AGENT);
-	fx_file(f->dir, "opt/bin/hangars", "#!", 0755, FX_HANGAR, FX_HANGAR);
-	fx_dir(f->dir, "opt/bin/sub", 0755, FX_AGENT, FX_AGENT);
-	fx_file(f->dir, "home/agent/tool", "#!", 0755, FX_AGENT, FX_AGENT);
-	fx_link(f->dir, "opt/bin/to-ls", "/usr/bin/ls");
-	fx_link(f->dir, "opt/bin/to-home", "/home/agent/tool");
-	fx_link(f->dir, "opt/bin/to-missing-home", "../../home/agent/later");
-	fx_link(f->dir, "opt/bin/to-missing-root", "/usr/bin/later");
-	fx_link(f->dir, "opt/bin/to-tmp", "/tmp/rootf"); /* sticky: root's file stays root's */
-	sx_as_role(f, HP_ROLE_AGENT, FX_AGENT, FX_AGENT, 0);
-	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/opt/bin"),
-	                    "{ \"acl\", \"mine\", \"sub\", \"to-home\", \"to-missing-home\", "
-	                    "\"wide\" }");
-	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/opt/bin/"),
-	                    "{ \"acl\", \"mine\", \"sub\", \"to-home\", \"to-missing-home\", "
-	                    "\"wide\" }");
-	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/usr/bin"),
-	                    "{ \"mine\" }");
-	/* a directory it may write is writable()'s; its entries are root's */
-	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/usr/local/bin"),
-	                    "{}");
-	/* nothing there, or out of the agent's reach: nothing to change through it */
-	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/usr/games"), "{}");
-	assert_string_equal(
-	    sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/var/lib/hangar-ctl"), "{}");
-	/* searchable, not readable: it could write a name it knows */
-	fx_dir(f->dir, "opt/hidden", 0711, 0, 0);
-	fx_file(f->dir, "opt/hidden/wide", "#!", 0666, 0, 0);
-	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/opt/hidden"),
-	                    "{ \"wide\" }");
-	assert_string_equal(sx_ask_str(f, HP_ROLE_AGENT, HP_PROBE_WRITABLE_ENTRIES, "/etc/passwd"),
-	                    "unknown (/etc/passwd: not a directory (file))");
-	/* hangar owns its own file, nothing of the agent's */
-	sx_as_role(f, HP_ROLE_HANGAR, FX_HANGAR, FX_HANGAR, 0);
-	assert_string_equal(sx_ask_str(f, HP_ROLE_HANGAR, HP_PROBE_WRITABLE_ENTRIES, "/opt/bin"),
-	                    "{ \"hangars\", \"wide\" }");
-}
-
-/* One probe asked live, in the agent's own process, of each path c->rel[i]
- * below c->dir. */
-enum { LIVE_ASKS_MAX = 16 };
-typedef struct {
-	const char *dir;
-	hp_probe_id probe;
-	size_t n;
-	char rel[LIVE_ASKS_MAX][32];
-	char got[LIVE_ASKS_MAX][1024];
-} live_asks;
-
-static int ask_as_agent(void *arg)
-{
-	live_asks *c = arg;
-	hp_sysbackend *s = sx_open_live(HP_ROLE_AGENT, FX_AGENT, FX_AGENT, NULL);
-	if (!s)
-		return 1;
-	hp_pool pool;
-	hp_pool_init(&pool, 1 << 20);
-	for (size_t i = 0; i < c->n; i++) {
-		char *p = fx_path(c->dir, c->rel[i]);
-		hp_value a = hp_v_str(p, (uint32_t)strlen(p));
-		hp_value v = hp_backend_ask(hp_probe_sys_backend(s), HP_ROLE_AGENT, c->probe, &a, &pool);
-		sx_format(v, c->got[i], sizeof c->got[i]);
-		free(p);
-	}
-	hp_pool_free(&pool);
-	hp_backend_destroy(hp_probe_sys_backend(s));
-	return 0;
-}
-
-static live_asks *live_asks_new(const char *dir, hp_probe_id probe)
-{
-	live_asks *c =
-	    mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	assert_true(c != MAP_FAILED);
-	c->dir = dir;
-	c->probe = probe;
-	c->n = 0;
-	return c;
-}
-
-static void live_asks_add(live_asks *c, const char *rel)
-{
-	assert_true(c->n < LIVE_ASKS_MAX);
-	snprintf(c->rel[c->n++], sizeof c->rel[0], "%s", rel);
-}
-
-/* writable_entries live, as the agent's own process: the kernel asked of
- * each entry the owner and mode do not already rule out (an ACL entry, a
- * group the agent is not in), symlinks followed, and a directory reached
- * by a second path (a symlink to it) listed once with the same answer. */
-static void test_writable_entries_live(void **state)
-{
-	FX_NEED_ROOT();
-	sx_fx *f = *state;
-	const char *d = f->dir;
-	fx_dir(d, "opt", 0755, 0, 0);
-	fx_dir(d, "opt/bin", 0755, 0, 0);
-	fx_file(d, "opt/bin/ls", "#!", 0755, 0, 0);            /* ruled out by its mode */
-	fx_file(d, "opt/bin/grp", "#!", 0664, 0, FX_GROUP);    /* a group's: the kernel says no */
-	fx_file(d, "opt/bin/mine", "#!", 0555, FX_AGENT, FX_AGENT);
-	fx_file(d, "opt/bin/wide", "#!", 0666, 0, 0);
-	fx_file(d, "opt/bin/acl", "#!", 0644, 0, 0);
-	sx_acl_user_rw(d, "opt/bin/acl", FX_AGENT);               /* the mode says no, the ACL yes */
-	fx_dir(d, "opt/bin/sub", 0755, FX_AGENT, FX_AGENT);
-	fx_dir(d, "home", 0755, 0, 0);
-	fx_dir(d, "home/agent", 0755, FX_AGENT, FX_AGENT);
-	fx_file(d, "home/agent/tool", "#!", 0755, FX_AGENT, FX_AGENT);
-	fx_file(d, "rootf", "x", 0644, 0, 0);
-	char *home_tool = fx_path(d, "home/agent/tool"), *rootf = fx_path(d, "rootf"),
-	     *later = fx_path(d, "home/agent/later"), *bin = fx_path(d, "opt/bin");
-	fx_link(d, "opt/bin/to-home", home_tool);
-	fx_link(d, "opt/bin/to-root", rootf);
-	fx_link(d, "opt/bin/to-missing-home", later);
-	fx_link(d, "opt/bin/to-ls", "ls");
-	/* links to a name beside them, judged without walking to it again */
-	fx_link(d, "opt/bin/sib-wide", "wide");
-	fx_link(d, "opt/bin/sib-mine", "mine");
-	fx_link(d, "opt/bin/sib-gone", "gone");
-	fx_link(d, "opt/bin/sib-sub", "sub");
-	fx_dir(d, "opt/pub", 01777, 0, 0);
-	fx_file(d, "opt/pub/rf", "#!", 0644, 0, 0);
-	fx_file(d, "opt/pub/af", "#!", 0644, FX_AGENT, FX_AGENT);
-	fx_link(d, "opt/pub/l-rf", "rf");   /* root's link to root's file: sticky keeps both */
-	fx_link(d, "opt/pub/l-af", "af");   /* to the agent's own file */
-	fx_link(d, "opt/pub/l-gone", "gone"); /* the agent may create the name */
-	fx_link(d, "opt/pub/l-mine", "rf");   /* the agent's own link: it may replace it */
-	char *lm = fx_path(d, "opt/pub/l-mine");
-	assert_int_equal(lchown(lm, FX_AGENT, FX_AGENT), 0);
-	free(lm);
-	/* links to a name elsewhere, judged from the listing's own look at
-	 * them: the target's way from where the link is ("..", a symlinked
-	 * directory on it), and the link's own step in a sticky directory */
-	fx_dir(d, "opt/w", 0777, 0, 0);
-	fx_file(d, "opt/w/tool", "#!", 0755, 0, 0);
-	fx_dir(d, "opt/ro", 0755, 0, 0);
-	fx_file(d, "opt/ro/tool", "#!", 0755, 0, 0);
-	fx_dir(d, "opt/ro/sub", 0755, FX_AGENT, FX_AGENT);
-	fx_file(d, "opt/ro/sub/tool", "#!", 0755, 0, 0);
-	fx_link(d, "opt/wl", "w");
-	fx_link(d, "opt/bin/up-w", "../w/tool");      /* its directory writable */
-	fx_link(d, "opt/bin/up-ro", "../ro/tool");    /* nothing on the way: no */
-	fx_link(d, "opt/bin/up-deep", "../ro/sub/tool"); /* the agent owns a directory on it */
-	fx_link(d, "opt/bin/up-via", "../wl/tool");   /* through a link to a writable one */
-	fx_link(d, "opt/bin/up-many", "./../ro/../w/./tool");
-	fx_link(d, "opt/ro/hop", "../w/tool");
-	fx_dir(d, "opt/pub/rsub", 0755, 0, 0);
-	fx_link(d, "opt/bin/up-dotdot", "../pub/rsub/.."); /* ends on pub, after rsub */
-	fx_file(d, "opt/ro/wide", "#!", 0666, 0, 0);
-	fx_file(d, "opt/ro/acl", "#!", 0644, 0, 0);
-	sx_acl_user_rw(d, "opt/ro/acl", FX_AGENT);
-	fx_link(d, "opt/bin/up-wide", "../ro/wide"); /* the file it ends on, by its mode */
-	fx_link(d, "opt/bin/up-acl", "../ro/acl");   /* by its ACL */
-	fx_link(d, "opt/bin/up-chain", "../ro/hop");  /* a link again where it ends */
-	fx_link(d, "opt/pub/far-root", "../bin/ls");  /* root's, sticky keeps it */
-	fx_link(d, "opt/pub/far-mine", "../bin/ls");  /* the agent's own, in a sticky one */
-	char *fm = fx_path(d, "opt/pub/far-mine");
-	assert_int_equal(lchown(fm, FX_AGENT, FX_AGENT), 0);
-	free(fm);
-	/* links with one text: each judged by its own name's step too */
-	fx_link(d, "opt/bin/up-w2", "../w/tool");
-	fx_link(d, "opt/bin/up-ro2", "../ro/tool");
-	fx_link(d, "opt/pub/same-a", "../bin/ls");  /* root's: no */
-	fx_link(d, "opt/pub/same-b", "../bin/ls");  /* the agent's, after root's: yes */
-	char *sb = fx_path(d, "opt/pub/same-b");
-	assert_int_equal(lchown(sb, FX_AGENT, FX_AGENT), 0);
-	free(sb);
-	/* many texts that differ only in "./" steps, half of them to a file
-	 * the agent can replace through its directory: each link answered
-	 * by its own text */
-	fx_dir(d, "opt/many", 0755, 0, 0);
-	char many_want[1024] = "{ ";
-	for (int k = 0; k < 24; k++) {
-		char rel[64], text[128];
-		for (int w = 0; w < 2; w++) {
-			snprintf(rel, sizeof rel, "opt/many/v%02d-%s", k, w ? "w" : "ro");
-			snprintf(text, sizeof text, "../%s/%.*stool", w ? "w" : "ro", 2 * k,
-			         "./././././././././././././././././././././././././././././././././././.");
-			fx_link(d, rel, text);
-		}
-		snprintf(many_want + strlen(many_want), sizeof many_want - strlen(many_want),
-		         "%s\"v%02d-w\"", k ? ", " : "", k);
-	}
-	strcat(many_want, " }");
-	fx_link(d, "alias", bin);
-	/* a link through /proc/self/root leads where the kernel says, not
-	 * where its text reads: never a "no" */
-	fx_dir(d, "opt/procl", 0755, 0, 0);
-	char *via = hp_xasprintf("/proc/self/root%s", rootf);
-	fx_link(d, "opt/procl/via-proc", via);
-	free(via);
-	free(home_tool);
-	free(rootf);
-	free(later);
-	free(bin);
-	live_asks *c = live_asks_new(d, HP_PROBE_WRITABLE_ENTRIES);
-	const char *rel[] = {"opt/bin", "alias", "opt/bin", "opt/pub", "opt/procl", "opt/many"};
-	for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++)
-		live_asks_add(c, rel[i]);
-	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, ask_as_agent, c), 0);
-	const char *want = "{ \"acl\", \"mine\", \"sib-mine\", \"sib-sub\", \"sib-wide\", \"sub\", "
-	                   "\"to-home\", \"to-missing-home\", \"up-acl\", \"up-chain\", \"up-deep\", "
-	                   "\"up-dotdot\", \"up-many\", \"up-via\", \"up-w\", \"up-w2\", \"up-wide\", "
-	                   "\"wide\" }";
-	assert_string_equal(c->got[0], want);
-	assert_string_equal(c->got[1], want);
-	assert_string_equal(c->got[2], want);
-	assert_string_equal(c->got[3],
-	                    "{ \"af\", \"far-mine\", \"l-af\", \"l-gone\", \"l-mine\", \"same-b\" }");
-	assert_true(strncmp(c->got[4], "unknown", 7) == 0);
-	assert_non_null(strstr(c->got[4], "via-proc"));
-	assert_string_equal(c->got[5], many_want);
-	munmap(c, sizeof *c);
-}
-
 /* A directory whose default ACL lets the agent write what another user
  * creates in it later: hangar-home itself, a directory below it, an empty
  * one; the agent named, its group named, other. Found by root's walk for
@@ -636,10 +411,10 @@ static const struct {
 #define NLINKS_OUT (sizeof links_out / sizeof links_out[0])
 
 /* Whether tree c->rel[i] is answered want by all three walks: the agent's
- * live one (c->got[i], asked by ask_as_agent), its computed one in the
+ * live one (c->got[i], asked by sx_ask_as_agent), its computed one in the
  * image, and root's walk of the image with its credentials; what differs
  * is printed, with what the case is. */
-static bool tree_agrees(sx_fx *f, const live_asks *c, size_t i, const char *want,
+static bool tree_agrees(sx_fx *f, const sx_live_asks *c, size_t i, const char *want,
                         const char *what)
 {
 	char top[40], by[48], got[3][256];
@@ -684,13 +459,13 @@ static void test_tree_links_out_judged(void **state)
 		snprintf(rel, sizeof rel, "etc/t%zu/l", i);
 		fx_link(d, rel, links_out[i].text);
 	}
-	live_asks *c = live_asks_new(d, HP_PROBE_TREE_WRITABLE);
+	sx_live_asks *c = sx_live_asks_new(d, HP_PROBE_TREE_WRITABLE);
 	for (size_t i = 0; i < NLINKS_OUT; i++) {
 		char rel[32];
 		snprintf(rel, sizeof rel, "etc/t%zu", i);
-		live_asks_add(c, rel);
+		sx_live_asks_add(c, rel);
 	}
-	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, ask_as_agent, c), 0);
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, sx_ask_as_agent, c), 0);
 	int wrong = 0;
 	for (size_t i = 0; i < NLINKS_OUT; i++) {
 		char what[64];
@@ -729,11 +504,11 @@ static void test_tree_dirs_judged(void **state)
 	    {0770, 0, FX_OTHER, 0, "false"}, {0755, 0, 0, 2, "true"},
 	};
 	enum { NDIRS = sizeof dirs / sizeof dirs[0] };
-	live_asks *c = live_asks_new(d, HP_PROBE_TREE_WRITABLE);
+	sx_live_asks *c = sx_live_asks_new(d, HP_PROBE_TREE_WRITABLE);
 	for (size_t i = 0; i < NDIRS; i++) {
 		char top[32], rel[40];
 		snprintf(top, sizeof top, "etc/d%zu", i);
-		live_asks_add(c, top);
+		sx_live_asks_add(c, top);
 		fx_dir(d, top, 0755, 0, 0);
 		snprintf(rel, sizeof rel, "%s/sub", top);
 		fx_dir(d, rel, 0755, dirs[i].uid, dirs[i].gid);
@@ -757,7 +532,7 @@ static void test_tree_dirs_judged(void **state)
 			free(p);
 		}
 	}
-	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, ask_as_agent, c), 0);
+	assert_int_equal(fx_run_as(FX_AGENT, FX_AGENT, sx_ask_as_agent, c), 0);
 	int wrong = 0;
 	for (size_t i = 0; i < NDIRS; i++) {
 		char what[80];
@@ -780,7 +555,7 @@ static void test_tree_dirs_judged(void **state)
  * directory and of a link out of its tree to a file there, and
  * writable_entries of a file and of a link to one. */
 typedef struct {
-	live_asks *trees, *entries;
+	sx_live_asks *trees, *entries;
 } overlay_asks;
 
 static int overlay_stale_as_agent(void *arg)
@@ -810,9 +585,9 @@ static int overlay_stale_as_agent(void *arg)
 		free(q);
 	}
 	if (r == 0)
-		r = fx_run_as(FX_AGENT, FX_AGENT, ask_as_agent, o->trees);
+		r = fx_run_as(FX_AGENT, FX_AGENT, sx_ask_as_agent, o->trees);
 	if (r == 0)
-		r = fx_run_as(FX_AGENT, FX_AGENT, ask_as_agent, o->entries);
+		r = fx_run_as(FX_AGENT, FX_AGENT, sx_ask_as_agent, o->entries);
 	for (int i = 0; i < 3; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
@@ -841,13 +616,13 @@ static void test_overlay_stale_modes(void **state)
 	fx_file(d, "lo/t3/h", "x", 0666, 0, 0);
 	fx_dir(d, "etc/o", 0755, 0, 0);
 	fx_link(d, "etc/o/l", "../../ov/t3/h");
-	overlay_asks o = {live_asks_new(d, HP_PROBE_TREE_WRITABLE),
-	                  live_asks_new(d, HP_PROBE_WRITABLE_ENTRIES)};
-	live_asks_add(o.trees, "ov/t1");
-	live_asks_add(o.trees, "ov/t2");
-	live_asks_add(o.trees, "etc/o");
-	live_asks_add(o.entries, "ov/t1");
-	live_asks_add(o.entries, "etc/o");
+	overlay_asks o = {sx_live_asks_new(d, HP_PROBE_TREE_WRITABLE),
+	                  sx_live_asks_new(d, HP_PROBE_WRITABLE_ENTRIES)};
+	sx_live_asks_add(o.trees, "ov/t1");
+	sx_live_asks_add(o.trees, "ov/t2");
+	sx_live_asks_add(o.trees, "etc/o");
+	sx_live_asks_add(o.entries, "ov/t1");
+	sx_live_asks_add(o.entries, "etc/o");
 	int r = fx_in_child(overlay_stale_as_agent, &o);
 	if (r == 77) {
 		munmap(o.trees, sizeof *o.trees);
@@ -859,7 +634,7 @@ static void test_overlay_stale_modes(void **state)
 	const char *want[] = {"true", "true", "true", "{ \"f\" }", "{ \"l\" }"};
 	int wrong = 0;
 	for (int i = 0; i < 5; i++) {
-		const live_asks *c = i < 3 ? o.trees : o.entries;
+		const sx_live_asks *c = i < 3 ? o.trees : o.entries;
 		const char *got = c->got[i < 3 ? i : i - 3];
 		if (strcmp(got, want[i]) != 0) {
 			print_error("%s of %s: %s, want %s\n",
@@ -876,8 +651,6 @@ static void test_overlay_stale_modes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup_teardown(test_writable_entries, sx_setup, sx_teardown),
-	    cmocka_unit_test_setup_teardown(test_writable_entries_live, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_writable_by, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_writable_links_resolved, sx_setup, sx_teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_default_acl, sx_setup, sx_teardown),
